@@ -1,0 +1,87 @@
+import { Form, Link, useLocation } from "@remix-run/react";
+import { Wordmark } from "./brand";
+import { messages } from "~/domain/messages";
+import type { UserSite } from "~/services/sites.server";
+
+const MENU = [
+  { to: "/mysite", label: "Home" },
+  { to: "/mysite/offers", label: "Offers" },
+  { to: "/mysite/settings", label: "Settings" },
+  { to: "/mysite/messages", label: "Messages" },
+  { to: "/mysite/connects", label: "Connects" },
+  { to: "/mysite/your-score", label: "Your Score" },
+];
+
+export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeSite: UserSite | null }) {
+  const location = useLocation();
+  const here = `${location.pathname}${location.search}`;
+  return (
+    <details className="site-switcher">
+      <summary aria-label="Switch website">
+        <img src={activeSite?.icon ?? "/favicon.svg"} alt="" width="24" height="24" />
+        <span className="site-switcher-name">{activeSite?.host ?? "No website yet"}</span>
+      </summary>
+      <div className="menu-panel" role="menu">
+        {sites.map((site) => (
+          <Form method="post" action="/sites/active" key={site.id} role="none">
+            <input type="hidden" name="siteId" value={site.id} />
+            <input type="hidden" name="redirectTo" value={here} />
+            <button type="submit" role="menuitemradio" aria-checked={site.id === activeSite?.id} className="menu-item">
+              {site.host}
+              {site.id === activeSite?.id ? <span aria-hidden="true"> ✓</span> : null}
+            </button>
+          </Form>
+        ))}
+        <Link to={`/sites/new?back=${encodeURIComponent(here)}`} className="menu-item menu-item-accent" role="menuitem">
+          + New site
+        </Link>
+      </div>
+    </details>
+  );
+}
+
+export function SignedInHeader({ sites, activeSite }: { sites: UserSite[]; activeSite: UserSite | null }) {
+  const location = useLocation();
+  const inMySite = location.pathname.startsWith("/mysite");
+  const term = location.pathname === "/search" ? (new URLSearchParams(location.search).get("term") ?? "") : "";
+  return (
+    <header className="app-header">
+      <Wordmark to="/market" />
+      <Form method="get" action="/search" className="header-search" role="search">
+        <label htmlFor="header-search" className="visually-hidden">
+          Search
+        </label>
+        <input id="header-search" name="term" type="search" placeholder={messages.searchPlaceholder} defaultValue={term} maxLength={200} />
+      </Form>
+      <nav className="app-nav" aria-label="Main">
+        <Link to="/mysite/offers" className="nav-link hide-mobile">
+          Offers
+        </Link>
+        <SiteSwitcher sites={sites} activeSite={activeSite} />
+        <Link to={inMySite ? "/market" : "/mysite"} className="button button-primary button-small hide-mobile">
+          {inMySite ? "Market" : "My site"}
+        </Link>
+        <details className="app-menu">
+          <summary aria-label="Menu">
+            <span className="burger" aria-hidden="true" />
+          </summary>
+          <div className="menu-panel" role="menu">
+            <Link to={inMySite ? "/market" : "/mysite"} className="menu-item show-mobile" role="menuitem">
+              {inMySite ? "Market" : "My site"}
+            </Link>
+            {MENU.map((item) => (
+              <Link key={item.to} to={item.to} className="menu-item" role="menuitem">
+                {item.label}
+              </Link>
+            ))}
+            <Form method="post" action="/logout" role="none">
+              <button type="submit" className="menu-item" role="menuitem">
+                Log out
+              </button>
+            </Form>
+          </div>
+        </details>
+      </nav>
+    </header>
+  );
+}

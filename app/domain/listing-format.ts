@@ -1,0 +1,30 @@
+/** How a listing is shown on a post card (spec 3 and 9). */
+export const ADDRESS_DISPLAY_LENGTH = 19;
+export const DESCRIPTION_PREVIEW_LENGTH = 100;
+/** The one blogging platform whose addresses keep their path (the blog lives under it). */
+const PATH_KEEPING_HOSTS = ["medium.com"];
+
+export function shortenAddress(url: string): string {
+  let address = url.trim().replace(/^https?:\/\//i, "").replace(/^www\./i, "");
+  const slash = address.indexOf("/");
+  if (slash !== -1) {
+    const host = address.slice(0, slash).toLowerCase();
+    if (!PATH_KEEPING_HOSTS.includes(host)) address = address.slice(0, slash);
+  }
+  address = address.replace(/\/+$/, "");
+  return address.length > ADDRESS_DISPLAY_LENGTH ? `${address.slice(0, ADDRESS_DISPLAY_LENGTH)}...` : address;
+}
+
+export function previewDescription(description: string | null | undefined): string {
+  const text = (description ?? "").trim();
+  if (!text) return "No description";
+  return text.length > DESCRIPTION_PREVIEW_LENGTH ? `${text.slice(0, DESCRIPTION_PREVIEW_LENGTH)}...` : text;
+}
+
+/** A local logo name resolves to /logos/{name}.svg; a full https address is used as it is; else the favicon. */
+export function iconSource(icon: string | null | undefined): string {
+  if (!icon) return "/favicon.svg";
+  if (/^https:\/\//i.test(icon)) return icon;
+  if (/^[a-z0-9-]+$/i.test(icon)) return `/logos/${icon.toLowerCase()}.svg`;
+  return "/favicon.svg";
+}

@@ -1,0 +1,56 @@
+/** The product's user-facing strings, from the specification (sections 2, 5 and 8) and our decisions. */
+export const messages = {
+  // Sign-up (spec 5 and 8)
+  emailIncomplete: "Looks like this email is incomplete",
+  linkIncomplete: "Looks like this link is incomplete",
+  descriptionMinimum: "Minimum 30 characters",
+  descriptionMaximum: "Maximum 500 characters",
+  passwordMinLength: "At least 8 characters",
+  passwordUppercase: "1 uppercase letter",
+  passwordLowercase: "1 lowercase letter",
+  passwordNumber: "1 number",
+  passwordTooLong: "Passwords can be at most 128 characters",
+  emailInUse: "Email already in use",
+  invalidEmail: "Invalid email",
+  signupFailed: "There was an error creating your account",
+
+  // Login (spec 8)
+  incorrectCredentials: "Incorrect email or password",
+  loginFailed: "There was an error logging in",
+
+  // Reset (spec 2, 7 and 8)
+  resetLinkSent: "Reset link sent successfully.",
+  checkSpam: "Be sure to check your spam!",
+  resetFailed: "Error sending password reset email",
+  resetLinkInvalid: "This reset link is invalid or has expired. Please ask for a new one.",
+  passwordChanged: "Your password has been changed. Please log in.",
+  passwordsDoNotMatch: "Passwords do not match",
+
+  // Rate limits (ours)
+  tooManyAttempts: "Too many attempts. Please wait a minute and try again.",
+
+  // Site-add form (spec 5 and 8)
+  invalidUrl: "Invalid Url",
+  invalidEmailAddress: "Invalid email address",
+  selectCategory: "Please select a category",
+  enterDescription: "Please enter a description",
+  connectsRange: "Enter a number of connects from 1 to 99",
+  addWebsiteFailed: "There was an error adding your website",
+  websiteAlreadyAdded: "This website is already in your account",
+
+  // Misc (spec 8)
+  feedbackEmpty: "Feedback is empty.",
+  crossSiteRefused: "This form was sent from another site and was refused.",
+  oauthFailed: "We could not sign you in with that provider. Please try again.",
+  oauthEmailUnverified: "That provider did not confirm your email address. Sign in with your password instead.",
+
+  // Copy
+  tagline: "Grow organic website traffic at no cost",
+  launchText: "Launching in March 2024",
+  contactWithMatches: "We will contact you with matches",
+  growthStartsHere: "Growth starts here.",
+  searchPlaceholder: "What are you looking for today?",
+  verifyBanner: "Verify your website before you can trade.",
+} as const;
+
+export type MessageKey = keyof typeof messages;

@@ -1,0 +1,30 @@
+/**
+ * Website addresses: the "domain-like" rule of the specification (optional scheme and www) and the one
+ * normalisation every stored site goes through (lower-case host, no scheme, no www., no trailing slash).
+ */
+const WEBSITE_URL = /^(?:https?:\/\/)?(?:www\.)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}]{2,63}(?::\d{1,5})?(?:[/?#][^\s]*)?$/iu;
+
+export const MAX_URL_LENGTH = 2048;
+
+export function isWebsiteUrl(value: string): boolean {
+  const trimmed = value.trim();
+  return trimmed.length > 0 && trimmed.length <= MAX_URL_LENGTH && WEBSITE_URL.test(trimmed);
+}
+
+/** Host of a website address, normalised; null when the address is not a website address. */
+export function normaliseHost(value: string): string | null {
+  if (!isWebsiteUrl(value)) return null;
+  const trimmed = value.trim();
+  const withScheme = /^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
+  try {
+    const host = new URL(withScheme).hostname.toLowerCase().replace(/\.$/, "");
+    return host.startsWith("www.") ? host.slice(4) : host;
+  } catch {
+    return null;
+  }
+}
+
+/** The https address of a site's home page, for links and fetches. */
+export function homePageUrl(host: string): string {
+  return `https://${host}/`;
+}

@@ -1,0 +1,153 @@
+/**
+ * Validation rules of the specification (section 5) as zod schemas, shared by the browser and the server.
+ * Every schema caps its strings, so oversized input gets a message instead of reaching the database.
+ */
+import { z } from "zod";
+import { messages } from "./messages";
+import { CATEGORY_TAGS, SITE_CATEGORIES } from "./options";
+import { isWebsiteUrl, MAX_URL_LENGTH } from "./site-address";
+
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*\.[^\s@.]{2,}$/u;
+export const MAX_EMAIL_LENGTH = 254;
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+export const DESCRIPTION_MIN_LENGTH = 30;
+export const DESCRIPTION_MAX_LENGTH = 500;
+export const LISTING_CONNECTS_MAX = 99;
+
+export function isEmail(value: string): boolean {
+  const trimmed = value.trim();
+  return trimmed.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(trimmed);
+}
+
+/** The sign-up password checklist, in the order it is shown. */
+export const PASSWORD_RULES = [
+  { id: "length", label: messages.passwordMinLength, isMet: (p: string) => p.length >= PASSWORD_MIN_LENGTH },
+  { id: "uppercase", label: messages.passwordUppercase, isMet: (p: string) => /\p{Lu}/u.test(p) },
+  { id: "lowercase", label: messages.passwordLowercase, isMet: (p: string) => /\p{Ll}/u.test(p) },
+  { id: "number", label: messages.passwordNumber, isMet: (p: string) => /\p{Nd}/u.test(p) },
+] as const;
+
+export function passwordChecklist(password: string) {
+  return PASSWORD_RULES.map((rule) => ({ id: rule.id, label: rule.label, isMet: rule.isMet(password) }));
+}
+
+export function isStrongPassword(password: string): boolean {
+  return password.length <= PASSWORD_MAX_LENGTH && PASSWORD_RULES.every((rule) => rule.isMet(password));
+}
+
+export function isDescription(value: string): boolean {
+  const length = value.trim().length;
+  return length >= DESCRIPTION_MIN_LENGTH && length <= DESCRIPTION_MAX_LENGTH;
+}
+
+const emailField = (message: string) =>
+  z
+    .string({ required_error: message, invalid_type_error: message })
+    .trim()
+    .max(MAX_EMAIL_LENGTH, message)
+    .regex(EMAIL_PATTERN, message)
+    .transform((email) => email.toLowerCase());
+
+export const newPasswordField = z
+  .string({ required_error: messages.passwordMinLength, invalid_type_error: messages.passwordMinLength })
+  .max(PASSWORD_MAX_LENGTH, messages.passwordTooLong)
+  .superRefine((password, ctx) => {
+    for (const rule of PASSWORD_RULES) {
+      if (!rule.isMet(password)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: rule.label });
+    }
+  });
+
+const websiteUrlField = (message: string) =>
+  z
+    .string({ required_error: message, invalid_type_error: message })
+    .trim()
+    .max(MAX_URL_LENGTH, message)
+    .refine(isWebsiteUrl, message);
+
+const descriptionField = z
+  .string({ required_error: messages.descriptionMinimum, invalid_type_error: messages.descriptionMinimum })
+  .trim()
+  .min(DESCRIPTION_MIN_LENGTH, messages.descriptionMinimum)
+  .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum);
+
+/** Sign-up step 0: email and password. */
+export const signupAccountSchema = z.object({
+  email: emailField(messages.emailIncomplete),
+  password: newPasswordField,
+});
+
+/** Sign-up step 1 needs everything: email, password, url and description. */
+export const signupSchema = signupAccountSchema.extend({
+  url: websiteUrlField(messages.linkIncomplete),
+  description: descriptionField,
+});
+
+/** Login and reset have no client-side rules; the server only bounds the input. */
+export const loginSchema = z.object({
+  email: z.string({ required_error: messages.incorrectCredentials }).trim().max(MAX_EMAIL_LENGTH, messages.incorrectCredentials),
+  password: z.string({ required_error: messages.incorrectCredentials }).max(1024, messages.incorrectCredentials),
+  redirectTo: z.string().max(2048).optional(),
+});
+
+export const resetRequestSchema = z.object({
+  email: emailField(messages.resetFailed),
+});
+
+export const resetPasswordSchema = z.object({
+  token: z.string({ required_error: messages.resetLinkInvalid }).max(200, messages.resetLinkInvalid),
+  password: newPasswordField,
+});
+
+/** The add-website dialog of the signed-in area: url and description; the category is always blog. */
+export const addWebsiteSchema = z.object({
+  url: websiteUrlField(messages.linkIncomplete),
+  description: descriptionField,
+});
+
+export const SITE_ADD_SOURCES = ["hero", "market", "other"] as const;
+export type SiteAddSource = (typeof SITE_ADD_SOURCES)[number];
+
+export function siteAddSource(value: string | null | undefined): SiteAddSource {
+  return SITE_ADD_SOURCES.find((source) => source === value) ?? "other";
+}
+
+const siteAddBase = {
+  url: websiteUrlField(messages.invalidUrl),
+  category: z.enum(SITE_CATEGORIES.map((c) => c.id) as ["blog", "product"], {
+    errorMap: () => ({ message: messages.selectCategory }),
+  }),
+  description: z
+    .string({ required_error: messages.enterDescription, invalid_type_error: messages.enterDescription })
+    .trim()
+    .min(1, messages.enterDescription)
+    .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
+};
+
+/** The site-add form, whose fields depend on its source (spec 2 and 5). */
+export function siteAddSchema(source: SiteAddSource) {
+  if (source === "hero") {
+    return z.object({ ...siteAddBase, email: emailField(messages.invalidEmailAddress) });
+  }
+  if (source === "market") {
+    return z.object({
+      ...siteAddBase,
+      connects: z.coerce
+        .number({ required_error: messages.connectsRange, invalid_type_error: messages.connectsRange })
+        .int(messages.connectsRange)
+        .min(1, messages.connectsRange)
+        .max(LISTING_CONNECTS_MAX, messages.connectsRange),
+    });
+  }
+  return z.object(siteAddBase);
+}
+
+export const feedbackSchema = z.object({
+  feedback: z
+    .string({ required_error: messages.feedbackEmpty })
+    .trim()
+    .min(1, messages.feedbackEmpty)
+    .max(5000, "Feedback can be at most 5000 characters"),
+});
+
+export const tagIdSchema = z.enum(CATEGORY_TAGS.map((t) => t.id) as [string, ...string[]]);

@@ -1,0 +1,23 @@
+import type { Database } from "./db.server";
+import type { Env } from "./env";
+import type { CurrentAuth } from "~/services/auth.server";
+
+/** What every loader and action receives as `context`. */
+export interface AppContext {
+  env: Env;
+  ctx: ExecutionContext;
+  db: Database;
+  /** Per-request nonce for the Content-Security-Policy. */
+  nonce: string;
+  /** Current time in epoch milliseconds; one place to control time. */
+  now: () => number;
+  /** Headers added to whatever response the request ends with (refreshed session cookies). */
+  responseHeaders: Headers;
+  /** Memo of the session lookup for this request. */
+  auth?: Promise<CurrentAuth | null>;
+}
+
+declare module "@remix-run/server-runtime" {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AppLoadContext extends AppContext {}
+}

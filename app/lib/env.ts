@@ -1,0 +1,27 @@
+/** Bindings, variables and secrets of the Worker (see README "Configuration"). */
+export interface Env {
+  DB: D1Database;
+  ASSETS: Fetcher;
+  ENVIRONMENT: "development" | "test" | "production";
+  /** Public origin of the product, used in emailed links and OAuth redirects. */
+  APP_URL: string;
+  SIGNUP_DELAY_MS?: string;
+  STARTER_CONNECTS?: string;
+  GOOGLE_CLIENT_ID?: string;
+  GOOGLE_CLIENT_SECRET?: string;
+  GITHUB_CLIENT_ID?: string;
+  GITHUB_CLIENT_SECRET?: string;
+  /** HTTP email API (JSON POST with a bearer key); without it, email stays in the dev mailbox. */
+  EMAIL_API_URL?: string;
+  EMAIL_API_KEY?: string;
+  EMAIL_FROM?: string;
+}
+
+export function numberVar(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return value !== undefined && value !== "" && Number.isFinite(parsed) ? parsed : fallback;
+}
+
+export function isProduction(env: Env): boolean {
+  return env.ENVIRONMENT === "production";
+}

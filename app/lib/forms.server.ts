@@ -1,0 +1,53 @@
+/** Reading and validating form posts: every failure becomes field messages and a 4xx, never a 500. */
+import { parseWithZod } from "@conform-to/zod";
+import type { z } from "zod";
+
+export type FieldErrors = Record<string, string[] | undefined>;
+
+export interface FormFailure {
+  ok: false;
+  /** Messages per field, in the order of the schema's rules. */
+  errors: FieldErrors;
+  /** What the user typed, so nothing is lost; passwords are never sent back. */
+  values: Record<string, string>;
+}
+
+export interface FormSuccess<T> {
+  ok: true;
+  value: T;
+}
+
+/** Form data of a post; a body that is not a form reads as an empty form (and fails validation). */
+export async function readFormData(request: Request): Promise<FormData> {
+  try {
+    return await request.formData();
+  } catch {
+    return new FormData();
+  }
+}
+
+export function typedValues(formData: FormData, omit: readonly string[] = ["password"]): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of formData) {
+    if (typeof value === "string" && !omit.includes(name) && value.length <= 10_000) values[name] = value;
+  }
+  return values;
+}
+
+export function parseForm<Schema extends z.ZodTypeAny>(
+  formData: FormData,
+  schema: Schema,
+  omit: readonly string[] = ["password"],
+): FormSuccess<z.output<Schema>> | FormFailure {
+  const submission = parseWithZod(formData, { schema });
+  if (submission.status === "success") return { ok: true, value: submission.value };
+  const errors: FieldErrors = {};
+  for (const [name, list] of Object.entries(submission.error ?? {})) {
+    if (list && list.length > 0) errors[name] = list;
+  }
+  return { ok: false, errors, values: typedValues(formData, omit) };
+}
+
+export function firstError(errors: FieldErrors | undefined, name: string): string | undefined {
+  return errors?.[name]?.[0];
+}

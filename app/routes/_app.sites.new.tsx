@@ -1,0 +1,34 @@
+import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useRouteLoaderData, useSearchParams } from "@remix-run/react";
+import { AddWebsiteDialog } from "~/components/add-website-dialog";
+import { safeRedirectPath } from "~/domain/redirects";
+import { addWebsiteSchema } from "~/domain/validation";
+import { processingDelay } from "~/lib/delay";
+import { parseForm, readFormData } from "~/lib/forms.server";
+import { requireAuth } from "~/services/auth.server";
+import type { loader as appLoader } from "./_app";
+import { addSite, setActiveSite } from "~/services/sites.server";
+
+export const meta: MetaFunction = () => [{ title: "Add a website - Backlink Market" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const formData = await readFormData(request);
+  const parsed = parseForm(formData, addWebsiteSchema);
+  if (!parsed.ok) return data({ errors: parsed.errors, values: parsed.values, formError: null }, { status: 400 });
+  await processingDelay(context.env);
+  const result = await addSite(context.db, { userId: auth.user.id, ...parsed.value, category: "blog" }, context.now());
+  if (!result.ok) {
+    return data({ errors: {}, values: { url: parsed.value.url, description: parsed.value.description }, formError: result.message }, { status: 409 });
+  }
+  await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
+  throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("back")));
+}
+
+export default function NewSite() {
+  const shell = useRouteLoaderData<typeof appLoader>("routes/_app");
+  const [searchParams] = useSearchParams();
+  const closeTo = shell && shell.sites.length > 0 ? safeRedirectPath(searchParams.get("back")) : null;
+  const actionData = useActionData<typeof action>();
+  return <AddWebsiteDialog closeTo={closeTo} errors={actionData?.errors} values={actionData?.values} formError={actionData?.formError} />;
+}

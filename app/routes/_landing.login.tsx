@@ -1,0 +1,92 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { Modal } from "~/components/modal";
+import { OAuthButtons } from "~/components/oauth-buttons";
+import { PasswordInput } from "~/components/password-input";
+import { Spinner } from "~/components/spinner";
+import { messages } from "~/domain/messages";
+import { safeRedirectPath } from "~/domain/redirects";
+import { parseForm, readFormData } from "~/lib/forms.server";
+import { logIn } from "~/services/accounts.server";
+import { requireSignedOut, sessionCookieHeaders } from "~/services/auth.server";
+import { configuredProviders } from "~/services/oauth.server";
+import { clientAddress } from "~/services/rate-limit.server";
+import { loginSchema } from "~/domain/validation";
+
+export const meta: MetaFunction = () => [{ title: "Log in - Backlink Market" }];
+
+const NOTICES: Record<string, string> = {
+  "password-changed": messages.passwordChanged,
+  "oauth-failed": messages.oauthFailed,
+  "oauth-unverified": messages.oauthEmailUnverified,
+};
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  await requireSignedOut(request, context);
+  const params = new URL(request.url).searchParams;
+  return {
+    email: (params.get("email") ?? "").slice(0, 254),
+    redirectTo: params.get("redirectTo"),
+    notice: NOTICES[params.get("notice") ?? ""] ?? null,
+    providers: configuredProviders(context.env),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await readFormData(request);
+  const parsed = parseForm(formData, loginSchema);
+  if (!parsed.ok) {
+    return data({ error: messages.incorrectCredentials, email: parsed.values.email ?? "" }, { status: 400 });
+  }
+  const result = await logIn(context, parsed.value, clientAddress(request));
+  if (!result.ok) {
+    return data({ error: result.message, email: parsed.value.email }, { status: result.status });
+  }
+  throw redirect(safeRedirectPath(parsed.value.redirectTo), {
+    headers: sessionCookieHeaders(context, result.token, result.expiresAt),
+  });
+}
+
+export default function LoginModal() {
+  const { email, redirectTo, notice, providers } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/login") === true;
+  const [showError, setShowError] = useState(true);
+  useEffect(() => setShowError(true), [actionData]);
+  const hideError = () => setShowError(false);
+
+  return (
+    <Modal titleId="login-title" closeTo="/">
+      <h2 id="login-title">{messages.growthStartsHere}</h2>
+      <p className="modal-sub">
+        New here? <Link to="/signup">Create an account</Link>
+      </p>
+      {notice ? <p className="notice">{notice}</p> : null}
+      <Form method="post" className="stack" replace>
+        {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
+        <label className="field">
+          <span>Email</span>
+          <input name="email" type="email" autoComplete="email" defaultValue={actionData?.email ?? email} onFocus={hideError} required />
+        </label>
+        <label className="field">
+          <span>Password</span>
+          <PasswordInput name="password" autoComplete="current-password" onFocus={hideError} required />
+        </label>
+        <Link to="/reset-password" className="text-link small">
+          Forgot password?
+        </Link>
+        {actionData?.error && showError ? (
+          <p className="form-error" role="alert">
+            {actionData.error}
+          </p>
+        ) : null}
+        <button type="submit" className="button button-primary button-block" disabled={busy}>
+          {busy ? <Spinner label="Logging in" /> : null} Log in
+        </button>
+      </Form>
+      <OAuthButtons providers={providers} redirectTo={redirectTo} />
+    </Modal>
+  );
+}

@@ -1,0 +1,145 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { Modal } from "~/components/modal";
+import { PasswordChecklist } from "~/components/password-checklist";
+import { PasswordInput } from "~/components/password-input";
+import { Spinner } from "~/components/spinner";
+import { messages } from "~/domain/messages";
+import { resetPasswordSchema, resetRequestSchema } from "~/domain/validation";
+import { firstError, parseForm, readFormData } from "~/lib/forms.server";
+import { isResetTokenUsable, requestPasswordReset, resetPassword } from "~/services/password-reset.server";
+import { clientAddress } from "~/services/rate-limit.server";
+
+export const meta: MetaFunction = () => [{ title: "Reset your password - Backlink Market" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const params = new URL(request.url).searchParams;
+  const token = params.get("token");
+  if (token === null) return { mode: "request" as const, email: (params.get("email") ?? "").slice(0, 254) };
+  const usable = token.length <= 200 && (await isResetTokenUsable(context, token));
+  return { mode: usable ? ("choose" as const) : ("invalid" as const), token, email: "" };
+}
+
+type ResetActionData =
+  | { intent: "request"; sent: true; message: string; email: string }
+  | { intent: "request"; sent: false; error: string; email: string }
+  | { intent: "reset"; error: string };
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const formData = await readFormData(request);
+  if (formData.get("intent") === "reset") {
+    const parsed = parseForm(formData, resetPasswordSchema);
+    if (!parsed.ok) {
+      const error = firstError(parsed.errors, "token") ?? firstError(parsed.errors, "password") ?? messages.resetFailed;
+      return data<ResetActionData>({ intent: "reset", error }, { status: 400 });
+    }
+    const userId = await resetPassword(context, parsed.value.token, parsed.value.password);
+    if (!userId) return data<ResetActionData>({ intent: "reset", error: messages.resetLinkInvalid }, { status: 400 });
+    throw redirect("/login?notice=password-changed");
+  }
+
+  const parsed = parseForm(formData, resetRequestSchema);
+  const email = typeof formData.get("email") === "string" ? String(formData.get("email")).slice(0, 254) : "";
+  if (!parsed.ok) {
+    return data<ResetActionData>({ intent: "request", sent: false, error: messages.resetFailed, email }, { status: 400 });
+  }
+  const result = await requestPasswordReset(context, parsed.value.email, clientAddress(request));
+  if (!result.ok) {
+    return data<ResetActionData>({ intent: "request", sent: false, error: result.message, email }, { status: result.status });
+  }
+  return data<ResetActionData>({ intent: "request", sent: true, message: result.message, email });
+}
+
+function RequestForm({ initialEmail }: { initialEmail: string }) {
+  const actionData = useActionData<typeof action>() as ResetActionData | undefined;
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const [outcomeVisible, setOutcomeVisible] = useState(true);
+  useEffect(() => setOutcomeVisible(true), [actionData]);
+  const request = actionData?.intent === "request" ? actionData : undefined;
+
+  return (
+    <Form method="post" className="stack" replace>
+      <input type="hidden" name="intent" value="request" />
+      <label className="field">
+        <span>Email</span>
+        <input
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={request?.email ?? initialEmail}
+          onChange={() => setOutcomeVisible(false)}
+        />
+      </label>
+      {request && outcomeVisible ? (
+        request.sent ? (
+          <div className="notice" role="status">
+            <p>{request.message}</p>
+            <p>
+              <strong>{messages.checkSpam}</strong>
+            </p>
+          </div>
+        ) : (
+          <p className="form-error" role="alert">
+            {request.error}
+          </p>
+        )
+      ) : null}
+      <button type="submit" className="button button-primary button-block" disabled={busy}>
+        {busy ? <Spinner label="Sending" /> : null} Send reset link
+      </button>
+    </Form>
+  );
+}
+
+function ChooseForm({ token }: { token: string }) {
+  const actionData = useActionData<typeof action>() as ResetActionData | undefined;
+  const navigation = useNavigation();
+  const [password, setPassword] = useState("");
+  return (
+    <Form method="post" className="stack">
+      <input type="hidden" name="intent" value="reset" />
+      <input type="hidden" name="token" value={token} />
+      <label className="field">
+        <span>New password</span>
+        <PasswordInput
+          name="password"
+          autoComplete="new-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          aria-describedby="reset-password-rules"
+          maxLength={128}
+        />
+      </label>
+      <PasswordChecklist password={password} id="reset-password-rules" />
+      {actionData?.intent === "reset" ? (
+        <p className="form-error" role="alert">
+          {actionData.error}
+        </p>
+      ) : null}
+      <button type="submit" className="button button-primary button-block" disabled={navigation.state === "submitting"}>
+        Set new password
+      </button>
+    </Form>
+  );
+}
+
+export default function ResetModal() {
+  const loaderData = useLoaderData<typeof loader>();
+  return (
+    <Modal titleId="reset-title" closeTo="/">
+      <h2 id="reset-title">{loaderData.mode === "request" ? "Reset your password" : "Choose a new password"}</h2>
+      {loaderData.mode === "request" ? <RequestForm initialEmail={loaderData.email} /> : null}
+      {loaderData.mode === "choose" && loaderData.token ? <ChooseForm token={loaderData.token} /> : null}
+      {loaderData.mode === "invalid" ? (
+        <p className="form-error" role="alert">
+          {messages.resetLinkInvalid} <Link to="/reset-password">Ask for a new link</Link>
+        </p>
+      ) : null}
+      <p className="modal-sub">
+        Remembered it? <Link to="/login">Back to login</Link>
+      </p>
+    </Modal>
+  );
+}

@@ -1,0 +1,147 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState, type FormEvent } from "react";
+import { Wordmark } from "~/components/brand";
+import { Spinner } from "~/components/spinner";
+import { SITE_CATEGORIES } from "~/domain/options";
+import { siteAddSchema, siteAddSource, type SiteAddSource } from "~/domain/validation";
+import { parseForm, readFormData, typedValues, type FieldErrors } from "~/lib/forms.server";
+import { requireAuth } from "~/services/auth.server";
+import { addSiteWithListing } from "~/services/listings.server";
+import { setActiveSite } from "~/services/sites.server";
+import { joinWaitlist } from "~/services/waitlist.server";
+
+export const meta: MetaFunction = () => [{ title: "Let the matching begin - Backlink Market" }];
+
+function sourceOf(request: Request) {
+  return siteAddSource(new URL(request.url).searchParams.get("source"));
+}
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const source = sourceOf(request);
+  if (source === "market") await requireAuth(request, context);
+  const url = (new URL(request.url).searchParams.get("url") ?? "").slice(0, 2048);
+  return { source, url };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const source = sourceOf(request);
+  const formData = await readFormData(request);
+  const parsed = parseForm(formData, siteAddSchema(source));
+  if (!parsed.ok) return data({ errors: parsed.errors, values: parsed.values, formError: null }, { status: 400 });
+  const value = parsed.value as { url: string; category: string; description: string; email?: string; connects?: number };
+  const now = context.now();
+
+  if (source === "market") {
+    const auth = await requireAuth(request, context);
+    const result = await addSiteWithListing(
+      context.db,
+      { userId: auth.user.id, url: value.url, category: value.category, description: value.description },
+      value.connects ?? 10,
+      now,
+    );
+    if (!result.ok) return data({ errors: {}, values: typedValues(formData), formError: result.message }, { status: 409 });
+    await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
+    throw redirect("/market");
+  }
+
+  await joinWaitlist(
+    context.db,
+    { url: value.url, email: value.email, category: value.category, description: value.description, source },
+    now,
+  );
+  throw redirect("/newbeta");
+}
+
+function clientErrors(source: SiteAddSource, form: HTMLFormElement): FieldErrors {
+  const result = siteAddSchema(source).safeParse(Object.fromEntries(new FormData(form)));
+  if (result.success) return {};
+  return result.error.flatten().fieldErrors as FieldErrors;
+}
+
+export default function SiteAddForm() {
+  const { source, url } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const [errors, setErrors] = useState<FieldErrors>(actionData?.errors ?? {});
+  useEffect(() => {
+    if (actionData) setErrors(actionData.errors);
+  }, [actionData]);
+  const values: Record<string, string> = actionData?.values ?? {};
+  const exitTo = source === "market" ? "/market" : "/";
+  const busy = navigation.state === "submitting";
+
+  // Nothing is submitted unless every rule passes; the server checks the same rules again.
+  const checkBeforeSubmit = (event: FormEvent<HTMLFormElement>) => {
+    const found = clientErrors(source, event.currentTarget);
+    setErrors(found);
+    if (Object.keys(found).length > 0) event.preventDefault();
+  };
+  const error = (name: string) =>
+    errors[name]?.[0] ? (
+      <span className="field-error" id={`${name}-error`}>
+        {errors[name]?.[0]}
+      </span>
+    ) : null;
+
+  return (
+    <div className="page centered-page">
+      <header className="public-header">
+        <Wordmark to={exitTo} />
+        <Link to={exitTo} className="button button-ghost">
+          {source === "hero" ? "Back" : "Exit"}
+        </Link>
+      </header>
+      <main className="form-page">
+        <h1>Let the matching begin...</h1>
+        <Form method="post" className="stack card" onSubmit={checkBeforeSubmit} noValidate>
+          <label className="field">
+            <span>Website url</span>
+            <input name="url" type="text" inputMode="url" placeholder="yourwebsite.com" defaultValue={values.url ?? url} aria-invalid={Boolean(errors.url)} />
+            {error("url")}
+          </label>
+          {source === "hero" ? (
+            <label className="field">
+              <span>Email</span>
+              <input name="email" type="email" autoComplete="email" defaultValue={values.email ?? ""} aria-invalid={Boolean(errors.email)} />
+              {error("email")}
+            </label>
+          ) : null}
+          <fieldset className="field">
+            <legend>Category</legend>
+            <div className="choice-row">
+              {SITE_CATEGORIES.map((category) => (
+                <label key={category.id} className="choice">
+                  <input type="radio" name="category" value={category.id} defaultChecked={values.category === category.id} />
+                  <span>{category.label}</span>
+                </label>
+              ))}
+            </div>
+            {error("category")}
+          </fieldset>
+          <label className="field">
+            <span>Description</span>
+            <textarea name="description" rows={3} defaultValue={values.description ?? ""} aria-invalid={Boolean(errors.description)} />
+            {error("description")}
+          </label>
+          {source === "market" ? (
+            <label className="field">
+              <span>Connects a proposal needs</span>
+              <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={values.connects ?? ""} aria-invalid={Boolean(errors.connects)} />
+              {error("connects")}
+            </label>
+          ) : null}
+          {actionData?.formError ? (
+            <p className="form-error" role="alert">
+              {actionData.formError}
+            </p>
+          ) : null}
+          <button type="submit" className="button button-primary button-block" disabled={busy}>
+            {busy ? <Spinner /> : null} Complete
+          </button>
+        </Form>
+      </main>
+    </div>
+  );
+}
+

@@ -1,0 +1,14 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { safeRedirectPath } from "~/domain/redirects";
+import { beginSignIn, configuredProviders, isOAuthProvider } from "~/services/oauth.server";
+
+/** Starts sign-in with a provider: remembers state in a short cookie and sends the browser there. */
+export function loader({ request, params, context }: LoaderFunctionArgs) {
+  const provider = params.provider;
+  if (!isOAuthProvider(provider) || !configuredProviders(context.env).includes(provider)) {
+    throw new Response("Not found", { status: 404 });
+  }
+  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+  const { url, cookie } = beginSignIn(context.env, provider, redirectTo);
+  throw redirect(url.toString(), { headers: { "Set-Cookie": cookie } });
+}

@@ -1,0 +1,47 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { useLoaderData } from "@remix-run/react";
+import { isProduction } from "~/lib/env";
+import { listMailbox } from "~/services/email.server";
+
+export const meta: MetaFunction = () => [{ title: "Dev mailbox - Backlink Market" }, { name: "robots", content: "noindex" }];
+
+/** Development only: the email outbox as a mailbox, so reset links work with no email account. */
+export async function loader({ context }: LoaderFunctionArgs) {
+  if (isProduction(context.env)) throw new Response("Not found", { status: 404 });
+  const emails = await listMailbox(context.db);
+  return { emails: emails.map((e) => ({ id: e.id, to: e.toAddress, subject: e.subject, text: e.textBody, createdAt: e.createdAt, status: e.status })) };
+}
+
+function linkify(text: string) {
+  return text.split(/(https?:\/\/\S+)/g).map((part, index) =>
+    /^https?:\/\//.test(part) ? (
+      <a key={index} href={part}>
+        {part}
+      </a>
+    ) : (
+      part
+    ),
+  );
+}
+
+export default function DevMailbox() {
+  const { emails } = useLoaderData<typeof loader>();
+  return (
+    <main className="mailbox">
+      <h1>Dev mailbox</h1>
+      <p className="muted">Every email the product sent, newest first. This page does not exist in production.</p>
+      {emails.length === 0 ? <p>No email yet.</p> : null}
+      {emails.map((email) => (
+        <article key={email.id} className="mail" data-testid="mail">
+          <header>
+            <strong>{email.subject}</strong>
+            <span className="muted">
+              to {email.to} · {new Date(email.createdAt).toISOString().replace("T", " ").slice(0, 19)} UTC
+            </span>
+          </header>
+          <pre>{linkify(email.text)}</pre>
+        </article>
+      ))}
+    </main>
+  );
+}

@@ -1,0 +1,24 @@
+import type { MetaFunction } from "@remix-run/cloudflare";
+import { Footer } from "~/components/footer";
+import { PublicHeader } from "~/components/public-header";
+
+export const meta: MetaFunction = () => [{ title: "Privacy policy - Backlink Market" }];
+
+export default function Privacy() {
+  return (
+    <div className="page">
+      <PublicHeader />
+      <main className="prose">
+        <h1>Privacy policy</h1>
+        <p>We keep what the marketplace needs to work, and nothing for advertising:</p>
+        <ul>
+          <li>your email address and a hash of your password (never the password itself);</li>
+          <li>the websites you add, their descriptions, scores and the trades you make;</li>
+          <li>one cookie that keeps you signed in, ended when you log out.</li>
+        </ul>
+        <p>We email you about your account and your trades, and occasionally about the product.</p>
+      </main>
+      <Footer />
+    </div>
+  );
+}

@@ -1,0 +1,113 @@
+/** Accounts: sign-up with a first site, sign-in with a password, and what they share. */
+import { eq } from "drizzle-orm";
+import { passwordCredentials, users } from "#drizzle/schema";
+import type { AppContext } from "~/lib/context";
+import { isUniqueConstraintError } from "~/lib/db.server";
+import { processingDelay } from "~/lib/delay";
+import { messages } from "~/domain/messages";
+import { starterConnects, starterGrantStatements } from "./connects.server";
+import { decoyPasswordHash, hashPassword, verifyPassword } from "./passwords.server";
+import { consume, RATE_LIMITS, refund } from "./rate-limit.server";
+import { newId, prepareSession } from "./sessions.server";
+import { prepareSite } from "./sites.server";
+
+export interface SignedIn {
+  ok: true;
+  userId: string;
+  token: string;
+  expiresAt: number;
+}
+
+export interface Refused {
+  ok: false;
+  message: string;
+  status: number;
+  /** The form field the message belongs to, when it belongs to one. */
+  field?: "email" | "password" | "url" | "description";
+}
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+  url: string;
+  description: string;
+}
+
+export async function findUserIdByEmail(context: AppContext, email: string): Promise<string | null> {
+  const row = await context.db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  return row?.id ?? null;
+}
+
+/**
+ * The user, the password, the first site (category blog), the starter connects and the session are created in
+ * one atomic batch; a concurrent sign-up with the same email fails on the unique index.
+ */
+export async function signUp(context: AppContext, input: SignUpInput, clientAddress: string): Promise<SignedIn | Refused> {
+  const { db, env } = context;
+  if (!(await consume(db, RATE_LIMITS.signupPerAddress, clientAddress, context.now()))) {
+    return { ok: false, status: 429, message: messages.tooManyAttempts };
+  }
+  await processingDelay(env);
+  if (await findUserIdByEmail(context, input.email)) {
+    return { ok: false, status: 409, message: messages.emailInUse, field: "email" };
+  }
+  const now = context.now();
+  const userId = newId();
+  const grant = starterConnects(env);
+  const passwordHash = await hashPassword(input.password);
+  const site = prepareSite(db, { userId, url: input.url, description: input.description, category: "blog" }, now);
+  const session = prepareSession(db, userId, site.id, now);
+  try {
+    await db.batch([
+      db.insert(users).values({ id: userId, email: input.email, connects: grant, createdAt: now }),
+      db.insert(passwordCredentials).values({ userId, passwordHash, updatedAt: now }),
+      site.statement,
+      ...starterGrantStatements(db, userId, grant, now),
+      session.statement,
+    ]);
+  } catch (error) {
+    if (isUniqueConstraintError(error)) return { ok: false, status: 409, message: messages.emailInUse, field: "email" };
+    console.error("signUp failed", error);
+    return { ok: false, status: 500, message: messages.signupFailed };
+  }
+  return { ok: true, userId, token: session.token, expiresAt: session.expiresAt };
+}
+
+/**
+ * Sign-in with email and password. Unknown emails cost the same time as wrong passwords, and both get the
+ * same message. Each account allows 10 wrong passwords a minute; the address limit catches spraying.
+ */
+export async function logIn(
+  context: AppContext,
+  input: { email: string; password: string },
+  clientAddress: string,
+): Promise<SignedIn | Refused> {
+  const { db } = context;
+  const now = context.now();
+  const email = input.email.trim().toLowerCase();
+  const tooMany: Refused = { ok: false, status: 429, message: messages.tooManyAttempts };
+  if (!(await consume(db, RATE_LIMITS.loginPerAddress, clientAddress, now))) return tooMany;
+  if (!(await consume(db, RATE_LIMITS.loginPerAccount, email, now))) return tooMany;
+
+  const row = email
+    ? await db
+        .select({ id: users.id, passwordHash: passwordCredentials.passwordHash })
+        .from(users)
+        .leftJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
+        .where(eq(users.email, email))
+        .get()
+    : undefined;
+  const matches = await verifyPassword(input.password, row?.passwordHash ?? (await decoyPasswordHash()));
+  if (!row || !row.passwordHash || !matches) {
+    return { ok: false, status: 400, message: messages.incorrectCredentials };
+  }
+  await refund(db, RATE_LIMITS.loginPerAccount, email, now);
+  return startSession(context, row.id);
+}
+
+/** A new session on every sign-in; the active site starts as the first site. */
+export async function startSession(context: AppContext, userId: string): Promise<SignedIn> {
+  const session = prepareSession(context.db, userId, null, context.now());
+  await session.statement;
+  return { ok: true, userId, token: session.token, expiresAt: session.expiresAt };
+}

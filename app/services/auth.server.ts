@@ -1,0 +1,61 @@
+/** Who is asking: the session cookie, resolved once per request, and the guards routes use. */
+import { redirect } from "@remix-run/cloudflare";
+import type { AppContext } from "~/lib/context";
+import { safeRedirectPath } from "~/domain/redirects";
+import {
+  blankSessionCookie,
+  invalidateSession,
+  readCookie,
+  sessionCookie,
+  sessionCookieName,
+  validateSessionToken,
+  type ValidSession,
+} from "./sessions.server";
+
+export interface CurrentAuth {
+  session: ValidSession["session"];
+  user: ValidSession["user"];
+}
+
+export function getCurrentAuth(request: Request, context: AppContext): Promise<CurrentAuth | null> {
+  context.auth ??= (async () => {
+    const token = readCookie(request, sessionCookieName(context.env));
+    if (!token) return null;
+    const valid = await validateSessionToken(context.db, token, context.now());
+    if (!valid) {
+      context.responseHeaders.append("Set-Cookie", blankSessionCookie(context.env));
+      return null;
+    }
+    if (valid.refreshedExpiresAt) {
+      context.responseHeaders.append("Set-Cookie", sessionCookie(context.env, token, valid.refreshedExpiresAt));
+    }
+    return { session: valid.session, user: valid.user };
+  })();
+  return context.auth;
+}
+
+/** Signed-out visitors of protected pages go to /login, and come back after signing in. */
+export async function requireAuth(request: Request, context: AppContext): Promise<CurrentAuth> {
+  const auth = await getCurrentAuth(request, context);
+  if (!auth) {
+    const url = new URL(request.url);
+    const back = safeRedirectPath(`${url.pathname}${url.search}`);
+    throw redirect(back && back !== "/market" ? `/login?redirectTo=${encodeURIComponent(back)}` : "/login");
+  }
+  return auth;
+}
+
+/** Signed-in users who open /login or /signup go to /market. */
+export async function requireSignedOut(request: Request, context: AppContext): Promise<void> {
+  if (await getCurrentAuth(request, context)) throw redirect("/market");
+}
+
+export function sessionCookieHeaders(context: AppContext, token: string, expiresAt: number): Headers {
+  return new Headers({ "Set-Cookie": sessionCookie(context.env, token, expiresAt) });
+}
+
+export async function signOut(request: Request, context: AppContext): Promise<Headers> {
+  const auth = await getCurrentAuth(request, context);
+  if (auth) await invalidateSession(context.db, auth.session.id);
+  return new Headers({ "Set-Cookie": blankSessionCookie(context.env) });
+}

@@ -1,0 +1,156 @@
+/**
+ * Sign-in with Google and GitHub through arctic (decision 6), offered only when configured. An OAuth sign-in
+ * whose email already has an account joins it only when the provider says the email is verified.
+ */
+import { generateCodeVerifier, generateState, GitHub, Google } from "arctic";
+import { and, eq } from "drizzle-orm";
+import { oauthAccounts, users } from "#drizzle/schema";
+import type { AppContext } from "~/lib/context";
+import type { Env } from "~/lib/env";
+import { isProduction } from "~/lib/env";
+import { messages } from "~/domain/messages";
+import { starterConnects, starterGrantStatements } from "./connects.server";
+import { startSession, type Refused, type SignedIn } from "./accounts.server";
+import { newId, readCookie } from "./sessions.server";
+
+export const OAUTH_PROVIDERS = ["google", "github"] as const;
+export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+
+export function isOAuthProvider(value: string | undefined): value is OAuthProvider {
+  return OAUTH_PROVIDERS.some((provider) => provider === value);
+}
+
+export function configuredProviders(env: Env): OAuthProvider[] {
+  return OAUTH_PROVIDERS.filter((provider) =>
+    provider === "google"
+      ? Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET)
+      : Boolean(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET),
+  );
+}
+
+function callbackUrl(env: Env, provider: OAuthProvider) {
+  return new URL(`/auth/${provider}/callback`, env.APP_URL).toString();
+}
+
+const STATE_COOKIE = "oauth_state";
+
+function stateCookie(env: Env, value: string, maxAge: number) {
+  const secure = isProduction(env) || env.APP_URL.startsWith("https:") ? "; Secure" : "";
+  return `${STATE_COOKIE}=${encodeURIComponent(value)}; HttpOnly; SameSite=Lax; Path=/auth; Max-Age=${maxAge}${secure}`;
+}
+
+/** The provider's authorization address and the cookie that remembers state, verifier and where to return. */
+export function beginSignIn(env: Env, provider: OAuthProvider, redirectTo: string) {
+  const state = generateState();
+  let url: URL;
+  let verifier = "";
+  if (provider === "google") {
+    verifier = generateCodeVerifier();
+    url = new Google(env.GOOGLE_CLIENT_ID!, env.GOOGLE_CLIENT_SECRET!, callbackUrl(env, provider)).createAuthorizationURL(
+      state,
+      verifier,
+      ["openid", "email", "profile"],
+    );
+  } else {
+    url = new GitHub(env.GITHUB_CLIENT_ID!, env.GITHUB_CLIENT_SECRET!, callbackUrl(env, provider)).createAuthorizationURL(
+      state,
+      ["user:email"],
+    );
+  }
+  return { url, cookie: stateCookie(env, JSON.stringify({ state, verifier, provider, redirectTo }), 600) };
+}
+
+export function clearStateCookie(env: Env) {
+  return stateCookie(env, "", 0);
+}
+
+interface ProviderProfile {
+  providerUserId: string;
+  email: string | null;
+  emailVerified: boolean;
+}
+
+async function fetchJson(url: string, accessToken: string) {
+  const response = await fetch(url, {
+    headers: { Authorization: `Bearer ${accessToken}`, Accept: "application/json", "User-Agent": "BacklinkMarket" },
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  return response.json();
+}
+
+async function fetchProfile(env: Env, provider: OAuthProvider, code: string, verifier: string): Promise<ProviderProfile> {
+  if (provider === "google") {
+    const google = new Google(env.GOOGLE_CLIENT_ID!, env.GOOGLE_CLIENT_SECRET!, callbackUrl(env, provider));
+    const tokens = await google.validateAuthorizationCode(code, verifier);
+    const info = (await fetchJson("https://openidconnect.googleapis.com/v1/userinfo", tokens.accessToken())) as {
+      sub?: string;
+      email?: string;
+      email_verified?: boolean;
+    };
+    if (!info.sub) throw new Error("Google profile without sub");
+    return { providerUserId: info.sub, email: info.email ?? null, emailVerified: info.email_verified === true };
+  }
+  const github = new GitHub(env.GITHUB_CLIENT_ID!, env.GITHUB_CLIENT_SECRET!, callbackUrl(env, provider));
+  const tokens = await github.validateAuthorizationCode(code);
+  const profile = (await fetchJson("https://api.github.com/user", tokens.accessToken())) as { id?: number };
+  const emails = (await fetchJson("https://api.github.com/user/emails", tokens.accessToken())) as {
+    email: string;
+    primary: boolean;
+    verified: boolean;
+  }[];
+  if (typeof profile.id !== "number") throw new Error("GitHub profile without id");
+  const primary = emails.find((entry) => entry.primary) ?? emails[0];
+  return { providerUserId: String(profile.id), email: primary?.email ?? null, emailVerified: primary?.verified === true };
+}
+
+export type OAuthResult = (SignedIn & { redirectTo: string }) | Refused;
+
+export async function finishSignIn(context: AppContext, provider: OAuthProvider, request: Request): Promise<OAuthResult> {
+  const url = new URL(request.url);
+  const failed: Refused = { ok: false, status: 400, message: messages.oauthFailed };
+  let saved: { state?: string; verifier?: string; provider?: string; redirectTo?: string };
+  try {
+    saved = JSON.parse(readCookie(request, STATE_COOKIE) ?? "{}");
+  } catch {
+    return failed;
+  }
+  const code = url.searchParams.get("code");
+  if (!code || !saved.state || saved.state !== url.searchParams.get("state") || saved.provider !== provider) return failed;
+
+  let profile: ProviderProfile;
+  try {
+    profile = await fetchProfile(context.env, provider, code, saved.verifier ?? "");
+  } catch (error) {
+    console.error("OAuth exchange failed", error);
+    return failed;
+  }
+  const redirectTo = saved.redirectTo ?? "/market";
+  const { db } = context;
+  const linked = await db
+    .select({ userId: oauthAccounts.userId })
+    .from(oauthAccounts)
+    .where(and(eq(oauthAccounts.provider, provider), eq(oauthAccounts.providerUserId, profile.providerUserId)))
+    .get();
+  if (linked) return { ...(await startSession(context, linked.userId)), redirectTo };
+
+  if (!profile.email) return failed;
+  const email = profile.email.trim().toLowerCase();
+  const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  const now = context.now();
+  const link = (userId: string) =>
+    db.insert(oauthAccounts).values({ provider, providerUserId: profile.providerUserId, userId, email, createdAt: now });
+  if (existing) {
+    if (!profile.emailVerified) return { ok: false, status: 400, message: messages.oauthEmailUnverified };
+    await db.batch([link(existing.id), db.update(users).set({ emailVerified: true }).where(eq(users.id, existing.id))]);
+    return { ...(await startSession(context, existing.id)), redirectTo };
+  }
+  const userId = newId();
+  const grant = starterConnects(context.env);
+  await db.batch([
+    db.insert(users).values({ id: userId, email, emailVerified: profile.emailVerified, connects: grant, createdAt: now }),
+    ...starterGrantStatements(db, userId, grant, now),
+    link(userId),
+  ]);
+  return { ...(await startSession(context, userId)), redirectTo };
+}

@@ -1,0 +1,111 @@
+/** Password reset (decision 5): single-use emailed links valid for one hour; only their hash is stored. */
+import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
+import type { AppContext } from "~/lib/context";
+import { messages } from "~/domain/messages";
+import { sendEmail } from "./email.server";
+import { hashPassword } from "./passwords.server";
+import { consume, RATE_LIMITS } from "./rate-limit.server";
+import { generateToken, hashToken, newId } from "./sessions.server";
+
+export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+
+export type ResetRequestResult = { ok: true; message: string } | { ok: false; status: number; message: string };
+
+/** The answer is the same whether or not the email has an account. */
+export async function requestPasswordReset(
+  context: AppContext,
+  email: string,
+  clientAddress: string,
+): Promise<ResetRequestResult> {
+  const { db } = context;
+  const now = context.now();
+  if (
+    !(await consume(db, RATE_LIMITS.resetPerAddress, clientAddress, now)) ||
+    !(await consume(db, RATE_LIMITS.resetPerAccount, email, now))
+  ) {
+    return { ok: false, status: 429, message: messages.tooManyAttempts };
+  }
+  const user = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  if (user) {
+    const token = generateToken();
+    // A new request invalidates older links.
+    await db.batch([
+      db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id)),
+      db.insert(passwordResetTokens).values({
+        id: hashToken(token),
+        userId: user.id,
+        expiresAt: now + RESET_TOKEN_LIFETIME_MS,
+        createdAt: now,
+      }),
+    ]);
+    const link = new URL(`/reset-password?token=${token}`, context.env.APP_URL).toString();
+    await sendEmail(context, {
+      to: email,
+      kind: "password-reset",
+      subject: "Reset your password",
+      text: `Someone asked to reset the password of your account.\n\nChoose a new password here (the link works once, for one hour):\n${link}\n\nIf it was not you, ignore this email; your password stays as it is.`,
+    });
+  }
+  return { ok: true, message: messages.resetLinkSent };
+}
+
+export async function isResetTokenUsable(context: AppContext, token: string): Promise<boolean> {
+  const row = await context.db
+    .select({ id: passwordResetTokens.id })
+    .from(passwordResetTokens)
+    .where(
+      and(
+        eq(passwordResetTokens.id, hashToken(token)),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, context.now()),
+      ),
+    )
+    .get();
+  return Boolean(row);
+}
+
+/** Uses the link once, sets the new password and ends every session of the account. */
+export async function resetPassword(context: AppContext, token: string, password: string): Promise<string | null> {
+  const { db } = context;
+  const now = context.now();
+  const claimed = await db
+    .update(passwordResetTokens)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(passwordResetTokens.id, hashToken(token)),
+        isNull(passwordResetTokens.usedAt),
+        gt(passwordResetTokens.expiresAt, now),
+      ),
+    )
+    .returning({ userId: passwordResetTokens.userId })
+    .get();
+  if (!claimed) return null;
+  const passwordHash = await hashPassword(password);
+  await db.batch([
+    db
+      .insert(passwordCredentials)
+      .values({ userId: claimed.userId, passwordHash, updatedAt: now })
+      .onConflictDoUpdate({ target: passwordCredentials.userId, set: { passwordHash, updatedAt: now } }),
+    db.delete(sessions).where(eq(sessions.userId, claimed.userId)),
+    db.update(users).set({ emailVerified: true }).where(eq(users.id, claimed.userId)),
+  ]);
+  const user = await db.select({ email: users.email }).from(users).where(eq(users.id, claimed.userId)).get();
+  if (user) {
+    await sendEmail(context, {
+      to: user.email,
+      kind: "password-changed",
+      subject: "Your password was changed",
+      text: "The password of your account was just changed and every session was signed out. If this was not you, reset your password now.",
+    });
+  }
+  return claimed.userId;
+}
+
+export async function deleteExpiredResetTokens(context: Pick<AppContext, "db">, now: number): Promise<void> {
+  await context.db
+    .delete(passwordResetTokens)
+    .where(or(lt(passwordResetTokens.expiresAt, now), lt(passwordResetTokens.createdAt, now - 2 * RESET_TOKEN_LIFETIME_MS)));
+}
+

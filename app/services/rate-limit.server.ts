@@ -1,0 +1,51 @@
+/** Exact fixed-window counters in D1: one atomic upsert per attempt. */
+import { and, eq, lt, sql } from "drizzle-orm";
+import { rateLimits } from "#drizzle/schema";
+import type { Database } from "~/lib/db.server";
+
+export interface RateLimitRule {
+  /** What is limited, e.g. "login:account". */
+  name: string;
+  limit: number;
+  windowMs: number;
+}
+
+export const RATE_LIMITS = {
+  loginPerAccount: { name: "login:account", limit: 10, windowMs: 60_000 },
+  loginPerAddress: { name: "login:ip", limit: 50, windowMs: 60_000 },
+  signupPerAddress: { name: "signup:ip", limit: 10, windowMs: 60_000 },
+  resetPerAddress: { name: "reset:ip", limit: 10, windowMs: 60_000 },
+  resetPerAccount: { name: "reset:account", limit: 5, windowMs: 60 * 60_000 },
+} satisfies Record<string, RateLimitRule>;
+
+function windowOf(rule: RateLimitRule, now: number) {
+  return now - (now % rule.windowMs);
+}
+
+/** Counts one attempt and tells whether it is within the limit. */
+export async function consume(db: Database, rule: RateLimitRule, subject: string, now: number): Promise<boolean> {
+  const key = `${rule.name}:${subject}`;
+  const row = await db
+    .insert(rateLimits)
+    .values({ key, windowStart: windowOf(rule, now), count: 1 })
+    .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
+    .returning({ count: rateLimits.count })
+    .get();
+  return (row?.count ?? 1) <= rule.limit;
+}
+
+/** Gives back one attempt (a successful sign-in does not count against the account). */
+export async function refund(db: Database, rule: RateLimitRule, subject: string, now: number): Promise<void> {
+  await db
+    .update(rateLimits)
+    .set({ count: sql`max(${rateLimits.count} - 1, 0)` })
+    .where(and(eq(rateLimits.key, `${rule.name}:${subject}`), eq(rateLimits.windowStart, windowOf(rule, now))));
+}
+
+export async function deleteOldWindows(db: Database, now: number): Promise<void> {
+  await db.delete(rateLimits).where(lt(rateLimits.windowStart, now - 2 * 60 * 60_000));
+}
+
+export function clientAddress(request: Request): string {
+  return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Real-IP") ?? "unknown";
+}

@@ -1,0 +1,107 @@
+/**
+ * Sessions per Lucia's session guide: a random token in the cookie, only its SHA-256 hash in D1,
+ * sliding idle expiry of 30 days within an absolute limit of 90 days.
+ */
+import { sha256 } from "@oslojs/crypto/sha2";
+import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { eq } from "drizzle-orm";
+import { sessions, users } from "#drizzle/schema";
+import type { Database } from "~/lib/db.server";
+import type { Env } from "~/lib/env";
+import { isProduction } from "~/lib/env";
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+export const SESSION_IDLE_MS = 30 * DAY_MS;
+export const SESSION_ABSOLUTE_MS = 90 * DAY_MS;
+/** Extend the idle expiry only when less than this is left, so most requests do not write. */
+const SESSION_REFRESH_BELOW_MS = 15 * DAY_MS;
+
+export function generateToken(): string {
+  const bytes = new Uint8Array(20);
+  crypto.getRandomValues(bytes);
+  return encodeBase32LowerCaseNoPadding(bytes);
+}
+
+export function hashToken(token: string): string {
+  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+}
+
+export function newId(): string {
+  return crypto.randomUUID();
+}
+
+/** The insert of a new session, for use inside a batch; the token goes into the cookie. */
+export function prepareSession(db: Database, userId: string, activeSiteId: string | null, now: number) {
+  const token = generateToken();
+  const expiresAt = now + SESSION_IDLE_MS;
+  const statement = db.insert(sessions).values({
+    id: hashToken(token),
+    userId,
+    activeSiteId,
+    createdAt: now,
+    expiresAt,
+    absoluteExpiresAt: now + SESSION_ABSOLUTE_MS,
+  });
+  return { token, expiresAt, statement };
+}
+
+export interface ValidSession {
+  session: typeof sessions.$inferSelect;
+  user: { id: string; email: string };
+  /** Set when the idle expiry moved and the cookie must be sent again. */
+  refreshedExpiresAt: number | null;
+}
+
+export async function validateSessionToken(db: Database, token: string, now: number): Promise<ValidSession | null> {
+  const id = hashToken(token);
+  const row = await db
+    .select({ session: sessions, user: { id: users.id, email: users.email } })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(eq(sessions.id, id))
+    .get();
+  if (!row) return null;
+  const { session } = row;
+  if (now >= session.expiresAt || now >= session.absoluteExpiresAt) {
+    await db.delete(sessions).where(eq(sessions.id, id));
+    return null;
+  }
+  let refreshedExpiresAt: number | null = null;
+  if (session.expiresAt - now < SESSION_REFRESH_BELOW_MS) {
+    refreshedExpiresAt = Math.min(now + SESSION_IDLE_MS, session.absoluteExpiresAt);
+    if (refreshedExpiresAt > session.expiresAt) {
+      await db.update(sessions).set({ expiresAt: refreshedExpiresAt }).where(eq(sessions.id, id));
+      session.expiresAt = refreshedExpiresAt;
+    } else {
+      refreshedExpiresAt = null;
+    }
+  }
+  return { session, user: row.user, refreshedExpiresAt };
+}
+
+export async function invalidateSession(db: Database, sessionId: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.id, sessionId));
+}
+
+export function sessionCookieName(env: Env): string {
+  return isProduction(env) ? "__Host-session" : "session";
+}
+
+export function sessionCookie(env: Env, token: string, expiresAt: number): string {
+  return `${sessionCookieName(env)}=${token}; HttpOnly; Secure; SameSite=Lax; Path=/; Expires=${new Date(expiresAt).toUTCString()}`;
+}
+
+export function blankSessionCookie(env: Env): string {
+  return `${sessionCookieName(env)}=; HttpOnly; Secure; SameSite=Lax; Path=/; Max-Age=0`;
+}
+
+export function readCookie(request: Request, name: string): string | null {
+  const header = request.headers.get("Cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eqAt = part.indexOf("=");
+    if (eqAt === -1) continue;
+    if (part.slice(0, eqAt).trim() === name) return decodeURIComponent(part.slice(eqAt + 1).trim());
+  }
+  return null;
+}

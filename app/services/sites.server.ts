@@ -1,0 +1,75 @@
+/** A user's sites: creating them, listing them, and the active site of a session. */
+import { and, asc, eq } from "drizzle-orm";
+import { sessions, sites } from "#drizzle/schema";
+import type { Database } from "~/lib/db.server";
+import { isUniqueConstraintError } from "~/lib/db.server";
+import { normaliseHost } from "~/domain/site-address";
+import { messages } from "~/domain/messages";
+import { generateToken, newId } from "./sessions.server";
+
+export interface NewSite {
+  userId: string;
+  url: string;
+  description: string;
+  category: string;
+}
+
+/** The insert of a new site, for use inside a batch. The url must already be validated. */
+export function prepareSite(db: Database, site: NewSite, now: number) {
+  const host = normaliseHost(site.url);
+  if (!host) throw new Error("prepareSite needs a validated url");
+  const id = newId();
+  const statement = db.insert(sites).values({
+    id,
+    userId: site.userId,
+    url: site.url.trim(),
+    host,
+    description: site.description.trim(),
+    category: site.category,
+    verificationToken: generateToken(),
+    createdAt: now,
+  });
+  return { id, host, statement };
+}
+
+export type AddSiteResult = { ok: true; siteId: string } | { ok: false; message: string };
+
+export async function addSite(db: Database, site: NewSite, now: number): Promise<AddSiteResult> {
+  const { id, statement } = prepareSite(db, site, now);
+  try {
+    await statement;
+    return { ok: true, siteId: id };
+  } catch (error) {
+    if (isUniqueConstraintError(error)) return { ok: false, message: messages.websiteAlreadyAdded };
+    console.error("addSite failed", error);
+    return { ok: false, message: messages.addWebsiteFailed };
+  }
+}
+
+export function listUserSites(db: Database, userId: string) {
+  return db
+    .select({ id: sites.id, url: sites.url, host: sites.host, icon: sites.icon, verified: sites.verified, score: sites.score })
+    .from(sites)
+    .where(eq(sites.userId, userId))
+    .orderBy(asc(sites.createdAt), asc(sites.id))
+    .all();
+}
+
+export type UserSite = Awaited<ReturnType<typeof listUserSites>>[number];
+
+/** The session's remembered site if the user still owns it, otherwise the first site. */
+export function resolveActiveSite(userSites: UserSite[], remembered: string | null): UserSite | null {
+  return userSites.find((site) => site.id === remembered) ?? userSites[0] ?? null;
+}
+
+/** Remembers the active site in the session; refuses a site the user does not own. */
+export async function setActiveSite(db: Database, sessionId: string, userId: string, siteId: string): Promise<boolean> {
+  const owned = await db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(and(eq(sites.id, siteId), eq(sites.userId, userId)))
+    .get();
+  if (!owned) return false;
+  await db.update(sessions).set({ activeSiteId: siteId }).where(eq(sessions.id, sessionId));
+  return true;
+}

@@ -1,0 +1,54 @@
+/**
+ * The Worker: every request goes to Remix with a typed load context; the cron trigger runs the daily jobs.
+ */
+import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/cloudflare";
+import * as build from "remix-server-build";
+import type { AppContext } from "./lib/context";
+import { database } from "./lib/db.server";
+import type { Env } from "./lib/env";
+import { applySecurityHeaders, isRefusedCrossSiteRequest } from "./lib/security.server";
+import { messages } from "./domain/messages";
+import { runHousekeeping } from "./services/housekeeping.server";
+
+const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
+
+function createNonce(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes));
+}
+
+export function createContext(env: Env, ctx: ExecutionContext): AppContext {
+  return {
+    env,
+    ctx,
+    db: database(env.DB),
+    nonce: createNonce(),
+    now: () => Date.now(),
+    responseHeaders: new Headers(),
+  };
+}
+
+export default {
+  async fetch(request, env, ctx) {
+    const context = createContext(env, ctx);
+    if (isRefusedCrossSiteRequest(request)) {
+      const refused = new Response(messages.crossSiteRefused, { status: 403, headers: { "Content-Type": "text/plain" } });
+      applySecurityHeaders(refused.headers, context.nonce);
+      return refused;
+    }
+    // AppLoadContext extends AppContext (app/lib/context.ts); only its index signature differs.
+    const remixResponse = await handleRemixRequest(request, context as AppLoadContext);
+    const response = new Response(remixResponse.body, remixResponse);
+    for (const [name, value] of context.responseHeaders) {
+      if (name.toLowerCase() === "set-cookie") response.headers.append(name, value);
+      else response.headers.set(name, value);
+    }
+    applySecurityHeaders(response.headers, context.nonce);
+    return response;
+  },
+
+  async scheduled(_controller, env, ctx) {
+    ctx.waitUntil(runHousekeeping(database(env.DB), env, Date.now()));
+  },
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,416 @@
+/**
+ * The whole data model of the marketplace. Times are UTC epoch milliseconds; connects are integers.
+ * Lists of option ids (tags, materials, content types) are JSON arrays of the ids in app/domain/options.ts.
+ */
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+const createdAt = () =>
+  integer("created_at", { mode: "number" })
+    .notNull()
+    .default(sql`(unixepoch('subsec') * 1000)`);
+
+const idList = (name: string) =>
+  text(name, { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`);
+
+// ---------------------------------------------------------------------------------------------
+// Accounts
+// ---------------------------------------------------------------------------------------------
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    /** Lower-cased, trimmed. */
+    email: text("email").notNull(),
+    emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+    /** Connects available to spend now (sum of unexpired lots minus holds); changed only by guarded statements. */
+    connects: integer("connects").notNull().default(0),
+    /** Connects held by proposals that are waiting for an answer. */
+    connectsHeld: integer("connects_held").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+);
+
+export const passwordCredentials = sqliteTable("password_credentials", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  /** `scrypt$N$r$p$salt$hash` (base64), so the parameters can be raised later. */
+  passwordHash: text("password_hash").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export const oauthAccounts = sqliteTable(
+  "oauth_accounts",
+  {
+    provider: text("provider", { enum: ["google", "github"] }).notNull(),
+    providerUserId: text("provider_user_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    /** Hex SHA-256 of the token in the cookie; the token itself is never stored. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    activeSiteId: text("active_site_id"),
+    createdAt: createdAt(),
+    /** Sliding idle expiry. */
+    expiresAt: integer("expires_at").notNull(),
+    /** Absolute limit, never extended. */
+    absoluteExpiresAt: integer("absolute_expires_at").notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+);
+
+export const passwordResetTokens = sqliteTable(
+  "password_reset_tokens",
+  {
+    /** Hex SHA-256 of the token in the emailed link. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at").notNull(),
+    usedAt: integer("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("password_reset_tokens_user_idx").on(t.userId), index("password_reset_tokens_expires_idx").on(t.expiresAt)],
+);
+
+/** Fixed-window counters for rate limits; `key` names the action and the subject (ip or account). */
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    key: text("key").notNull(),
+    windowStart: integer("window_start").notNull(),
+    count: integer("count").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_window_idx").on(t.windowStart)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Sites and listings
+// ---------------------------------------------------------------------------------------------
+
+export const sites = sqliteTable(
+  "sites",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The address as the owner typed it. */
+    url: text("url").notNull(),
+    /** Normalised: lower-case host, no scheme, no www., no trailing slash. */
+    host: text("host").notNull(),
+    description: text("description").notNull().default(""),
+    category: text("category").notNull().default("blog"),
+    /** Full https address of the site's icon or the name of a local logo; null shows the product favicon. */
+    icon: text("icon"),
+    verified: integer("verified", { mode: "boolean" }).notNull().default(false),
+    verificationToken: text("verification_token").notNull(),
+    verifiedAt: integer("verified_at"),
+    /** Authority score, rounded up; null until the first audit. */
+    score: integer("score"),
+    scoreRunAt: integer("score_run_at"),
+    domainAuthority: integer("domain_authority"),
+    onPageSeo: integer("on_page_seo"),
+    technicalSeo: integer("technical_seo"),
+    links: integer("links"),
+    speed: integer("speed"),
+    ssl: integer("ssl"),
+    tags: idList("tags"),
+    materials: idList("materials"),
+    contentTypes: idList("content_types"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("sites_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("sites_user_host_unique").on(t.userId, t.host),
+    index("sites_host_idx").on(t.host),
+    index("sites_score_idx").on(t.score),
+  ],
+);
+
+/** A site's offer in the market ("post"). One listing per site. */
+export const listings = sqliteTable(
+  "listings",
+  {
+    id: text("id").primaryKey(),
+    siteId: text("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** Price of a proposal in connects, 1 to 99. */
+    connects: integer("connects").notNull(),
+    contentTypes: idList("content_types"),
+    materials: idList("materials"),
+    active: integer("active", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("listings_site_unique").on(t.siteId),
+    index("listings_active_created_idx").on(t.active, t.createdAt),
+    index("listings_user_idx").on(t.userId),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Offers and trades
+// ---------------------------------------------------------------------------------------------
+
+export const offers = sqliteTable(
+  "offers",
+  {
+    id: text("id").primaryKey(),
+    listingId: text("listing_id").references(() => listings.id, { onDelete: "set null" }),
+    senderUserId: text("sender_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    senderSiteId: text("sender_site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    receiverUserId: text("receiver_user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    receiverSiteId: text("receiver_site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    /** Price held from the sender when the proposal was sent. */
+    connects: integer("connects").notNull(),
+    status: text("status", { enum: ["pending", "declined", "rescind", "accepted"] }).notNull().default("pending"),
+    /** When a pending offer's hold is returned for lack of an answer. */
+    answerBy: integer("answer_by").notNull(),
+    answeredAt: integer("answered_at"),
+    /** Set when nobody answered in time (shown as NORES Incomplete). */
+    expiredAt: integer("expired_at"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [
+    index("offers_sender_site_idx").on(t.senderSiteId, t.createdAt),
+    index("offers_receiver_site_idx").on(t.receiverSiteId, t.createdAt),
+    index("offers_status_answer_by_idx").on(t.status, t.answerBy),
+  ],
+);
+
+/** One entry per participant of an offer. */
+export const offerEntries = sqliteTable(
+  "offer_entries",
+  {
+    offerId: text("offer_id")
+      .notNull()
+      .references(() => offers.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    siteId: text("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ["sender", "receiver"] }).notNull(),
+    createContentType: text("create_content_type").notNull(),
+    provideMaterials: idList("provide_materials"),
+    status: text("status", { enum: ["not_started", "in_progress", "completed", "stopped"] })
+      .notNull()
+      .default("not_started"),
+    contentUrl: text("content_url"),
+    /** Trash is per participant: it hides the offer for this side only. */
+    trashedAt: integer("trashed_at"),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.offerId, t.userId] }), index("offer_entries_user_idx").on(t.userId)],
+);
+
+/** Checks of delivered backlinks: the content url of an entry, fetched and searched for a link to the other site. */
+export const linkChecks = sqliteTable(
+  "link_checks",
+  {
+    id: text("id").primaryKey(),
+    offerId: text("offer_id")
+      .notNull()
+      .references(() => offers.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    contentUrl: text("content_url").notNull(),
+    targetHost: text("target_host").notNull(),
+    state: text("state", { enum: ["found", "missing", "changed", "nofollow", "error"] }).notNull(),
+    rel: text("rel"),
+    anchorText: text("anchor_text"),
+    error: text("error"),
+    checkedAt: integer("checked_at").notNull(),
+  },
+  (t) => [index("link_checks_offer_idx").on(t.offerId, t.checkedAt), index("link_checks_checked_idx").on(t.checkedAt)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Connects
+// ---------------------------------------------------------------------------------------------
+
+export const connectLots = sqliteTable(
+  "connect_lots",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    source: text("source", { enum: ["starter", "purchase", "return"] }).notNull(),
+    amount: integer("amount").notNull(),
+    remaining: integer("remaining").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    paymentEventId: text("payment_event_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("connect_lots_user_expires_idx").on(t.userId, t.expiresAt)],
+);
+
+export const connectLedger = sqliteTable(
+  "connect_ledger",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["grant", "purchase", "hold", "spend", "return", "expire"] }).notNull(),
+    /** Signed change of the available balance. */
+    amount: integer("amount").notNull(),
+    lotId: text("lot_id"),
+    offerId: text("offer_id"),
+    paymentEventId: text("payment_event_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("connect_ledger_user_idx").on(t.userId, t.createdAt), index("connect_ledger_offer_idx").on(t.offerId)],
+);
+
+/** Payment provider events already credited (each event and each checkout session once). */
+export const paymentEvents = sqliteTable(
+  "payment_events",
+  {
+    id: text("id").primaryKey(),
+    type: text("type").notNull(),
+    checkoutSessionId: text("checkout_session_id"),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    connects: integer("connects"),
+    processedAt: integer("processed_at").notNull(),
+  },
+  (t) => [uniqueIndex("payment_events_checkout_unique").on(t.checkoutSessionId)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Chats
+// ---------------------------------------------------------------------------------------------
+
+/** Two users have at most one conversation: userA < userB. Messages live in the conversation's Durable Object. */
+export const chats = sqliteTable(
+  "chats",
+  {
+    id: text("id").primaryKey(),
+    userAId: text("user_a_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    userBId: text("user_b_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    siteAId: text("site_a_id").references(() => sites.id, { onDelete: "set null" }),
+    siteBId: text("site_b_id").references(() => sites.id, { onDelete: "set null" }),
+    lastMessage: text("last_message"),
+    lastSenderId: text("last_sender_id"),
+    lastUpdated: integer("last_updated").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("chats_pair_unique").on(t.userAId, t.userBId),
+    index("chats_user_b_idx").on(t.userBId, t.lastUpdated),
+    index("chats_user_a_idx").on(t.userAId, t.lastUpdated),
+  ],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Feedback, waitlist, email, audits
+// ---------------------------------------------------------------------------------------------
+
+export const feedback = sqliteTable(
+  "feedback",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    siteId: text("site_id").references(() => sites.id, { onDelete: "set null" }),
+    text: text("text").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("feedback_created_idx").on(t.createdAt)],
+);
+
+/** The beta waitlist: site-add form entries from the landing page (sources hero and other). */
+export const betaSignups = sqliteTable(
+  "beta_signups",
+  {
+    id: text("id").primaryKey(),
+    email: text("email"),
+    url: text("url").notNull(),
+    host: text("host").notNull(),
+    category: text("category").notNull(),
+    description: text("description").notNull(),
+    source: text("source", { enum: ["hero", "market", "other"] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("beta_signups_email_idx").on(t.email), index("beta_signups_created_idx").on(t.createdAt)],
+);
+
+export const emailOutbox = sqliteTable(
+  "email_outbox",
+  {
+    id: text("id").primaryKey(),
+    toAddress: text("to_address").notNull(),
+    subject: text("subject").notNull(),
+    textBody: text("text_body").notNull(),
+    kind: text("kind").notNull(),
+    status: text("status", { enum: ["pending", "sent", "failed"] }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    sentAt: integer("sent_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_outbox_status_next_idx").on(t.status, t.nextAttemptAt), index("email_outbox_created_idx").on(t.createdAt)],
+);
+
+/** Audits of a site that produce its authority score and the Your Score cards. */
+export const scoreRuns = sqliteTable(
+  "score_runs",
+  {
+    id: text("id").primaryKey(),
+    siteId: text("site_id")
+      .notNull()
+      .references(() => sites.id, { onDelete: "cascade" }),
+    status: text("status", { enum: ["running", "done", "failed"] }).notNull(),
+    score: integer("score"),
+    /** The measured parts and the facts behind them, as shown on Your Score. */
+    details: text("details", { mode: "json" }).$type<Record<string, unknown>>(),
+    error: text("error"),
+    startedAt: integer("started_at").notNull(),
+    finishedAt: integer("finished_at"),
+  },
+  (t) => [index("score_runs_site_idx").on(t.siteId, t.startedAt)],
+);
+
+export type User = typeof users.$inferSelect;
+export type Site = typeof sites.$inferSelect;
+export type Listing = typeof listings.$inferSelect;
+export type Session = typeof sessions.$inferSelect;
+export type Offer = typeof offers.$inferSelect;
+export type OfferEntry = typeof offerEntries.$inferSelect;
