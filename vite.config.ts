@@ -24,6 +24,8 @@ export default defineConfig({
   ],
   ssr: {
     target: "webworker",
+    // One self-contained server bundle: workerd (and the test runner inside it) loads no CommonJS at run time.
+    noExternal: true,
     resolve: {
       conditions: ["workerd", "worker", "browser"],
       externalConditions: ["workerd", "worker"],

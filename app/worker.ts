@@ -1,7 +1,8 @@
 /**
  * The Worker: every request goes to Remix with a typed load context; the cron trigger runs the daily jobs.
  */
-import { createRequestHandler, type AppLoadContext, type ServerBuild } from "@remix-run/cloudflare";
+import type { AppLoadContext, ServerBuild } from "@remix-run/cloudflare";
+import { createRequestHandler } from "@remix-run/server-runtime";
 import * as build from "remix-server-build";
 import type { AppContext } from "./lib/context";
 import { database } from "./lib/db.server";

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { messages } from "./messages";
 import { CATEGORY_TAGS, SITE_CATEGORIES } from "./options";
-import { isWebsiteUrl, MAX_URL_LENGTH } from "./site-address";
+import { isWebsiteUrl } from "./site-address";
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*\.[^\s@.]{2,}$/u;
 export const MAX_EMAIL_LENGTH = 254;
@@ -62,7 +62,6 @@ const websiteUrlField = (message: string) =>
   z
     .string({ required_error: message, invalid_type_error: message })
     .trim()
-    .max(MAX_URL_LENGTH, message)
     .refine(isWebsiteUrl, message);
 
 const descriptionField = z

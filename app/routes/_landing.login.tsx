@@ -14,6 +14,9 @@ import { configuredProviders } from "~/services/oauth.server";
 import { clientAddress } from "~/services/rate-limit.server";
 import { loginSchema } from "~/domain/validation";
 
+// Forms with credentials are never cached.
+export const headers = () => ({ "Cache-Control": "no-store" });
+
 export const meta: MetaFunction = () => [{ title: "Log in - Backlink Market" }];
 
 const NOTICES: Record<string, string> = {

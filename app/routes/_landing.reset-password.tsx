@@ -11,6 +11,9 @@ import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { isResetTokenUsable, requestPasswordReset, resetPassword } from "~/services/password-reset.server";
 import { clientAddress } from "~/services/rate-limit.server";
 
+// Forms with credentials are never cached.
+export const headers = () => ({ "Cache-Control": "no-store" });
+
 export const meta: MetaFunction = () => [{ title: "Reset your password - Backlink Market" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

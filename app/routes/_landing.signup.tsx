@@ -16,6 +16,9 @@ import { requireSignedOut, sessionCookieHeaders } from "~/services/auth.server";
 import { configuredProviders } from "~/services/oauth.server";
 import { clientAddress } from "~/services/rate-limit.server";
 
+// Forms with credentials are never cached.
+export const headers = () => ({ "Cache-Control": "no-store" });
+
 export const meta: MetaFunction = () => [{ title: "Join - Backlink Market" }];
 
 type Step = 0 | 1 | 2;
@@ -51,8 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   };
   // Without JavaScript the steps are separate posts; the password rides along in the hidden step-0 field.
   const values = { email: text("email"), password: text("password"), url: text("url"), description: text("description") };
-  const headers = { "Cache-Control": "no-store" };
-  const reply = (body: SignupActionData, status = 200) => data(body, { status, headers });
+  const reply = (body: SignupActionData, status = 200) => data(body, { status });
   const intent = formData.get("intent");
 
   if (intent === "back") return reply({ step: 0, values, errors: {} });

@@ -1,0 +1,88 @@
+// Helpers shared by the start, seed, test and bench scripts (Node 22 through the `node` devDependency).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+
+export const root = new URL("..", import.meta.url).pathname;
+process.env.WRANGLER_SEND_METRICS = "false";
+
+const bin = (name) => `${root}node_modules/.bin/${name}`;
+
+/** Runs a command to its end; throws with its output when it fails. */
+export function run(command, args, { quiet = false, env = {} } = {}) {
+  const result = spawnSync(command.includes("/") ? command : bin(command), args, {
+    cwd: root,
+    stdio: quiet ? "pipe" : "inherit",
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (result.status !== 0) {
+    const output = quiet ? `\n${result.stdout ?? ""}${result.stderr ?? ""}` : "";
+    throw new Error(`${command} ${args.join(" ")} failed with ${result.status}${output}`);
+  }
+  return result.stdout ?? "";
+}
+
+export function build() {
+  run("remix", ["vite:build"], { quiet: true });
+}
+
+const persistArgs = (persistTo) => (persistTo ? ["--persist-to", persistTo] : []);
+
+export function applyMigrations(persistTo) {
+  run("wrangler", ["d1", "migrations", "apply", "DB", "--local", ...persistArgs(persistTo)], { quiet: true, env: { CI: "true" } });
+}
+
+export function queryLocal(sql, persistTo) {
+  const out = run("wrangler", ["d1", "execute", "DB", "--local", "--json", "--command", sql, ...persistArgs(persistTo)], { quiet: true });
+  return JSON.parse(out.slice(out.indexOf("[")))[0].results;
+}
+
+export function executeFile(file, persistTo) {
+  run("wrangler", ["d1", "execute", "DB", "--local", "--file", file, ...persistArgs(persistTo)], { quiet: true, env: { CI: "true" } });
+}
+
+/** Starts `wrangler dev` on the built Worker and resolves once it answers. */
+export async function startWorker({ port, persistTo, vars = {}, inherit = false }) {
+  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", ...persistArgs(persistTo), "--show-interactive-dev-session=false"];
+  for (const [name, value] of Object.entries(vars)) args.push("--var", `${name}:${value}`);
+  const child = spawn(bin("wrangler"), args, {
+    cwd: root,
+    stdio: inherit ? "inherit" : ["ignore", "pipe", "pipe"],
+    env: { ...process.env },
+    detached: !inherit,
+  });
+  let log = "";
+  if (!inherit) {
+    child.stdout.on("data", (chunk) => (log += chunk));
+    child.stderr.on("data", (chunk) => (log += chunk));
+  }
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited:\n${log}`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/favicon.svg`);
+      if (response.ok) return { child, stop: () => stopProcess(child), log: () => log };
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  stopProcess(child);
+  throw new Error(`wrangler dev did not answer on port ${port} within 60 s:\n${log}`);
+}
+
+export function stopProcess(child) {
+  if (child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, "SIGTERM");
+  } catch {
+    child.kill("SIGTERM");
+  }
+}
+
+/** Debian's Chromium, or the one CHROME_PATH names. */
+export function findChromium() {
+  const candidates = [process.env.CHROME_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(Boolean);
+  return candidates.find((path) => existsSync(path)) ?? null;
+}

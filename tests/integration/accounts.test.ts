@@ -1,0 +1,273 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { messages } from "~/domain/messages";
+import { get, newAddress, newEmail, PASSWORD, post, sessionCookieOf, signUp } from "./helpers";
+
+const escaped = (text: string) => text.replaceAll("'", "&#x27;");
+
+describe("sign-up", () => {
+  it("creates the user, the site (category blog), the starter connects and a session, and lands on /market", async () => {
+    const email = newEmail("new");
+    const response = await post("/signup", {
+      intent: "create",
+      email: email.toUpperCase(),
+      password: PASSWORD,
+      url: "https://www.Garden-Notes.com/",
+      description: "A site about small-space gardening and balcony vegetables.",
+    });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/market");
+    const cookie = sessionCookieOf(response);
+    expect(cookie).toMatch(/^session=[a-z2-7]{32}$/);
+    expect(response.headers.getSetCookie()[0]).toMatch(/HttpOnly; Secure; SameSite=Lax; Path=\//);
+
+    const user = await env.DB.prepare("SELECT id, email, connects FROM users WHERE email = ?").bind(email).first<{ id: string; connects: number }>();
+    expect(user).toMatchObject({ email, connects: 20 });
+    const site = await env.DB.prepare("SELECT url, host, category, verified FROM sites WHERE user_id = ?").bind(user!.id).first();
+    expect(site).toEqual({ url: "https://www.Garden-Notes.com/", host: "garden-notes.com", category: "blog", verified: 0 });
+    const lot = await env.DB.prepare("SELECT source, amount, remaining FROM connect_lots WHERE user_id = ?").bind(user!.id).first();
+    expect(lot).toEqual({ source: "starter", amount: 20, remaining: 20 });
+    const ledger = await env.DB.prepare("SELECT kind, amount FROM connect_ledger WHERE user_id = ?").bind(user!.id).all();
+    expect(ledger.results).toEqual([{ kind: "grant", amount: 20 }]);
+    const credential = await env.DB.prepare("SELECT password_hash FROM password_credentials WHERE user_id = ?").bind(user!.id).first<{ password_hash: string }>();
+    expect(credential!.password_hash).toMatch(/^scrypt\$16384\$8\$5\$/);
+    expect(credential!.password_hash).not.toContain(PASSWORD);
+
+    const market = await get("/market", { cookie });
+    expect(market.status).toBe(200);
+    expect(await market.text()).toContain("garden-notes.com");
+  });
+
+  it("says 'Email already in use' for a taken email and keeps what was typed", async () => {
+    const { email } = await signUp();
+    const response = await post("/signup", {
+      intent: "create",
+      email,
+      password: PASSWORD,
+      url: "another-site.com",
+      description: "Another description that is long enough to pass.",
+    });
+    expect(response.status).toBe(409);
+    const page = await response.text();
+    expect(page).toContain(messages.emailInUse);
+    expect(page).toContain("another-site.com");
+    const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first<{ n: number }>();
+    expect(count!.n).toBe(1);
+  });
+
+  it("moves between steps without JavaScript and shows each rule's message", async () => {
+    const invalid = await post("/signup", { intent: "continue", email: "ana@", password: "abc" });
+    expect(invalid.status).toBe(400);
+    const invalidPage = await invalid.text();
+    expect(invalidPage).toContain(messages.emailIncomplete);
+    expect(invalidPage).not.toContain('value="abc"');
+
+    const next = await post("/signup", { intent: "continue", email: "ana@example.com", password: PASSWORD });
+    expect(next.status).toBe(200);
+    expect(next.headers.get("Cache-Control")).toBe("no-store");
+    expect(await next.text()).toContain("Create Account");
+
+    const step1 = await post("/signup", { intent: "create", email: "ana2@example.com", password: PASSWORD, url: "nope", description: "short" });
+    expect(step1.status).toBe(400);
+    const step1Page = await step1.text();
+    expect(step1Page).toContain(messages.linkIncomplete);
+    expect(step1Page).toContain(messages.descriptionMinimum);
+  });
+
+  it("prefills email, site and description from the query", async () => {
+    const page = await (await get("/signup?email=ana%40example.com&site=ana.blog&des=About%20Ana")).text();
+    expect(page).toContain('value="ana@example.com"');
+    expect(page).toContain('value="ana.blog"');
+    expect(page).toContain("About Ana");
+  });
+});
+
+describe("login and logout", () => {
+  it("signs in with the right password and goes to /market or a safe redirectTo", async () => {
+    const { email } = await signUp();
+    const response = await post("/login", { email, password: PASSWORD });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/market");
+    expect(sessionCookieOf(response)).not.toBeNull();
+
+    const back = await post("/login", { email, password: PASSWORD, redirectTo: "/mysite/offers" });
+    expect(back.headers.get("Location")).toBe("/mysite/offers");
+    const evil = await post("/login", { email, password: PASSWORD, redirectTo: "https://evil.test/" });
+    expect(evil.headers.get("Location")).toBe("/market");
+  });
+
+  it("answers a wrong password and an unknown email the same way", async () => {
+    const { email } = await signUp();
+    const wrong = await post("/login", { email, password: "Wrong-password1" });
+    const unknown = await post("/login", { email: newEmail("nobody"), password: PASSWORD });
+    expect(wrong.status).toBe(400);
+    expect(unknown.status).toBe(400);
+    expect(await wrong.text()).toContain(messages.incorrectCredentials);
+    expect(await unknown.text()).toContain(messages.incorrectCredentials);
+    expect(sessionCookieOf(wrong)).toBeNull();
+  });
+
+  it("refuses the 11th wrong password in a minute, even from other addresses", async () => {
+    const { email } = await signUp();
+    for (let attempt = 1; attempt <= 10; attempt += 1) {
+      const response = await post("/login", { email, password: `Wrong-${attempt}` });
+      expect(response.status).toBe(400);
+    }
+    const eleventh = await post("/login", { email, password: PASSWORD });
+    expect(eleventh.status).toBe(429);
+    expect(await eleventh.text()).toContain(messages.tooManyAttempts);
+    const counter = await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?").bind(`login:account:${email}`).first<{ count: number }>();
+    expect(counter!.count).toBe(11);
+  });
+
+  it("limits sign-in attempts per address", async () => {
+    const address = newAddress();
+    for (let attempt = 1; attempt <= 50; attempt += 1) {
+      await post("/login", { email: newEmail("spray"), password: "x" }, { address });
+    }
+    const refused = await post("/login", { email: newEmail("spray"), password: "x" }, { address });
+    expect(refused.status).toBe(429);
+  });
+
+  it("logout ends the session on the server", async () => {
+    const { cookie } = await signUp();
+    const before = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions").first<{ n: number }>();
+    const response = await post("/logout", {}, { cookie });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/");
+    expect(response.headers.getSetCookie().join()).toMatch(/session=; .*Max-Age=0/);
+    const after = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions").first<{ n: number }>();
+    expect(after!.n).toBe(before!.n - 1);
+    const market = await get("/market", { cookie });
+    expect(market.status).toBe(302);
+    expect(market.headers.get("Location")).toBe("/login");
+  });
+});
+
+describe("who goes where", () => {
+  it("sends signed-out visitors of protected pages to /login, remembering the page", async () => {
+    expect((await get("/market")).headers.get("Location")).toBe("/login");
+    expect((await get("/sites/new")).headers.get("Location")).toBe("/login?redirectTo=%2Fsites%2Fnew");
+  });
+
+  it("sends signed-in users from /login and /signup to /market", async () => {
+    const { cookie } = await signUp();
+    for (const path of ["/login", "/signup"]) {
+      const response = await get(path, { cookie });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/market");
+    }
+  });
+
+  it("treats an unknown or expired session as signed out and clears the cookie", async () => {
+    const response = await get("/market", { cookie: "session=abcdefghijklmnopqrstuvwxyz234567" });
+    expect(response.headers.get("Location")).toBe("/login");
+    expect(response.headers.getSetCookie().join()).toContain("Max-Age=0");
+  });
+});
+
+describe("password reset", () => {
+  it("emails a single-use link, sets the new password and ends every session", async () => {
+    const { email, cookie } = await signUp();
+    const request = await post("/reset-password", { intent: "request", email });
+    expect(request.status).toBe(200);
+    const page = await request.text();
+    expect(page).toContain(messages.resetLinkSent);
+    expect(page).toContain(messages.checkSpam);
+
+    const mail = await env.DB.prepare("SELECT to_address, text_body FROM email_outbox WHERE to_address = ? AND kind = 'password-reset'")
+      .bind(email)
+      .first<{ text_body: string }>();
+    const link = mail!.text_body.match(/https:\/\/market\.test\/reset-password\?token=([a-z2-7]+)/);
+    expect(link).not.toBeNull();
+    const token = link![1]!;
+    const stored = await env.DB.prepare("SELECT id FROM password_reset_tokens").all<{ id: string }>();
+    expect(stored.results.map((row) => row.id)).not.toContain(token);
+
+    const form = await get(`/reset-password?token=${token}`);
+    expect(await form.text()).toContain("Set new password");
+
+    const weak = await post("/reset-password", { intent: "reset", token, password: "weak" });
+    expect(weak.status).toBe(400);
+    expect(await weak.text()).toContain(messages.passwordMinLength);
+
+    const done = await post("/reset-password", { intent: "reset", token, password: "Newpassword9" });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("Location")).toBe("/login?notice=password-changed");
+    expect((await get("/market", { cookie })).headers.get("Location")).toBe("/login");
+
+    const again = await post("/reset-password", { intent: "reset", token, password: "Otherpassword9" });
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain(escaped(messages.resetLinkInvalid));
+
+    expect((await post("/login", { email, password: PASSWORD })).status).toBe(400);
+    expect((await post("/login", { email, password: "Newpassword9" })).status).toBe(302);
+  });
+
+  it("answers the same for an unknown email and sends nothing", async () => {
+    const email = newEmail("ghost");
+    const response = await post("/reset-password", { intent: "request", email });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain(messages.resetLinkSent);
+    const mail = await env.DB.prepare("SELECT COUNT(*) AS n FROM email_outbox WHERE to_address = ?").bind(email).first<{ n: number }>();
+    expect(mail!.n).toBe(0);
+  });
+
+  it("invalidates an older link when a new one is asked for", async () => {
+    const { email, userId } = await signUp();
+    await post("/reset-password", { intent: "request", email });
+    await post("/reset-password", { intent: "request", email });
+    const tokens = await env.DB.prepare("SELECT COUNT(*) AS n FROM password_reset_tokens WHERE user_id = ?").bind(userId).first<{ n: number }>();
+    expect(tokens!.n).toBe(1);
+  });
+});
+
+describe("security baseline", () => {
+  it("refuses cross-site form posts", async () => {
+    const { email } = await signUp();
+    for (const headers of [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "https://evil.test", "Sec-Fetch-Site": "" }]) {
+      const response = await post("/login", { email, password: PASSWORD }, { headers });
+      expect(response.status).toBe(403);
+      expect(await response.text()).toBe(messages.crossSiteRefused);
+      expect(sessionCookieOf(response)).toBeNull();
+    }
+  });
+
+  it("sends the security headers with every page", async () => {
+    const response = await get("/");
+    expect(response.headers.get("Content-Security-Policy")).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+    expect(response.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+    expect(response.headers.get("Strict-Transport-Security")).toContain("max-age=");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    const nonce = response.headers.get("Content-Security-Policy")!.match(/nonce-([^']+)/)![1];
+    expect(await response.text()).toContain(`nonce="${nonce}"`);
+  });
+
+  it("answers bad input with a message and a 4xx, never a 500", async () => {
+    const big = "x".repeat(10 * 1024);
+    const cases: [string, Record<string, string>][] = [
+      ["/login", {}],
+      ["/login", { email: big, password: big }],
+      ["/login", { email: "😀@例え.jp", password: "пароль" }],
+      ["/signup", { intent: "create" }],
+      ["/signup", { intent: "create", email: big, password: big, url: big, description: big }],
+      ["/signup", { intent: "continue", email: "δοκιμή", password: "Ü1aaaaaa" }],
+      ["/reset-password", { intent: "request", email: big }],
+      ["/reset-password", { intent: "reset", token: big, password: PASSWORD }],
+      ["/add-site?source=hero", { url: big, email: "x", category: "nope", description: "" }],
+    ];
+    for (const [path, fields] of cases) {
+      const response = await post(path, fields);
+      expect(response.status, `${path} ${JSON.stringify(fields).slice(0, 80)}`).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+    }
+    const json = await post("/login", new URLSearchParams(), { headers: { "Content-Type": "application/json" } });
+    expect(json.status).toBe(400);
+    const files = new FormData();
+    files.append("email", new File(["x"], "x.txt"));
+    files.append("password", new File(["x"], "x.txt"));
+    const withFiles = await post("/login", files);
+    expect(withFiles.status).toBe(400);
+    expect(await withFiles.text()).toContain(messages.incorrectCredentials);
+  });
+});

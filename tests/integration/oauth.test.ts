@@ -1,0 +1,95 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { get, newEmail, sessionCookieOf, signUp } from "./helpers";
+
+/** Answers the providers' token and profile endpoints; anything else is a test failure. */
+function mockProviders(profile: { google?: object; githubUser?: object; githubEmails?: object[] }) {
+  const calls: string[] = [];
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
+    const url = input instanceof Request ? input.url : String(input);
+    calls.push(url);
+    const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json" } });
+    if (url === "https://oauth2.googleapis.com/token") return json({ access_token: "google-token", token_type: "Bearer", expires_in: 3600 });
+    if (url === "https://openidconnect.googleapis.com/v1/userinfo") return json(profile.google);
+    if (url === "https://github.com/login/oauth/access_token") return json({ access_token: "github-token", token_type: "bearer" });
+    if (url === "https://api.github.com/user") return json(profile.githubUser);
+    if (url === "https://api.github.com/user/emails") return json(profile.githubEmails);
+    throw new Error(`unexpected fetch ${url}`);
+  });
+  return calls;
+}
+
+async function startAndReturn(provider: "google" | "github", code = "the-code") {
+  const start = await get(`/auth/${provider}`);
+  expect(start.status).toBe(302);
+  const location = new URL(start.headers.get("Location")!);
+  const state = location.searchParams.get("state")!;
+  const stateCookie = start.headers.getSetCookie()[0]!.split(";")[0]!;
+  return { location, state, callback: (query = `code=${code}&state=${state}`) => get(`/auth/${provider}/callback?${query}`, { cookie: stateCookie }) };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("OAuth sign-in", () => {
+  it("sends the browser to Google with state and PKCE", async () => {
+    const { location } = await startAndReturn("google");
+    expect(location.origin).toBe("https://accounts.google.com");
+    expect(location.searchParams.get("client_id")).toBe("google-client");
+    expect(location.searchParams.get("redirect_uri")).toBe("https://market.test/auth/google/callback");
+    expect(location.searchParams.get("code_challenge_method")).toBe("S256");
+  });
+
+  it("creates an account for a new Google user, with the starter connects, and signs in", async () => {
+    const email = newEmail("google");
+    const calls = mockProviders({ google: { sub: "g-123", email, email_verified: true } });
+    const { callback } = await startAndReturn("google");
+    const response = await callback();
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/market");
+    expect(sessionCookieOf(response)).not.toBeNull();
+    expect(calls).toContain("https://oauth2.googleapis.com/token");
+    const user = await env.DB.prepare("SELECT id, connects, email_verified FROM users WHERE email = ?").bind(email).first<{ id: string }>();
+    expect(user).toMatchObject({ connects: 20, email_verified: 1 });
+    const link = await env.DB.prepare("SELECT provider, provider_user_id FROM oauth_accounts WHERE user_id = ?").bind(user!.id).first();
+    expect(link).toEqual({ provider: "google", provider_user_id: "g-123" });
+
+    // Without a site yet, the signed-in area asks for one.
+    const market = await get("/market", { cookie: sessionCookieOf(response) });
+    expect(await market.text()).toContain("Add your website to start trading.");
+  });
+
+  it("joins an existing account when GitHub says the email is verified", async () => {
+    const { email, userId } = await signUp();
+    mockProviders({ githubUser: { id: 4242 }, githubEmails: [{ email, primary: true, verified: true }] });
+    const { callback } = await startAndReturn("github");
+    const response = await callback();
+    expect(response.headers.get("Location")).toBe("/market");
+    const link = await env.DB.prepare("SELECT user_id FROM oauth_accounts WHERE provider = 'github' AND provider_user_id = '4242'").first();
+    expect(link).toEqual({ user_id: userId });
+    const users = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first<{ n: number }>();
+    expect(users!.n).toBe(1);
+  });
+
+  it("does not join an existing account when the provider has not verified the email", async () => {
+    const { email } = await signUp();
+    mockProviders({ githubUser: { id: 777 }, githubEmails: [{ email, primary: true, verified: false }] });
+    const { callback } = await startAndReturn("github");
+    const response = await callback();
+    expect(response.headers.get("Location")).toBe("/login?notice=oauth-unverified");
+    expect(sessionCookieOf(response)).toBeNull();
+    const link = await env.DB.prepare("SELECT COUNT(*) AS n FROM oauth_accounts WHERE provider_user_id = '777'").first<{ n: number }>();
+    expect(link!.n).toBe(0);
+  });
+
+  it("refuses a callback whose state does not match", async () => {
+    const calls = mockProviders({});
+    const { callback } = await startAndReturn("google");
+    const response = await callback("code=x&state=forged");
+    expect(response.headers.get("Location")).toBe("/login?notice=oauth-failed");
+    expect(calls).toEqual([]);
+  });
+
+  it("is not offered for a provider that is not configured", async () => {
+    expect((await get("/auth/facebook")).status).toBe(404);
+  });
+});

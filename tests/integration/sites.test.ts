@@ -1,0 +1,118 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "~/worker";
+import { messages } from "~/domain/messages";
+import { get, newEmail, post, signUp } from "./helpers";
+
+const DESCRIPTION = "A second site about the best coffee in small towns.";
+
+describe("the signed-in layout", () => {
+  it("shows the header with search, Offers, the menu and the site switcher", async () => {
+    const { cookie, url } = await signUp();
+    const page = await (await get("/market", { cookie })).text();
+    expect(page).toContain(`placeholder="${messages.searchPlaceholder}"`);
+    expect(page).toContain('href="/mysite/offers"');
+    expect(page).toContain("Your Score");
+    expect(page).toContain(url);
+    expect(page).toContain("+ New site");
+  });
+});
+
+describe("add-website dialog", () => {
+  it("adds a site with category blog and makes it the active site", async () => {
+    const { cookie, userId } = await signUp();
+    const response = await post("/sites/new?back=/market", { url: "coffee-towns.com", description: DESCRIPTION, category: "product" }, { cookie });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/market");
+    const site = await env.DB.prepare("SELECT id, category, description FROM sites WHERE user_id = ? AND host = 'coffee-towns.com'")
+      .bind(userId)
+      .first<{ id: string }>();
+    expect(site).toMatchObject({ category: "blog", description: DESCRIPTION });
+    const session = await env.DB.prepare("SELECT active_site_id FROM sessions WHERE user_id = ?").bind(userId).first();
+    expect(session).toEqual({ active_site_id: site!.id });
+  });
+
+  it("shows the rule messages and keeps what was typed", async () => {
+    const { cookie } = await signUp();
+    const response = await post("/sites/new", { url: "not a url", description: "short" }, { cookie });
+    expect(response.status).toBe(400);
+    const page = await response.text();
+    expect(page).toContain(messages.linkIncomplete);
+    expect(page).toContain(messages.descriptionMinimum);
+    expect(page).toContain("not a url");
+  });
+
+  it("refuses a site the user already has", async () => {
+    const { cookie, url } = await signUp();
+    const response = await post("/sites/new", { url: `https://www.${url}/`, description: DESCRIPTION }, { cookie });
+    expect(response.status).toBe(409);
+    expect(await response.text()).toContain(messages.websiteAlreadyAdded);
+  });
+});
+
+describe("site switcher", () => {
+  it("switches to an own site and refuses someone else's", async () => {
+    const owner = await signUp();
+    await post("/sites/new", { url: "second-site.com", description: DESCRIPTION }, { cookie: owner.cookie });
+    const first = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ? ORDER BY created_at LIMIT 1").bind(owner.userId).first<{ id: string }>();
+    const switched = await post("/sites/active", { siteId: first!.id, redirectTo: "/market" }, { cookie: owner.cookie });
+    expect(switched.status).toBe(302);
+    expect(switched.headers.get("Location")).toBe("/market");
+    expect(await env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?").bind(owner.userId).first()).toEqual({ id: first!.id });
+
+    const stranger = await signUp();
+    const refused = await post("/sites/active", { siteId: first!.id }, { cookie: stranger.cookie });
+    expect(refused.status).toBe(403);
+    const strangerSession = await env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?").bind(stranger.userId).first<{ id: string }>();
+    expect(strangerSession!.id).not.toBe(first!.id);
+  });
+});
+
+describe("site-add form", () => {
+  it("stores a waitlist entry from the hero and goes to /newbeta", async () => {
+    const email = newEmail("hero");
+    const response = await post("/add-site?source=hero", { url: "www.Hero-Site.com", email, category: "product", description: "We sell tea" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/newbeta");
+    const entry = await env.DB.prepare("SELECT host, category, source, description FROM beta_signups WHERE email = ?").bind(email).first();
+    expect(entry).toEqual({ host: "hero-site.com", category: "product", source: "hero", description: "We sell tea" });
+    expect(await (await get("/newbeta")).text()).toContain(messages.launchText);
+  });
+
+  it("shows each message of the form", async () => {
+    const response = await post("/add-site?source=hero", { url: "nope", email: "nope", description: "" });
+    expect(response.status).toBe(400);
+    const page = await response.text();
+    for (const message of [messages.invalidUrl, messages.invalidEmailAddress, messages.selectCategory, messages.enterDescription]) {
+      expect(page).toContain(message);
+    }
+  });
+
+  it("labels the exit Back for the hero and Exit otherwise", async () => {
+    const hero = await (await get("/add-site?source=hero&url=mysite.com")).text();
+    expect(hero).toContain("Let the matching begin...");
+    expect(hero).toContain('value="mysite.com"');
+    expect(hero).toMatch(/href="\/"[^>]*>Back</);
+    expect(hero).toContain('name="email"');
+    const other = await (await get("/add-site")).text();
+    expect(other).toMatch(/href="\/"[^>]*>Exit</);
+    expect(other).not.toContain('name="email"');
+  });
+});
+
+describe("daily housekeeping", () => {
+  it("deletes expired sessions and reset tokens", async () => {
+    const { userId } = await signUp();
+    const past = Date.now() - 1000;
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at) VALUES ('expired-session', ?, ?, ?)").bind(userId, past, past),
+      env.DB.prepare("INSERT INTO password_reset_tokens (id, user_id, expires_at) VALUES ('expired-token', ?, ?)").bind(userId, past),
+    ]);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await env.DB.prepare("SELECT id FROM sessions WHERE id = 'expired-session'").first()).toBeNull();
+    expect(await env.DB.prepare("SELECT id FROM password_reset_tokens WHERE id = 'expired-token'").first()).toBeNull();
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first()).toEqual({ n: 1 });
+  });
+});

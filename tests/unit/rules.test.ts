@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import { iconSource, previewDescription, shortenAddress } from "~/domain/listing-format";
+import { popularSiteCards, rotate } from "~/domain/popular-sites";
+import { safeRedirectPath } from "~/domain/redirects";
+import { scoreColour } from "~/domain/score";
+import { isWebsiteUrl, normaliseHost } from "~/domain/site-address";
+import { isRefusedCrossSiteRequest } from "~/lib/security.server";
+
+describe("normaliseHost", () => {
+  it.each([
+    ["Example.com", "example.com"],
+    ["https://www.Example.com/", "example.com"],
+    ["http://blog.example.com/path?q=1", "blog.example.com"],
+    ["www.example.co.uk", "example.co.uk"],
+    ["münchen.de", "xn--mnchen-3ya.de"],
+  ])("%s -> %s", (input, host) => {
+    expect(normaliseHost(input)).toBe(host);
+  });
+  it("is null for what is not a website", () => {
+    expect(normaliseHost("not a url")).toBeNull();
+    expect(isWebsiteUrl("localhost")).toBe(false);
+  });
+});
+
+describe("safeRedirectPath", () => {
+  it("keeps same-site paths", () => {
+    expect(safeRedirectPath("/mysite/offers?x=1")).toBe("/mysite/offers?x=1");
+  });
+  it.each([null, "", "https://evil.test", "//evil.test", "/\\evil.test", "javascript:alert(1)", "/\u0000x"])("falls back for %j", (value) => {
+    expect(safeRedirectPath(value)).toBe("/market");
+  });
+});
+
+describe("popular sites carousel", () => {
+  it("has the five sample types with scores from 40 to 99", () => {
+    expect(popularSiteCards(() => 0).map((card) => card.type)).toEqual(["Blog", "Product", "Cooking", "Educational", "Gaming"]);
+    expect(popularSiteCards(() => 0).every((card) => card.score === 40)).toBe(true);
+    expect(popularSiteCards(() => 0.9999).every((card) => card.score === 99)).toBe(true);
+  });
+  it("rotates in both directions", () => {
+    expect(rotate([1, 2, 3, 4, 5], 1)).toEqual([2, 3, 4, 5, 1]);
+    expect(rotate([1, 2, 3, 4, 5], -1)).toEqual([5, 1, 2, 3, 4]);
+    expect(rotate([1, 2, 3, 4, 5], 5)).toEqual([1, 2, 3, 4, 5]);
+    expect(rotate([], 3)).toEqual([]);
+  });
+});
+
+describe("score colour on the rounded-up score", () => {
+  it.each([
+    [0, "red"],
+    [19, "red"],
+    [19.2, "orange"],
+    [20, "orange"],
+    [49, "orange"],
+    [49.5, "yellow"],
+    [69, "yellow"],
+    [69.01, "green"],
+    [100, "green"],
+  ])("%s is %s", (score, colour) => {
+    expect(scoreColour(score)).toBe(colour);
+  });
+});
+
+describe("post card formatting", () => {
+  it("shortens addresses to 19 characters and drops the path", () => {
+    expect(shortenAddress("https://www.example.com/blog/post")).toBe("example.com");
+    expect(shortenAddress("https://a-very-long-domain-name-here.com")).toBe("a-very-long-domain-...");
+    expect(shortenAddress("https://medium.com/@ana")).toBe("medium.com/@ana");
+  });
+  it("cuts descriptions to 100 characters", () => {
+    expect(previewDescription("")).toBe("No description");
+    expect(previewDescription(null)).toBe("No description");
+    expect(previewDescription("x".repeat(100))).toBe("x".repeat(100));
+    expect(previewDescription("x".repeat(101))).toBe(`${"x".repeat(100)}...`);
+  });
+  it("resolves icons", () => {
+    expect(iconSource(null)).toBe("/favicon.svg");
+    expect(iconSource("https://cdn.example.com/i.png")).toBe("https://cdn.example.com/i.png");
+    expect(iconSource("http://insecure.example.com/i.png")).toBe("/favicon.svg");
+    expect(iconSource("blog")).toBe("/logos/blog.svg");
+  });
+});
+
+describe("cross-site form posts", () => {
+  const post = (headers: Record<string, string>) => new Request("https://market.test/login", { method: "POST", headers });
+  it("refuses posts from other sites", () => {
+    expect(isRefusedCrossSiteRequest(post({ "Sec-Fetch-Site": "cross-site" }))).toBe(true);
+    expect(isRefusedCrossSiteRequest(post({ "Sec-Fetch-Site": "same-site" }))).toBe(true);
+    expect(isRefusedCrossSiteRequest(post({ Origin: "https://evil.test" }))).toBe(true);
+    expect(isRefusedCrossSiteRequest(post({ Origin: "null" }))).toBe(true);
+  });
+  it("allows same-origin posts, requests without browser headers, and reads", () => {
+    expect(isRefusedCrossSiteRequest(post({ "Sec-Fetch-Site": "same-origin", Origin: "https://market.test" }))).toBe(false);
+    expect(isRefusedCrossSiteRequest(post({}))).toBe(false);
+    expect(isRefusedCrossSiteRequest(new Request("https://market.test/login", { headers: { "Sec-Fetch-Site": "cross-site" } }))).toBe(false);
+  });
+});

@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import { messages } from "~/domain/messages";
+import {
+  addWebsiteSchema,
+  feedbackSchema,
+  isDescription,
+  isEmail,
+  isStrongPassword,
+  loginSchema,
+  passwordChecklist,
+  resetRequestSchema,
+  signupAccountSchema,
+  signupSchema,
+  siteAddSchema,
+  siteAddSource,
+} from "~/domain/validation";
+
+const errorsOf = (result: { success: boolean; error?: { flatten(): { fieldErrors: Record<string, string[] | undefined> } } }) =>
+  result.success ? {} : result.error!.flatten().fieldErrors;
+
+const big = "a".repeat(10 * 1024);
+
+describe("sign-up email", () => {
+  it.each(["ana@example.com", "first.last+tag@sub.example.co.uk", " padded@example.org "])("accepts %s", (email) => {
+    expect(isEmail(email)).toBe(true);
+  });
+  it.each(["", "ana", "ana@", "ana@example", "ana@example.c", "a b@example.com", `${big}@example.com`].map((value) => ({ value, label: value.slice(0, 30) })))("rejects $label", ({ value: email }) => {
+    expect(isEmail(email)).toBe(false);
+    expect(errorsOf(signupAccountSchema.safeParse({ email, password: "Abcdefg1" })).email).toEqual([messages.emailIncomplete]);
+  });
+  it("is stored lower-case and trimmed", () => {
+    const parsed = signupAccountSchema.parse({ email: "  Ana@Example.COM ", password: "Abcdefg1" });
+    expect(parsed.email).toBe("ana@example.com");
+  });
+});
+
+describe("sign-up password checklist", () => {
+  it("marks each rule as it is met", () => {
+    const met = (password: string) => Object.fromEntries(passwordChecklist(password).map((rule) => [rule.label, rule.isMet]));
+    expect(met("")).toEqual({
+      [messages.passwordMinLength]: false,
+      [messages.passwordUppercase]: false,
+      [messages.passwordLowercase]: false,
+      [messages.passwordNumber]: false,
+    });
+    expect(met("abcdefgh")).toMatchObject({ [messages.passwordMinLength]: true, [messages.passwordLowercase]: true, [messages.passwordUppercase]: false });
+    expect(met("ABC")).toMatchObject({ [messages.passwordUppercase]: true, [messages.passwordMinLength]: false });
+    expect(met("1")).toMatchObject({ [messages.passwordNumber]: true });
+    expect(Object.values(met("Abcdefg1")).every(Boolean)).toBe(true);
+  });
+  it("lists every unmet rule as a message of the password field", () => {
+    expect(errorsOf(signupAccountSchema.safeParse({ email: "a@example.com", password: "abc" })).password).toEqual([
+      messages.passwordMinLength,
+      messages.passwordUppercase,
+      messages.passwordNumber,
+    ]);
+  });
+  it("counts letters beyond ASCII", () => {
+    expect(isStrongPassword("Ünïcödé9")).toBe(true);
+  });
+  it("refuses passwords over 128 characters", () => {
+    expect(isStrongPassword(`Aa1${"x".repeat(126)}`)).toBe(false);
+    expect(errorsOf(signupAccountSchema.safeParse({ email: "a@example.com", password: `Aa1${big}` })).password).toContain(messages.passwordTooLong);
+  });
+  it("refuses a password that is not text", () => {
+    expect(signupAccountSchema.safeParse({ email: "a@example.com", password: 12345678 }).success).toBe(false);
+  });
+});
+
+describe("website url and description (sign-up step 1 and the add-website dialog)", () => {
+  const valid = { email: "a@example.com", password: "Abcdefg1", description: "A blog about gardening in small city spaces." };
+  it.each(["example.com", "www.example.com", "https://example.com", "http://www.example.co.uk/blog", "EXAMPLE.io", "münchen.de"])(
+    "accepts %s",
+    (url) => {
+      expect(signupSchema.safeParse({ ...valid, url }).success).toBe(true);
+    },
+  );
+  it.each(["", "example", "http://", "ftp://example.com", "exa mple.com", "javascript:alert(1)", `${big}.com`, ".com"].map((value) => ({ value, label: value.slice(0, 30) })))("rejects $label", ({ value: url }) => {
+    expect(errorsOf(signupSchema.safeParse({ ...valid, url })).url).toEqual([messages.linkIncomplete]);
+    expect(errorsOf(addWebsiteSchema.safeParse({ url, description: valid.description })).url).toEqual([messages.linkIncomplete]);
+  });
+  it("needs at least 30 characters after trimming", () => {
+    expect(isDescription(`   ${"x".repeat(29)}   `)).toBe(false);
+    expect(isDescription("x".repeat(30))).toBe(true);
+    expect(errorsOf(signupSchema.safeParse({ ...valid, url: "example.com", description: "too short" })).description).toEqual([
+      messages.descriptionMinimum,
+    ]);
+    expect(errorsOf(addWebsiteSchema.safeParse({ url: "example.com" })).description).toEqual([messages.descriptionMinimum]);
+  });
+  it("caps the description", () => {
+    expect(errorsOf(signupSchema.safeParse({ ...valid, url: "example.com", description: big })).description).toEqual([
+      messages.descriptionMaximum,
+    ]);
+  });
+});
+
+describe("login and reset only bound their input", () => {
+  it("accepts anything reasonable and refuses huge input", () => {
+    expect(loginSchema.safeParse({ email: "not-an-email", password: "x" }).success).toBe(true);
+    expect(loginSchema.safeParse({ email: big, password: "x" }).success).toBe(false);
+    expect(loginSchema.safeParse({ email: "a@example.com" }).success).toBe(false);
+  });
+  it("reset needs an email address", () => {
+    expect(resetRequestSchema.safeParse({ email: "a@example.com" }).success).toBe(true);
+    expect(errorsOf(resetRequestSchema.safeParse({ email: "nope" })).email).toEqual([messages.resetFailed]);
+  });
+});
+
+describe("site-add form", () => {
+  const base = { url: "example.com", category: "blog", description: "Anything goes" };
+  it("reads its source, defaulting to other", () => {
+    expect(siteAddSource("hero")).toBe("hero");
+    expect(siteAddSource("market")).toBe("market");
+    expect(siteAddSource("evil")).toBe("other");
+    expect(siteAddSource(null)).toBe("other");
+  });
+  it("gives each field its message", () => {
+    expect(errorsOf(siteAddSchema("other").safeParse({}))).toEqual({
+      url: [messages.invalidUrl],
+      category: [messages.selectCategory],
+      description: [messages.enterDescription],
+    });
+    expect(errorsOf(siteAddSchema("other").safeParse({ ...base, category: "gaming" })).category).toEqual([messages.selectCategory]);
+    expect(errorsOf(siteAddSchema("other").safeParse({ ...base, description: "   " })).description).toEqual([messages.enterDescription]);
+  });
+  it("asks for an email only from the hero", () => {
+    expect(siteAddSchema("other").safeParse(base).success).toBe(true);
+    expect(errorsOf(siteAddSchema("hero").safeParse(base)).email).toEqual([messages.invalidEmailAddress]);
+    expect(errorsOf(siteAddSchema("hero").safeParse({ ...base, email: "nope@" })).email).toEqual([messages.invalidEmailAddress]);
+    expect(siteAddSchema("hero").safeParse({ ...base, email: "ana@example.com" }).success).toBe(true);
+  });
+  it("asks for connects from 1 to 99 only from the market", () => {
+    expect(siteAddSchema("market").safeParse({ ...base, connects: "10" }).success).toBe(true);
+    for (const connects of ["0", "100", "5.5", "ten", undefined]) {
+      expect(errorsOf(siteAddSchema("market").safeParse({ ...base, connects })).connects).toEqual([messages.connectsRange]);
+    }
+  });
+});
+
+describe("feedback", () => {
+  it("is empty when blank", () => {
+    expect(errorsOf(feedbackSchema.safeParse({ feedback: "  \n " })).feedback).toEqual([messages.feedbackEmpty]);
+    expect(errorsOf(feedbackSchema.safeParse({})).feedback).toEqual([messages.feedbackEmpty]);
+    expect(feedbackSchema.parse({ feedback: " Great! " }).feedback).toBe("Great!");
+  });
+});

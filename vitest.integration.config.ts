@@ -1,0 +1,33 @@
+import path from "node:path";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+import tsconfigPaths from "vite-tsconfig-paths";
+
+// Real requests into the built Worker (build first: `npm run build`), inside workerd, with D1 and migrations.
+export default defineConfig({
+  plugins: [
+    tsconfigPaths(),
+    cloudflareTest(async () => ({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: {
+          ENVIRONMENT: "test",
+          APP_URL: "https://market.test",
+          SIGNUP_DELAY_MS: "0",
+          STARTER_CONNECTS: "20",
+          GOOGLE_CLIENT_ID: "google-client",
+          GOOGLE_CLIENT_SECRET: "google-secret",
+          GITHUB_CLIENT_ID: "github-client",
+          GITHUB_CLIENT_SECRET: "github-secret",
+          TEST_MIGRATIONS: await readD1Migrations(path.join(__dirname, "migrations")),
+        },
+      },
+    })),
+  ],
+  resolve: { alias: { "remix-server-build": path.join(__dirname, "build/server/index.js") } },
+  test: {
+    include: ["tests/integration/**/*.test.ts"],
+    setupFiles: ["./tests/integration/apply-migrations.ts"],
+    testTimeout: 30_000,
+  },
+});
