@@ -131,7 +131,10 @@ export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.cei
   ].join("\n");
 }
 
-/** Seeds when the database has no users (or always with force); answers whether it seeded. */
+/**
+ * Seeds when the database has no users (or always with force); answers whether it seeded.
+ * @param {{ persistTo?: string, sites?: number, force?: boolean }} [options]
+ */
 export function seedIfEmpty({ persistTo, sites = 150, force = false } = {}) {
   const [{ n }] = queryLocal("SELECT COUNT(*) AS n FROM users", persistTo);
   if (n > 0 && !force) return false;

@@ -2,6 +2,6 @@
 export function safeRedirectPath(value: string | null | undefined, fallback = "/market"): string {
   if (!value || typeof value !== "string") return fallback;
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  if (/[\u0000-\u001f\\]/.test(value)) return fallback;
+  if ([...value].some((char) => char.charCodeAt(0) < 0x20 || char === "\\")) return fallback;
   return value;
 }

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Outlet, useLoaderData, useMatches, type ShouldRevalidateFunction } from "@remix-run/react";
 import { Footer } from "~/components/footer";
 import { LandingPage } from "~/components/landing";
 import { PublicHeader } from "~/components/public-header";
@@ -14,13 +14,20 @@ export function loader({ request }: LoaderFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl }) =>
   currentUrl.searchParams.get("slide") !== nextUrl.searchParams.get("slide");
 
+const MODAL_ROUTES = new Set(["routes/_landing.login", "routes/_landing.signup", "routes/_landing.reset-password"]);
+
 export default function LandingLayout() {
   const { cards, slide } = useLoaderData<typeof loader>();
+  const modalOpen = MODAL_ROUTES.has(useMatches().at(-1)?.id ?? "");
+  // While a modal is open the page behind it can be neither clicked nor reached with the keyboard.
+  const behindModal = modalOpen ? ({ inert: "" } as Record<string, string>) : {};
   return (
     <div className="page">
-      <PublicHeader />
-      <LandingPage cards={cards} slide={slide} />
-      <Footer />
+      <div {...behindModal}>
+        <PublicHeader />
+        <LandingPage cards={cards} slide={slide} />
+        <Footer />
+      </div>
       <Outlet />
     </div>
   );

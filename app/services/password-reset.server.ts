@@ -6,7 +6,7 @@ import { messages } from "~/domain/messages";
 import { sendEmail } from "./email.server";
 import { hashPassword } from "./passwords.server";
 import { consume, RATE_LIMITS } from "./rate-limit.server";
-import { generateToken, hashToken, newId } from "./sessions.server";
+import { generateToken, hashToken } from "./sessions.server";
 
 export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 

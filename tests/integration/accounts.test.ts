@@ -225,7 +225,8 @@ describe("password reset", () => {
 describe("security baseline", () => {
   it("refuses cross-site form posts", async () => {
     const { email } = await signUp();
-    for (const headers of [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "https://evil.test", "Sec-Fetch-Site": "" }]) {
+    const crossSite: Record<string, string>[] = [{ "Sec-Fetch-Site": "cross-site" }, { Origin: "https://evil.test", "Sec-Fetch-Site": "" }];
+    for (const headers of crossSite) {
       const response = await post("/login", { email, password: PASSWORD }, { headers });
       expect(response.status).toBe(403);
       expect(await response.text()).toBe(messages.crossSiteRefused);

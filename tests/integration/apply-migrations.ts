@@ -1,10 +1,12 @@
-import { applyD1Migrations, env } from "cloudflare:test";
+import { applyD1Migrations, env, type D1Migration } from "cloudflare:test";
 
 declare global {
+  // The bindings the tests read, on the type `cloudflare:test` gives `env`.
+  // eslint-disable-next-line @typescript-eslint/no-namespace
   namespace Cloudflare {
     interface Env {
       DB: D1Database;
-      TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+      TEST_MIGRATIONS: D1Migration[];
     }
   }
 }

@@ -1,0 +1,103 @@
+// npm run bench: build, start the Worker under wrangler dev with the demo data, and measure the main pages:
+// requests per second, p50/p99 latency, and the gzipped JavaScript each page loads. A static file served by the
+// same Worker is measured in the same run, so the ratios hold on a noisy machine.
+// Options (environment): BENCH_SECONDS (default 5), BENCH_CONCURRENCY (default 8).
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { applyMigrations, build, startWorker } from "./lib.mjs";
+import { DEMO_EMAIL, DEMO_PASSWORD, seedIfEmpty } from "./seed.mjs";
+
+const PORT = 8795;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const base = `http://127.0.0.1:${PORT}`;
+
+async function logInDemo() {
+  const response = await fetch(`${base}/login`, {
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ email: DEMO_EMAIL, password: DEMO_PASSWORD }),
+  });
+  const cookie = response.headers.getSetCookie().find((c) => c.startsWith("session="));
+  if (response.status !== 302 || !cookie) throw new Error(`demo login failed: ${response.status}`);
+  return cookie.split(";")[0];
+}
+
+/** Closed-loop load: CONCURRENCY clients each send the next request when the last one is answered. */
+async function load(path, headers = {}) {
+  const latencies = [];
+  let errors = 0;
+  const stopAt = performance.now() + SECONDS * 1000;
+  const client = async () => {
+    while (performance.now() < stopAt) {
+      const started = performance.now();
+      try {
+        const response = await fetch(`${base}${path}`, { headers, redirect: "manual" });
+        await response.arrayBuffer();
+        if (response.status !== 200) errors += 1;
+      } catch {
+        errors += 1;
+      }
+      latencies.push(performance.now() - started);
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, client));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN;
+  return { rps: latencies.length / elapsed, p50: at(0.5), p99: at(0.99), requests: latencies.length, errors };
+}
+
+/** Gzipped size of every script a page loads (entry, route chunks and their module preloads). */
+async function javascriptOf(path, headers = {}) {
+  const html = await (await fetch(`${base}${path}`, { headers })).text();
+  const scripts = [...new Set(html.match(/\/assets\/[\w.-]+\.js/g) ?? [])];
+  let gzipped = 0;
+  for (const script of scripts) {
+    const body = Buffer.from(await (await fetch(`${base}${script}`)).arrayBuffer());
+    gzipped += gzipSync(body, { level: 9 }).length;
+  }
+  return { files: scripts.length, kb: gzipped / 1024 };
+}
+
+const persistTo = mkdtempSync(join(tmpdir(), "bench-state-"));
+let worker;
+try {
+  console.log("Building and preparing a local database with the demo data…");
+  build();
+  applyMigrations(persistTo);
+  seedIfEmpty({ persistTo });
+  worker = await startWorker({ port: PORT, persistTo, vars: { SIGNUP_DELAY_MS: "0", APP_URL: base } });
+  const cookie = await logInDemo();
+  const targets = [
+    { name: "static /favicon.svg", path: "/favicon.svg", headers: {} },
+    { name: "/", path: "/", headers: {} },
+    { name: "/login", path: "/login", headers: {} },
+    { name: "/market (signed in)", path: "/market", headers: { Cookie: cookie } },
+  ];
+  console.log(`\n${SECONDS} s per page, ${CONCURRENCY} concurrent clients, against wrangler dev on this machine.\n`);
+  const rows = [];
+  let staticRps = 1;
+  for (const target of targets) {
+    await load(target.path, target.headers); // warm up
+    const result = await load(target.path, target.headers);
+    if (target.path === "/favicon.svg") staticRps = result.rps;
+    const js = target.path.endsWith(".svg") ? null : await javascriptOf(target.path, target.headers);
+    rows.push({
+      page: target.name,
+      "req/s": result.rps.toFixed(0),
+      "vs static": `${((result.rps / staticRps) * 100).toFixed(0)}%`,
+      "p50 ms": result.p50.toFixed(1),
+      "p99 ms": result.p99.toFixed(1),
+      errors: result.errors,
+      "JS gzip KiB": js ? `${js.kb.toFixed(1)} (${js.files} files)` : "-",
+    });
+  }
+  console.table(rows);
+} finally {
+  worker?.stop();
+  rmSync(persistTo, { recursive: true, force: true });
+}

@@ -1,0 +1,92 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "~/domain/messages";
+import { createAccount, launchChromium, logIn, modes, newEmail, openPage, PASSWORD } from "./browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+describe.each(modes)("accounts $name", ({ js }) => {
+  it("signs up through both steps and lands on /market", async () => {
+    const { page, errors, close } = await openPage(browser, js);
+    const email = newEmail("signup");
+    const host = `signup-${crypto.randomUUID().slice(0, 6)}.com`;
+    await page.goto("/signup");
+    await page.fill('.modal input[name="email"]', "ana@");
+    await page.fill('.modal input[name="password"]', "abc");
+    if (js) {
+      await expect.poll(() => page.locator(".field-error").first().textContent()).toBe(messages.emailIncomplete);
+      expect(await page.locator(".checklist li.met").count()).toBe(1);
+      expect(await page.getByRole("button", { name: "Continue" }).isDisabled()).toBe(true);
+    }
+    await page.fill('.modal input[name="email"]', email);
+    await page.fill('.modal input[name="password"]', PASSWORD);
+    if (js) expect(await page.locator(".checklist li.met").count()).toBe(4);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.getByRole("heading", { name: "Tell us about your website" }).waitFor();
+    await page.getByRole("button", { name: "Back" }).click();
+    await page.getByRole("button", { name: "Continue" }).waitFor();
+    expect(await page.inputValue('.modal input[name="email"]')).toBe(email);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.fill('.modal input[name="url"]', host);
+    await page.fill('.modal textarea[name="description"]', "A site about e2e testing of marketplaces.");
+    const create = page.getByRole("button", { name: "Create Account" });
+    await create.click();
+    if (js) {
+      await expect.poll(() => create.isDisabled()).toBe(true);
+      await expect.poll(() => page.locator(".spinner").count()).toBeGreaterThan(0);
+    }
+    await page.waitForURL("**/market");
+    expect(await page.locator(".site-switcher-name").textContent()).toBe(host);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("shows the login error, then signs in", async () => {
+    const { email } = await createAccount("login");
+    const { page, errors, close } = await openPage(browser, js);
+    await page.goto(`/login?email=${encodeURIComponent(email)}`);
+    expect(await page.inputValue('.modal input[name="email"]')).toBe(email);
+    await page.fill('.modal input[name="password"]', "Wrong-password1");
+    await page.click('.modal button[type="submit"]');
+    await expect.poll(() => page.locator(".form-error").textContent()).toBe(messages.incorrectCredentials);
+    if (js) {
+      await page.focus('.modal input[name="password"]');
+      await expect.poll(() => page.locator(".form-error").count()).toBe(0);
+    }
+    await page.fill('.modal input[name="password"]', PASSWORD);
+    await page.click('.modal button[type="submit"]');
+    await page.waitForURL("**/market");
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("resets the password through the dev mailbox", async () => {
+    const { email } = await createAccount("reset");
+    const { page, errors, close } = await openPage(browser, js);
+    await page.goto("/reset-password");
+    await page.fill('.modal input[name="email"]', email);
+    await page.click('.modal button[type="submit"]');
+    await page.getByText(messages.checkSpam).waitFor();
+    if (js) {
+      await page.fill('.modal input[name="email"]', `${email}x`);
+      await expect.poll(() => page.getByText(messages.checkSpam).count()).toBe(0);
+    }
+    await page.goto("/dev/mailbox");
+    const mail = page.locator('[data-testid="mail"]', { hasText: email }).first();
+    const link = await mail.locator('a[href*="/reset-password?token="]').getAttribute("href");
+    await page.goto(link!);
+    await page.fill('.modal input[name="password"]', "Brandnew9pass");
+    await page.click('.modal button[type="submit"]');
+    await page.waitForURL("**/login?notice=password-changed");
+    await page.getByText(messages.passwordChanged).waitFor();
+    await logIn(page, email, "Brandnew9pass");
+    expect(errors).toEqual([]);
+    await close();
+  });
+});

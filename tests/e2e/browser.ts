@@ -1,0 +1,54 @@
+import { chromium, type Browser, type Page } from "playwright-core";
+import { inject } from "vitest";
+
+export const baseURL = () => inject("baseURL");
+export const PASSWORD = "Abcdefg1";
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run"],
+  });
+}
+
+/** A page in a fresh context; errors on the page fail the test that reads `errors`. */
+export async function openPage(browser: Browser, javaScriptEnabled: boolean, width = 1280) {
+  const context = await browser.newContext({ baseURL: baseURL(), javaScriptEnabled, viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
+  });
+  return { page, errors, close: () => context.close() };
+}
+
+export function newEmail(prefix: string) {
+  return `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
+}
+
+/** Creates an account through the real sign-up form post (no browser needed). */
+export async function createAccount(prefix = "e2e") {
+  const email = newEmail(prefix);
+  const host = `${prefix}-${crypto.randomUUID().slice(0, 6)}.com`;
+  const response = await fetch(`${baseURL()}/signup`, {
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ intent: "create", email, password: PASSWORD, url: host, description: "An e2e test site with a long enough description." }),
+  });
+  if (response.status !== 302) throw new Error(`sign-up failed with ${response.status}`);
+  return { email, host };
+}
+
+export async function logIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto("/login");
+  await page.fill('.modal input[name="email"]', email);
+  await page.fill('.modal input[name="password"]', password);
+  await page.click('.modal button[type="submit"]');
+  await page.waitForURL("**/market");
+}
+
+export const modes = [
+  { name: "with JavaScript", js: true },
+  { name: "without JavaScript", js: false },
+];

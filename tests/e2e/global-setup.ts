@@ -1,0 +1,28 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { applyMigrations, startWorker } from "../../scripts/lib.mjs";
+import { seedIfEmpty } from "../../scripts/seed.mjs";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseURL: string;
+  }
+}
+
+const PORT = 8791;
+
+/** A fresh local D1 with a little demo data, and the built Worker serving it. */
+export default async function setup(project: TestProject) {
+  const persistTo = mkdtempSync(join(tmpdir(), "e2e-state-"));
+  applyMigrations(persistTo);
+  seedIfEmpty({ persistTo, sites: 30 });
+  const baseURL = `http://localhost:${PORT}`;
+  const worker = await startWorker({ port: PORT, persistTo, vars: { SIGNUP_DELAY_MS: "400", APP_URL: baseURL } });
+  project.provide("baseURL", baseURL);
+  return () => {
+    worker.stop();
+    rmSync(persistTo, { recursive: true, force: true });
+  };
+}

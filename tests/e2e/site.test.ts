@@ -1,0 +1,69 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messages } from "~/domain/messages";
+import { createAccount, launchChromium, logIn, modes, openPage } from "./browser";
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
+  it("rotates the Popular Sites carousel both ways", async () => {
+    const { page, errors, close } = await openPage(browser, js);
+    await page.goto("/");
+    const firstUrl = () => page.locator('[data-testid="popular-card"] .popular-url').first().textContent();
+    expect(await firstUrl()).toBe("wanderingnotes.blog");
+    await page.getByRole("link", { name: "Next sites" }).click();
+    await expect.poll(firstUrl).toBe("tasktide.app");
+    await page.getByRole("link", { name: "Previous sites" }).click();
+    await page.getByRole("link", { name: "Previous sites" }).click();
+    await expect.poll(firstUrl).toBe("pixelquestreviews.net");
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("adds a website from the site switcher's dialog", async () => {
+    const { email } = await createAccount("addsite");
+    const { page, errors, close } = await openPage(browser, js);
+    await logIn(page, email);
+    await page.click(".site-switcher summary");
+    await page.getByRole("menuitem", { name: "+ New site" }).click();
+    await page.getByRole("heading", { name: messages.growthStartsHere }).waitFor();
+    const host = `added-${crypto.randomUUID().slice(0, 6)}.com`;
+    await page.fill('.modal input[name="url"]', host);
+    await page.fill('.modal textarea[name="description"]', "short");
+    if (js) {
+      await page.getByText(messages.descriptionMinimum).waitFor();
+      expect(await page.getByRole("button", { name: "Add website" }).isDisabled()).toBe(true);
+    }
+    await page.fill('.modal textarea[name="description"]', "A second site about e2e tests and their flakes.");
+    await page.getByRole("button", { name: "Add website" }).click();
+    await page.waitForURL("**/market");
+    await expect.poll(() => page.locator(".site-switcher-name").textContent()).toBe(host);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("joins the waitlist from the hero's site-add form", async () => {
+    const { page, errors, close } = await openPage(browser, js, 375);
+    await page.goto("/");
+    await page.fill("#hero-url", "my-hero-site.com");
+    await page.getByRole("button", { name: "Start matching" }).click();
+    await page.getByRole("heading", { name: "Let the matching begin..." }).waitFor();
+    expect(await page.inputValue('input[name="url"]')).toBe("my-hero-site.com");
+    await page.getByRole("button", { name: "Complete" }).click();
+    await page.getByText(messages.invalidEmailAddress).waitFor();
+    await page.fill('input[name="email"]', "hero@example.com");
+    await page.check('input[value="blog"]');
+    await page.fill('textarea[name="description"]', "Hero description");
+    await page.getByRole("button", { name: "Complete" }).click();
+    await page.waitForURL("**/newbeta");
+    await page.getByText(messages.launchText).waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
