@@ -11,8 +11,8 @@ declare module "@remix-run/cloudflare" {
 export default defineConfig({
   plugins: [
     remix({
-      ignoredRouteFiles: ["**/*.server.ts", "**/*.test.ts", "**/.*"],
       future: {
+        v3_routeConfig: true,
         v3_fetcherPersist: true,
         v3_relativeSplatPath: true,
         v3_throwAbortReason: true,

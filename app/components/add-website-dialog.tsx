@@ -2,7 +2,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { messages } from "~/domain/messages";
 import { isWebsiteUrl } from "~/domain/site-address";
-import { isDescription } from "~/domain/validation";
+import { isDescription } from "~/domain/rules";
 import type { FieldErrors } from "~/lib/forms.server";
 import { Spinner } from "./spinner";
 import { useHydrated } from "./use-hydrated";

@@ -1,4 +1,4 @@
-import { passwordChecklist } from "~/domain/validation";
+import { passwordChecklist } from "~/domain/rules";
 
 /** The sign-up password rules; each line turns green and is struck through when met. */
 export function PasswordChecklist({ password, id }: { password: string; id: string }) {

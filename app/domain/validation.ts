@@ -6,40 +6,17 @@ import { z } from "zod";
 import { messages } from "./messages";
 import { CATEGORY_TAGS, SITE_CATEGORIES } from "./options";
 import { isWebsiteUrl } from "./site-address";
+import {
+  DESCRIPTION_MAX_LENGTH,
+  DESCRIPTION_MIN_LENGTH,
+  EMAIL_PATTERN,
+  LISTING_CONNECTS_MAX,
+  MAX_EMAIL_LENGTH,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_RULES,
+} from "./rules";
 
-export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*\.[^\s@.]{2,}$/u;
-export const MAX_EMAIL_LENGTH = 254;
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
-export const DESCRIPTION_MIN_LENGTH = 30;
-export const DESCRIPTION_MAX_LENGTH = 500;
-export const LISTING_CONNECTS_MAX = 99;
-
-export function isEmail(value: string): boolean {
-  const trimmed = value.trim();
-  return trimmed.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(trimmed);
-}
-
-/** The sign-up password checklist, in the order it is shown. */
-export const PASSWORD_RULES = [
-  { id: "length", label: messages.passwordMinLength, isMet: (p: string) => p.length >= PASSWORD_MIN_LENGTH },
-  { id: "uppercase", label: messages.passwordUppercase, isMet: (p: string) => /\p{Lu}/u.test(p) },
-  { id: "lowercase", label: messages.passwordLowercase, isMet: (p: string) => /\p{Ll}/u.test(p) },
-  { id: "number", label: messages.passwordNumber, isMet: (p: string) => /\p{Nd}/u.test(p) },
-] as const;
-
-export function passwordChecklist(password: string) {
-  return PASSWORD_RULES.map((rule) => ({ id: rule.id, label: rule.label, isMet: rule.isMet(password) }));
-}
-
-export function isStrongPassword(password: string): boolean {
-  return password.length <= PASSWORD_MAX_LENGTH && PASSWORD_RULES.every((rule) => rule.isMet(password));
-}
-
-export function isDescription(value: string): boolean {
-  const length = value.trim().length;
-  return length >= DESCRIPTION_MIN_LENGTH && length <= DESCRIPTION_MAX_LENGTH;
-}
+export * from "./rules";
 
 const emailField = (message: string) =>
   z
