@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { get, newAddress, newEmail, PASSWORD, post, sessionCookieOf, signUp } from "./helpers";
+import { get, newAddress, newEmail, PASSWORD, post, sessionCookieOf, signUp, startOfFreshWindow } from "./helpers";
 
 const escaped = (text: string) => text.replaceAll("'", "&#x27;");
 
@@ -109,6 +109,7 @@ describe("login and logout", () => {
 
   it("refuses the 11th wrong password in a minute, even from other addresses", async () => {
     const { email } = await signUp();
+    await startOfFreshWindow(10);
     for (let attempt = 1; attempt <= 10; attempt += 1) {
       const response = await post("/login", { email, password: `Wrong-${attempt}` });
       expect(response.status).toBe(400);
@@ -122,6 +123,7 @@ describe("login and logout", () => {
 
   it("limits sign-in attempts per address", async () => {
     const address = newAddress();
+    await startOfFreshWindow(20);
     for (let attempt = 1; attempt <= 50; attempt += 1) {
       await post("/login", { email: newEmail("spray"), password: "x" }, { address });
     }

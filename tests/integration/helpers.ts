@@ -65,6 +65,11 @@ export async function signUp(email = newEmail(), url = `site-${crypto.randomUUID
   return { email, url, cookie, userId: user!.id };
 }
 
-export function html(response: Response) {
-  return response.text();
+/**
+ * Rate limits count in fixed one-minute windows; a test that needs `seconds` inside one window waits for the
+ * next window when the current one is about to end.
+ */
+export async function startOfFreshWindow(seconds: number) {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }

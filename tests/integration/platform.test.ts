@@ -1,0 +1,74 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { messages } from "~/domain/messages";
+import { database } from "~/lib/db.server";
+import type { Env } from "~/lib/env";
+import { deliverOutbox } from "~/services/email.server";
+import { get, newAddress, newEmail, PASSWORD, post, startOfFreshWindow } from "./helpers";
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("public pages", () => {
+  it.each(["/", "/finish-signup", "/send-email-link"])("%s renders the landing page", async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(page).toContain("Popular Sites");
+    expect(page).toContain("Get more organic traffic - No cost involved");
+    expect(page).toContain("© 2023");
+  });
+
+  it("rotates the carousel without JavaScript through ?slide", async () => {
+    const page = await (await get("/?slide=1")).text();
+    expect(page.indexOf("tasktide.app")).toBeLessThan(page.indexOf("wanderingnotes.blog"));
+  });
+
+  it("answers unknown addresses with a 404 page", async () => {
+    const response = await get("/no-such-page");
+    expect(response.status).toBe(404);
+    expect(await response.text()).toContain("Page not found");
+  });
+});
+
+describe("sign-up rate limit", () => {
+  it("refuses the 11th sign-up from one address in a minute", async () => {
+    const address = newAddress();
+    await startOfFreshWindow(10);
+    const attempt = () =>
+      post("/signup", { intent: "create", email: newEmail("burst"), password: PASSWORD, url: `burst-${crypto.randomUUID().slice(0, 6)}.com`, description: "A description that is long enough to pass." }, { address });
+    for (let i = 0; i < 10; i += 1) expect((await attempt()).status).toBe(302);
+    const refused = await attempt();
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toContain(messages.tooManyAttempts);
+  });
+});
+
+describe("email outbox delivery", () => {
+  it("sends what is due through the email API and retries a failure later", async () => {
+    const db = database(env.DB);
+    const now = Date.now();
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO email_outbox (id, to_address, subject, text_body, kind, next_attempt_at) VALUES ('ok-mail', 'a@example.com', 'Hi', 'Body', 'test', ?)").bind(now),
+      env.DB.prepare("INSERT INTO email_outbox (id, to_address, subject, text_body, kind, next_attempt_at) VALUES ('bad-mail', 'b@example.com', 'Hi', 'Body', 'test', ?)").bind(now),
+    ]);
+    const sent: unknown[] = [];
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (_input, init) => {
+      const body = JSON.parse(String(init?.body));
+      sent.push(body);
+      return new Response(null, { status: body.to[0] === "b@example.com" ? 503 : 202 });
+    });
+    const mailEnv = { ...env, EMAIL_API_URL: "https://mail.test/send", EMAIL_API_KEY: "key" } as unknown as Env;
+    expect(await deliverOutbox(db, mailEnv, now)).toBe(1);
+    expect(sent).toHaveLength(2);
+    const rows = await env.DB.prepare("SELECT id, status, attempts, next_attempt_at > ? AS later FROM email_outbox WHERE id IN ('ok-mail', 'bad-mail') ORDER BY id")
+      .bind(now)
+      .all();
+    expect(rows.results).toEqual([
+      { id: "bad-mail", status: "pending", attempts: 1, later: 1 },
+      { id: "ok-mail", status: "sent", attempts: 1, later: 1 },
+    ]);
+    // Not due yet: nothing is sent again on the same tick.
+    expect(await deliverOutbox(db, mailEnv, now)).toBe(0);
+    expect(sent).toHaveLength(2);
+  });
+});
