@@ -4,7 +4,7 @@ import { randomBytes, scryptSync, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { executeFile, queryLocal } from "./lib.mjs";
+import { applyMigrations, executeFile, queryLocal } from "./lib.mjs";
 
 export const DEMO_EMAIL = "demo@example.com";
 export const DEMO_PASSWORD = "DemoTrader2024";
@@ -60,7 +60,7 @@ function insert(table, columns, rows) {
   return out.join("\n");
 }
 
-export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.ceil(siteCount / 3)), seed = 42 } = {}) {
+export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.ceil(siteCount / 3)), seed = 42, withDemo = true } = {}) {
   const random = prng(seed);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const some = (list, min, max) => {
@@ -101,16 +101,17 @@ export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.cei
     }
   };
 
-  const demoId = addUser(DEMO_EMAIL);
-  addSite(demoId, "demo-garden-journal.com", ["blog", "travel"], true, now - 1000, true);
-  const ownerIds = Array.from({ length: owners }, (_, i) => addUser(`owner${i + 1}@example.com`));
   const hosts = new Set(["demo-garden-journal.com"]);
+  // A first seed has the demo account and owner1..N; later seeds (--force) add owners with a run-specific name.
+  const run = withDemo ? "" : `-${seed}`;
+  if (withDemo) addSite(addUser(DEMO_EMAIL), "demo-garden-journal.com", ["blog", "travel"], true, now - 1000, true);
+  const ownerIds = Array.from({ length: owners }, (_, i) => addUser(`owner${run}${i + 1}@example.com`));
   for (let i = 0; i < siteCount; i += 1) {
     const mainTag = TAGS[i % TAGS.length];
     const tags = [mainTag, ...some(TAGS.filter((t) => t !== mainTag), 0, 2)];
     let host;
     do {
-      host = `${pick(ADJECTIVES)}-${pick(WORDS[mainTag])}${random() < 0.3 ? Math.floor(random() * 100) : ""}.${pick(TLDS)}`;
+      host = `${pick(ADJECTIVES)}-${pick(WORDS[mainTag])}${random() < 0.3 ? Math.floor(random() * 100) : ""}${run}.${pick(TLDS)}`;
     } while (hosts.has(host));
     hosts.add(host);
     const verified = random() < 0.9;
@@ -140,7 +141,7 @@ export function seedIfEmpty({ persistTo, sites = 150, force = false } = {}) {
   if (n > 0 && !force) return false;
   const dir = mkdtempSync(join(tmpdir(), "seed-"));
   const file = join(dir, "seed.sql");
-  writeFileSync(file, seedSql({ sites }));
+  writeFileSync(file, seedSql({ sites, withDemo: n === 0, seed: n === 0 ? 42 : Date.now() % 1_000_000 }));
   try {
     executeFile(file, persistTo);
   } finally {
@@ -155,6 +156,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const at = args.indexOf(name);
     return at === -1 ? undefined : args[at + 1];
   };
+  applyMigrations(option("--persist-to"));
   const seeded = seedIfEmpty({ persistTo: option("--persist-to"), sites: Number(option("--sites") ?? 150), force: args.includes("--force") });
   console.log(seeded ? "Seeded demo data." : "The database already has data; nothing seeded (use --force to add more).");
 }

@@ -42,7 +42,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) {
     return data({ error: messages.incorrectCredentials, email: parsed.values.email ?? "" }, { status: 400 });
   }
-  const result = await logIn(context, parsed.value, clientAddress(request));
+  const result = await logIn(context, parsed.value, clientAddress(request)).catch((error: unknown) => {
+    console.error("login failed", error);
+    return { ok: false as const, status: 503, message: messages.loginFailed };
+  });
   if (!result.ok) {
     return data({ error: result.message, email: parsed.value.email }, { status: result.status });
   }

@@ -47,7 +47,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) {
     return data<ResetActionData>({ intent: "request", sent: false, error: messages.resetFailed, email }, { status: 400 });
   }
-  const result = await requestPasswordReset(context, parsed.value.email, clientAddress(request));
+  const result = await requestPasswordReset(context, parsed.value.email, clientAddress(request)).catch((error: unknown) => {
+    console.error("reset request failed", error);
+    return { ok: false as const, status: 503, message: messages.resetFailed };
+  });
   if (!result.ok) {
     return data<ResetActionData>({ intent: "request", sent: false, error: result.message, email }, { status: result.status });
   }

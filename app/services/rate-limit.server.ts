@@ -46,6 +46,7 @@ export async function deleteOldWindows(db: Database, now: number): Promise<void>
   await db.delete(rateLimits).where(lt(rateLimits.windowStart, now - 2 * 60 * 60_000));
 }
 
+/** Cloudflare's edge sets CF-Connecting-IP on every request and clients cannot override it. */
 export function clientAddress(request: Request): string {
-  return request.headers.get("CF-Connecting-IP") ?? request.headers.get("X-Real-IP") ?? "unknown";
+  return request.headers.get("CF-Connecting-IP") ?? "unknown";
 }

@@ -1,19 +1,12 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, launchChromium, logIn, modes, newEmail, openPage, PASSWORD } from "./browser";
+import { createAccount, sharedChromium, logIn, modes, newEmail, openPage, PASSWORD } from "./browser";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const chromium = sharedChromium();
 
 describe.each(modes)("accounts $name", ({ js }) => {
   it("signs up through both steps and lands on /market", async () => {
-    const { page, errors, close } = await openPage(browser, js);
+    const { page, errors, close } = await openPage(chromium(), js);
     const email = newEmail("signup");
     const host = `signup-${crypto.randomUUID().slice(0, 6)}.com`;
     await page.goto("/signup");
@@ -49,7 +42,7 @@ describe.each(modes)("accounts $name", ({ js }) => {
 
   it("shows the login error, then signs in", async () => {
     const { email } = await createAccount("login");
-    const { page, errors, close } = await openPage(browser, js);
+    const { page, errors, close } = await openPage(chromium(), js);
     await page.goto(`/login?email=${encodeURIComponent(email)}`);
     expect(await page.inputValue('.modal input[name="email"]')).toBe(email);
     await page.fill('.modal input[name="password"]', "Wrong-password1");
@@ -68,7 +61,7 @@ describe.each(modes)("accounts $name", ({ js }) => {
 
   it("resets the password through the dev mailbox", async () => {
     const { email } = await createAccount("reset");
-    const { page, errors, close } = await openPage(browser, js);
+    const { page, errors, close } = await openPage(chromium(), js);
     await page.goto("/reset-password");
     await page.fill('.modal input[name="email"]', email);
     await page.click('.modal button[type="submit"]');

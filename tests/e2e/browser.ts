@@ -1,5 +1,5 @@
 import { chromium, type Browser, type Page } from "playwright-core";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 
 export const baseURL = () => inject("baseURL");
 export const PASSWORD = "Abcdefg1";
@@ -9,6 +9,21 @@ export function launchChromium(): Promise<Browser> {
     executablePath: process.env.CHROME_PATH ?? "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-quic", "--no-first-run"],
   });
+}
+
+/** One Chromium per test file: launched before its tests, closed after them. */
+export function sharedChromium(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error("Chromium is not running");
+    return browser;
+  };
 }
 
 /** A page in a fresh context; errors on the page fail the test that reads `errors`. */

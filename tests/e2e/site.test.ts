@@ -1,19 +1,12 @@
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, launchChromium, logIn, modes, openPage } from "./browser";
+import { createAccount, sharedChromium, logIn, modes, openPage } from "./browser";
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser.close();
-});
+const chromium = sharedChromium();
 
 describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
   it("rotates the Popular Sites carousel both ways", async () => {
-    const { page, errors, close } = await openPage(browser, js);
+    const { page, errors, close } = await openPage(chromium(), js);
     await page.goto("/");
     const firstUrl = () => page.locator('[data-testid="popular-card"] .popular-url').first().textContent();
     expect(await firstUrl()).toBe("wanderingnotes.blog");
@@ -28,7 +21,7 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
 
   it("adds a website from the site switcher's dialog", async () => {
     const { email } = await createAccount("addsite");
-    const { page, errors, close } = await openPage(browser, js);
+    const { page, errors, close } = await openPage(chromium(), js);
     await logIn(page, email);
     await page.click(".site-switcher summary");
     await page.getByRole("menuitem", { name: "+ New site" }).click();
@@ -49,7 +42,7 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
   });
 
   it("joins the waitlist from the hero's site-add form", async () => {
-    const { page, errors, close } = await openPage(browser, js, 375);
+    const { page, errors, close } = await openPage(chromium(), js, 375);
     await page.goto("/");
     await page.fill("#hero-url", "my-hero-site.com");
     await page.getByRole("button", { name: "Start matching" }).click();
