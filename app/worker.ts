@@ -27,6 +27,7 @@ export function createContext(env: Env, ctx: ExecutionContext): AppContext {
     nonce: createNonce(),
     now: () => Date.now(),
     responseHeaders: new Headers(),
+    memo: new Map(),
   };
 }
 

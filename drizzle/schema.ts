@@ -134,10 +134,13 @@ export const sites = sqliteTable(
     tags: idList("tags"),
     materials: idList("materials"),
     contentTypes: idList("content_types"),
+    /** The site's row in the full-text index `site_search` (migrations/0002), set by a trigger. */
+    searchRowid: integer("search_rowid"),
     createdAt: createdAt(),
   },
   (t) => [
     index("sites_user_idx").on(t.userId, t.createdAt),
+    uniqueIndex("sites_search_rowid_unique").on(t.searchRowid),
     uniqueIndex("sites_user_host_unique").on(t.userId, t.host),
     index("sites_host_idx").on(t.host),
     index("sites_score_idx").on(t.score),

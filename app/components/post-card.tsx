@@ -1,3 +1,4 @@
+import { Link } from "@remix-run/react";
 import { iconSource, previewDescription, shortenAddress } from "~/domain/listing-format";
 import { labelOf, SITE_CATEGORIES } from "~/domain/options";
 import { scoreColour } from "~/domain/score";
@@ -8,23 +9,31 @@ export interface PostCardData {
   description: string;
   category: string;
   icon: string | null;
+  /** Already resolved for display (a missing score is replaced on the server). */
   score: number;
   connects: number;
 }
 
-export function PostCard({ post }: { post: PostCardData }) {
+export function ScoreBadge({ score, label = "Authority score" }: { score: number; label?: string }) {
   return (
-    <article className="post-card" data-testid="post-card">
+    <span className={`score score-${scoreColour(score)}`} aria-label={`${label} ${score}`}>
+      {score}
+    </span>
+  );
+}
+
+/** A post in the market; it opens the trade terms panel (`/market?post=ID`). */
+export function PostCard({ post, to }: { post: PostCardData; to: string }) {
+  return (
+    <Link to={to} className="post-card" data-testid="post-card" preventScrollReset>
       <header>
         <img src={iconSource(post.icon)} alt="" width="40" height="40" loading="lazy" />
-        <span className={`score score-${scoreColour(post.score)}`} aria-label={`Authority score ${post.score}`}>
-          {Math.ceil(post.score)}
-        </span>
+        <ScoreBadge score={post.score} />
       </header>
       <p className="post-category">{labelOf(SITE_CATEGORIES, post.category)}</p>
       <p className="post-url">{shortenAddress(post.url)}</p>
       <p className="post-description">{previewDescription(post.description)}</p>
       <span className="button button-outline button-block">Trade for {post.connects} connects</span>
-    </article>
+    </Link>
   );
 }

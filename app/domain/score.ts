@@ -1,5 +1,12 @@
-/** Authority score colours (spec 9), on the rounded-up score. */
+/** Authority score rules (spec 9): colours and filter bands work on the rounded-up score. */
 export type ScoreColour = "red" | "orange" | "yellow" | "green";
+export type AuthorityBand = "low" | "mid" | "hi";
+
+export const AUTHORITY_BANDS: { id: AuthorityBand; label: string; min: number; max: number }[] = [
+  { id: "low", label: "Under 20", min: 0, max: 19 },
+  { id: "mid", label: "20 to 69", min: 20, max: 69 },
+  { id: "hi", label: "70 and above", min: 70, max: Number.MAX_SAFE_INTEGER },
+];
 
 export function scoreColour(score: number): ScoreColour {
   const rounded = Math.ceil(score);
@@ -7,4 +14,16 @@ export function scoreColour(score: number): ScoreColour {
   if (rounded < 50) return "orange";
   if (rounded < 70) return "yellow";
   return "green";
+}
+
+export function authorityBand(score: number): AuthorityBand {
+  const rounded = Math.ceil(score);
+  if (rounded < 20) return "low";
+  if (rounded < 70) return "mid";
+  return "hi";
+}
+
+/** A missing score shows a random number from 40 to 99 (spec 9); `random` returns [0, 1). */
+export function displayScore(score: number | null | undefined, random: () => number = Math.random): number {
+  return score === null || score === undefined ? 40 + Math.floor(random() * 60) : Math.ceil(score);
 }

@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { messages } from "./messages";
-import { CATEGORY_TAGS, SITE_CATEGORIES } from "./options";
+import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS, SITE_CATEGORIES } from "./options";
 import { isWebsiteUrl } from "./site-address";
 import {
   DESCRIPTION_MAX_LENGTH,
@@ -126,4 +126,21 @@ export const feedbackSchema = z.object({
     .max(5000, "Feedback can be at most 5000 characters"),
 });
 
-export const tagIdSchema = z.enum(CATEGORY_TAGS.map((t) => t.id) as [string, ...string[]]);
+const idsOf = (options: readonly { id: string }[]) =>
+  z
+    .array(z.enum(options.map((option) => option.id) as [string, ...string[]]), { invalid_type_error: "Choose from the list" })
+    .max(options.length)
+    .default([])
+    .transform((ids) => [...new Set(ids)]);
+
+/** Site settings: the description and the three chip lists (spec 2, Settings). */
+export const siteSettingsSchema = z.object({
+  description: z
+    .string({ required_error: messages.enterDescription, invalid_type_error: messages.enterDescription })
+    .trim()
+    .min(1, messages.enterDescription)
+    .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
+  contentTypes: idsOf(CONTENT_TYPES),
+  materials: idsOf(PROVIDED_MATERIALS),
+  tags: idsOf(CATEGORY_TAGS),
+});

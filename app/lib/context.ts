@@ -15,6 +15,18 @@ export interface AppContext {
   responseHeaders: Headers;
   /** Memo of the session lookup for this request. */
   auth?: Promise<CurrentAuth | null>;
+  /** Per-request memo: loaders that run in parallel share one query (see `once`). */
+  memo: Map<string, Promise<unknown>>;
+}
+
+/** Runs `load` once per request for `key`, however many loaders ask. */
+export function once<T>(context: AppContext, key: string, load: () => Promise<T>): Promise<T> {
+  let pending = context.memo.get(key) as Promise<T> | undefined;
+  if (!pending) {
+    pending = load();
+    context.memo.set(key, pending);
+  }
+  return pending;
 }
 
 declare module "@remix-run/server-runtime" {

@@ -1,40 +1,127 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData } from "@remix-run/react";
+import { Link, useFetcher, useLoaderData, useLocation, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { useEffect, useState, type MouseEvent } from "react";
+import { FeedbackDialog } from "~/components/feedback-dialog";
 import { PostCard } from "~/components/post-card";
+import { TradePanel } from "~/components/trade-panel";
+import { useHydrated } from "~/components/use-hydrated";
+import { displayScore } from "~/domain/score";
 import { requireAuth } from "~/services/auth.server";
-import { listMarket, parseCursor } from "~/services/market.server";
+import { getMarketPost, listMarket, parseCursor, type MarketPost } from "~/services/market.server";
+import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
 
+// A missing score shows a random 40 to 99 (spec 9), decided on the server so the page hydrates the same.
+const forDisplay = (post: MarketPost) => ({ ...post, score: displayScore(post.score) });
+
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
-  const cursor = parseCursor(new URL(request.url).searchParams.get("after"));
-  const page = await listMarket(context.db, auth.user.id, cursor);
-  return {
-    // A missing score shows a random 40 to 99 (spec 9), decided on the server so the page hydrates the same.
-    posts: page.listings.map((post) => ({ ...post, score: post.score ?? 40 + Math.floor(Math.random() * 60) })),
-    next: page.next,
-    isFirstPage: !cursor,
+  const params = new URL(request.url).searchParams;
+  const cursor = parseCursor(params.get("after"));
+  const postId = params.get("post");
+  const [page, selected] = await Promise.all([
+    listMarket(context.db, auth.user.id, cursor),
+    postId && postId.length <= 64 ? getMarketPost(context.db, auth.user.id, postId) : undefined,
+  ]);
+  return { posts: page.posts.map(forDisplay), next: page.next, isFirstPage: !cursor, selected: selected ? forDisplay(selected) : null };
+}
+
+// Opening or closing a panel or dialog needs no new data: the post is already on the page.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  if (formMethod) return defaultShouldRevalidate;
+  const strip = (url: URL) => {
+    const params = new URLSearchParams(url.search);
+    params.delete("post");
+    params.delete("feedback");
+    params.delete("notice");
+    return `${url.pathname}?${params}`;
   };
+  return strip(currentUrl) !== strip(nextUrl);
+};
+
+function withParam(search: URLSearchParams, name: string, value: string | null) {
+  const params = new URLSearchParams(search);
+  if (value === null) params.delete(name);
+  else params.set(name, value);
+  params.delete("notice");
+  const query = params.toString();
+  return `/market${query ? `?${query}` : ""}`;
 }
 
 export default function Market() {
-  const { posts, next, isFirstPage } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
+  const shell = useRouteLoaderData<typeof appLoader>("routes/_app");
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const hydrated = useHydrated();
+  const more = useFetcher<typeof loader>();
+  const [posts, setPosts] = useState(data.posts);
+  const [next, setNext] = useState(data.next);
+  useEffect(() => {
+    setPosts(data.posts);
+    setNext(data.next);
+  }, [data]);
+  useEffect(() => {
+    if (!more.data) return;
+    const { posts: page, next: after } = more.data;
+    setPosts((shown) => [...shown, ...page]);
+    setNext(after);
+  }, [more.data]);
+
+  // With JavaScript, further pages are appended in place; without it the link opens the next page.
+  const loadMore = (event: MouseEvent) => {
+    if (!hydrated || !next) return;
+    event.preventDefault();
+    more.load(`/market?after=${next}`);
+  };
+
+  const postId = searchParams.get("post");
+  const selected = postId ? (posts.find((post) => post.id === postId) ?? (data.selected?.id === postId ? data.selected : null)) : null;
+  const closeTo = withParam(searchParams, "post", null);
+
   return (
     <main className="market">
       <div className="section-head">
         <h1>Market</h1>
+        <div className="head-actions">
+          <Link to={withParam(searchParams, "feedback", "true")} className="button button-ghost button-small" preventScrollReset>
+            Feedback
+          </Link>
+          <Link to="/add-site?source=market" className="button button-outline button-small">
+            List a site
+          </Link>
+        </div>
       </div>
       {posts.length === 0 ? <p className="empty">No posts yet. Check back soon.</p> : null}
       <div className="post-grid">
         {posts.map((post) => (
-          <PostCard key={post.id} post={post} />
+          <PostCard key={post.id} post={post} to={withParam(searchParams, "post", post.id)} />
         ))}
       </div>
-      <nav className="pager" aria-label="Pages">
-        {!isFirstPage ? <Link to="/market">Newest</Link> : null}
-        {next ? <Link to={`/market?after=${next}`}>More posts →</Link> : null}
+      <nav className="pager" aria-label="More posts">
+        {!data.isFirstPage ? <Link to="/market">Newest posts</Link> : null}
+        {next ? (
+          <Link to={`/market?after=${next}`} onClick={loadMore} aria-busy={more.state === "loading"}>
+            {more.state === "loading" ? "Loading…" : "More posts"}
+          </Link>
+        ) : null}
       </nav>
+      {postId && !selected ? (
+        <p className="form-error" role="alert">
+          This post is no longer available. <Link to={closeTo}>Close</Link>
+        </p>
+      ) : null}
+      {selected ? (
+        <TradePanel
+          key={selected.id}
+          post={selected}
+          closeTo={closeTo}
+          siteVerified={shell?.activeSite?.verified ?? false}
+          connects={shell?.user.connects ?? 0}
+        />
+      ) : null}
+      {searchParams.get("feedback") !== null ? <FeedbackDialog closeTo={withParam(searchParams, "feedback", null)} key={location.key} /> : null}
     </main>
   );
 }

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData, useLocation } from "@remix-run/react";
+import { Outlet, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { AddWebsiteDialog } from "~/components/add-website-dialog";
+import { Toast } from "~/components/toast";
 import { SignedInHeader } from "~/components/signed-in-header";
 import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
@@ -10,15 +11,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return loadSignedInShell(context, auth);
 }
 
+// The header's data changes only through actions or on another page.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
+  formMethod ? defaultShouldRevalidate : currentUrl.pathname !== nextUrl.pathname;
+
+const NOTICES: Record<string, string> = {
+  "feedback-sent": "Thanks for your feedback!",
+  "settings-saved": "Settings saved",
+};
+
 export default function SignedInLayout() {
   const { sites, activeSite } = useLoaderData<typeof loader>();
   const location = useLocation();
+  const [searchParams] = useSearchParams();
+  const notice = NOTICES[searchParams.get("notice") ?? ""];
   // A signed-in user without a website (e.g. after an OAuth sign-up) is asked for one first.
   const needsFirstSite = sites.length === 0 && location.pathname !== "/sites/new";
   return (
     <div className="page app-page">
       <SignedInHeader sites={sites} activeSite={activeSite} />
       {needsFirstSite ? <AddWebsiteDialog closeTo={null} /> : <Outlet />}
+      {notice ? <Toast key={location.key} message={notice} /> : null}
     </div>
   );
 }

@@ -1,13 +1,22 @@
-/** What the signed-in layout needs: the user, their sites and the active site. */
-import type { AppContext } from "~/lib/context";
+/** What the signed-in layouts need: the user, their sites and the active site, loaded once per request. */
+import { once, type AppContext } from "~/lib/context";
 import type { CurrentAuth } from "./auth.server";
-import { listUserSites, resolveActiveSite } from "./sites.server";
+import { getOwnedSite, listUserSites, resolveActiveSite } from "./sites.server";
 
-export async function loadSignedInShell(context: AppContext, auth: CurrentAuth) {
-  const userSites = await listUserSites(context.db, auth.user.id);
-  return {
-    user: { email: auth.user.email, connects: auth.user.connects },
-    sites: userSites,
-    activeSite: resolveActiveSite(userSites, auth.session.activeSiteId),
-  };
+export function loadSignedInShell(context: AppContext, auth: CurrentAuth) {
+  return once(context, "shell", async () => {
+    const userSites = await listUserSites(context.db, auth.user.id);
+    return {
+      user: { email: auth.user.email, connects: auth.user.connects, connectsHeld: auth.user.connectsHeld },
+      sites: userSites,
+      activeSite: resolveActiveSite(userSites, auth.session.activeSiteId),
+    };
+  });
+}
+
+/** The whole row of the active site; null when the user has no site yet. */
+export async function loadActiveSite(context: AppContext, auth: CurrentAuth) {
+  const shell = await loadSignedInShell(context, auth);
+  if (!shell.activeSite) return null;
+  return once(context, "activeSite", async () => (await getOwnedSite(context.db, auth.user.id, shell.activeSite!.id)) ?? null);
 }

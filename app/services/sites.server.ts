@@ -73,3 +73,32 @@ export async function setActiveSite(db: Database, sessionId: string, userId: str
   await db.update(sessions).set({ activeSiteId: siteId }).where(eq(sessions.id, sessionId));
   return true;
 }
+
+/** The whole site row, only for its owner. */
+export function getOwnedSite(db: Database, userId: string, siteId: string) {
+  return db
+    .select()
+    .from(sites)
+    .where(and(eq(sites.id, siteId), eq(sites.userId, userId)))
+    .get();
+}
+
+export type OwnedSite = NonNullable<Awaited<ReturnType<typeof getOwnedSite>>>;
+
+export interface SiteSettings {
+  description: string;
+  tags: string[];
+  materials: string[];
+  contentTypes: string[];
+}
+
+/** Saves the settings of a site the user owns; answers false for anyone else's site. */
+export async function updateSiteSettings(db: Database, userId: string, siteId: string, settings: SiteSettings): Promise<boolean> {
+  const updated = await db
+    .update(sites)
+    .set(settings)
+    .where(and(eq(sites.id, siteId), eq(sites.userId, userId)))
+    .returning({ id: sites.id })
+    .get();
+  return Boolean(updated);
+}

@@ -1,0 +1,61 @@
+import { useFetcher } from "@remix-run/react";
+import { useState } from "react";
+import { Link } from "@remix-run/react";
+import { messages } from "~/domain/messages";
+import { Spinner } from "./spinner";
+
+/**
+ * The feedback dialog. It posts to /feedback, which answers with a redirect back (and a thank-you toast) or with
+ * 'Feedback is empty.'; with JavaScript blank feedback is caught before sending.
+ */
+export function FeedbackDialog({ closeTo, error, text = "" }: { closeTo: string; error?: string | null; text?: string }) {
+  const fetcher = useFetcher<{ error?: string }>();
+  const [feedback, setFeedback] = useState(text);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const shown = localError ?? fetcher.data?.error ?? error;
+  const busy = fetcher.state !== "idle";
+  return (
+    <div className="modal-backdrop">
+      <section role="dialog" aria-modal="true" aria-labelledby="feedback-title" className="modal">
+        <Link to={closeTo} className="modal-close" aria-label="Close" preventScrollReset>
+          ×
+        </Link>
+        <h2 id="feedback-title">Send us feedback</h2>
+        <p className="modal-sub">Something not right, or an idea? Tell us; we read everything.</p>
+        <fetcher.Form
+          method="post"
+          action={`/feedback?back=${encodeURIComponent(closeTo)}`}
+          className="stack"
+          onSubmit={(event) => {
+            if (feedback.trim() === "") {
+              event.preventDefault();
+              setLocalError(messages.feedbackEmpty);
+            }
+          }}
+        >
+          <label className="field">
+            <span>Your feedback</span>
+            <textarea
+              name="feedback"
+              rows={5}
+              maxLength={5000}
+              value={feedback}
+              onChange={(event) => {
+                setFeedback(event.target.value);
+                setLocalError(null);
+              }}
+            />
+          </label>
+          {shown ? (
+            <p className="form-error" role="alert">
+              {shown}
+            </p>
+          ) : null}
+          <button type="submit" className="button button-primary button-block" disabled={busy}>
+            {busy ? <Spinner label="Sending" /> : null} Send feedback
+          </button>
+        </fetcher.Form>
+      </section>
+    </div>
+  );
+}

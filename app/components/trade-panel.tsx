@@ -1,0 +1,86 @@
+import { Link } from "@remix-run/react";
+import { iconSource, shortenAddress } from "~/domain/listing-format";
+import { messages } from "~/domain/messages";
+import { CONTENT_TYPES, labelOf, PROVIDED_MATERIALS, SITE_CATEGORIES } from "~/domain/options";
+import { ScoreBadge } from "./post-card";
+import { SlideOut } from "./slide-out";
+
+export interface TradePanelPost {
+  id: string;
+  url: string;
+  description: string;
+  category: string;
+  icon: string | null;
+  score: number;
+  connects: number;
+  contentTypes: string[];
+  materials: string[];
+}
+
+function Chips({ ids, options, empty }: { ids: string[]; options: readonly { id: string; label: string }[]; empty: string }) {
+  if (ids.length === 0) return <p className="muted">{empty}</p>;
+  return (
+    <ul className="chip-list">
+      {ids.map((id) => (
+        <li key={id} className="chip chip-static">
+          {labelOf(options, id)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The trade terms of a post, in the right-hand slide-out. */
+export function TradePanel({
+  post,
+  closeTo,
+  siteVerified,
+  connects,
+}: {
+  post: TradePanelPost;
+  closeTo: string;
+  siteVerified: boolean;
+  connects: number;
+}) {
+  return (
+    <SlideOut titleId="trade-title" closeTo={closeTo}>
+      <header className="panel-head">
+        <img src={iconSource(post.icon)} alt="" width="48" height="48" />
+        <div>
+          <h2 id="trade-title">{shortenAddress(post.url)}</h2>
+          <p className="post-category">{labelOf(SITE_CATEGORIES, post.category)}</p>
+        </div>
+        <ScoreBadge score={post.score} />
+      </header>
+      <p>{post.description || "No description"}</p>
+      {!siteVerified ? (
+        <div className="banner-warning" role="note">
+          <span>{messages.verifyBanner}</span>
+          <Link to="/mysite/verify" className="button button-small button-primary">
+            Get verified
+          </Link>
+        </div>
+      ) : null}
+      <section className="terms">
+        <h3>Trade terms</h3>
+        <dl>
+          <dt>Price</dt>
+          <dd>
+            <strong>{post.connects} connects</strong> to send a proposal
+          </dd>
+          <dt>They would like</dt>
+          <dd>
+            <Chips ids={post.contentTypes} options={CONTENT_TYPES} empty="Any content type" />
+          </dd>
+          <dt>They can provide</dt>
+          <dd>
+            <Chips ids={post.materials.length > 0 ? post.materials : ["logo"]} options={PROVIDED_MATERIALS} empty="" />
+          </dd>
+        </dl>
+      </section>
+      <p className="balance-line">
+        You have <strong>{connects}</strong> connects. <Link to="/mysite/connects">Buy connects</Link>
+      </p>
+    </SlideOut>
+  );
+}

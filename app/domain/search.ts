@@ -1,0 +1,58 @@
+/**
+ * Search rules (spec 5): the term matches case-insensitively anywhere in the listing (address, description,
+ * category, tags); chosen categories must all be among the listing's tags; authority bands combine with OR on
+ * the rounded-up score. `matchesSearch` is the rule; the server runs the same rule as SQL.
+ */
+import { CATEGORY_TAGS } from "./options";
+import { AUTHORITY_BANDS, authorityBand, type AuthorityBand } from "./score";
+
+export interface SearchQuery {
+  term: string;
+  tags: string[];
+  bands: AuthorityBand[];
+}
+
+export const MAX_TERM_LENGTH = 100;
+
+const TAG_IDS = new Set<string>(CATEGORY_TAGS.map((tag) => tag.id));
+const BAND_IDS = new Set<string>(AUTHORITY_BANDS.map((band) => band.id));
+
+/** Reads `term`, repeated `tag` and repeated `band` parameters; unknown values are dropped. */
+export function parseSearchQuery(params: URLSearchParams, pathTerm?: string): SearchQuery {
+  const term = (pathTerm ?? params.get("term") ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_TERM_LENGTH);
+  const tags = [...new Set(params.getAll("tag").filter((tag) => TAG_IDS.has(tag)))];
+  const bands = [...new Set(params.getAll("band").filter((band) => BAND_IDS.has(band)))] as AuthorityBand[];
+  return { term, tags, bands };
+}
+
+export interface SearchableListing {
+  url: string;
+  description: string;
+  category: string;
+  tags: string[];
+  score: number | null;
+}
+
+export function searchableText(listing: Pick<SearchableListing, "url" | "description" | "category" | "tags">): string {
+  return [listing.url, listing.description, listing.category, ...listing.tags].join(" ").toLowerCase();
+}
+
+export function matchesSearch(listing: SearchableListing, query: SearchQuery): boolean {
+  if (query.term && !searchableText(listing).includes(query.term.toLowerCase())) return false;
+  if (!query.tags.every((tag) => listing.tags.includes(tag))) return false;
+  if (query.bands.length > 0) {
+    if (listing.score === null) return false;
+    if (!query.bands.includes(authorityBand(listing.score))) return false;
+  }
+  return true;
+}
+
+/** A phrase for SQLite FTS5: the text quoted, inner quotes doubled, so user input is never query syntax. */
+export function ftsPhrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/** How a tag is written into the search index, so a category filter matches the tag and nothing else. */
+export function tagToken(tag: string): string {
+  return `#${tag}#`;
+}

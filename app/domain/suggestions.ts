@@ -1,0 +1,20 @@
+/** Suggestions on the dashboard (spec 2 and 9): the day's tag and random picks. */
+export const SUGGESTIONS_PER_SECTION = 5;
+/** With this many matches or fewer for the day's tag, random sites are suggested instead. */
+export const TOO_FEW_TAG_MATCHES = 2;
+
+/** The tag rotates by day of week (UTC) over the site's tags; null when the site has none. */
+export function tagOfTheDay(tags: readonly string[], at: number): string | null {
+  if (tags.length === 0) return null;
+  return tags[new Date(at).getUTCDay() % tags.length] ?? null;
+}
+
+/** Up to `count` items in random order, without repeats; `random` returns [0, 1). */
+export function pickRandom<T>(items: readonly T[], count: number, random: () => number = Math.random): T[] {
+  const pool = [...items];
+  for (let i = pool.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
+  }
+  return pool.slice(0, count);
+}

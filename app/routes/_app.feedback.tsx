@@ -1,0 +1,32 @@
+import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { useActionData, useSearchParams } from "@remix-run/react";
+import { FeedbackDialog } from "~/components/feedback-dialog";
+import { messages } from "~/domain/messages";
+import { safeRedirectPath } from "~/domain/redirects";
+import { feedbackSchema } from "~/domain/validation";
+import { firstError, parseForm, readFormData } from "~/lib/forms.server";
+import { requireAuth } from "~/services/auth.server";
+import { saveFeedback } from "~/services/feedback.server";
+
+export const meta: MetaFunction = () => [{ title: "Feedback - Backlink Market" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const formData = await readFormData(request);
+  const parsed = parseForm(formData, feedbackSchema);
+  if (!parsed.ok) {
+    return data({ error: firstError(parsed.errors, "feedback") ?? messages.feedbackEmpty, text: parsed.values.feedback ?? "" }, { status: 400 });
+  }
+  await saveFeedback(context.db, auth.user.id, auth.session.activeSiteId, parsed.value.feedback, context.now());
+  const back = new URL(safeRedirectPath(new URL(request.url).searchParams.get("back")), "https://x");
+  back.searchParams.delete("feedback");
+  back.searchParams.set("notice", "feedback-sent");
+  throw redirect(`${back.pathname}${back.search}`);
+}
+
+/** Without JavaScript a refused post lands here: the dialog again, with the message and the text kept. */
+export default function FeedbackPage() {
+  const actionData = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  return <FeedbackDialog closeTo={safeRedirectPath(params.get("back"))} error={actionData?.error} text={actionData?.text} />;
+}

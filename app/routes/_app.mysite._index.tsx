@@ -1,0 +1,136 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { Link, useLoaderData, useLocation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
+import { FeedbackDialog } from "~/components/feedback-dialog";
+import { PostCard } from "~/components/post-card";
+import { VerifyBanner } from "~/components/verify-banner";
+import { formatShortDate } from "~/domain/dates";
+import { labelOf, CATEGORY_TAGS } from "~/domain/options";
+import { OFFER_STATUS_CODES, STATUS_LABELS } from "~/domain/offer-status";
+import { displayScore } from "~/domain/score";
+import { requireAuth } from "~/services/auth.server";
+import { dashboardFor, suggestionsFor } from "~/services/dashboard.server";
+import { loadActiveSite, loadSignedInShell } from "~/services/layout.server";
+import type { MySiteData } from "./_app.mysite";
+
+export const meta: MetaFunction = () => [{ title: "My site - Backlink Market" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const [site, shell] = await Promise.all([loadActiveSite(context, auth), loadSignedInShell(context, auth)]);
+  if (!site) return null;
+  const now = context.now();
+  const [dashboard, suggestions] = await Promise.all([
+    dashboardFor(context.db, auth.user.id, site.id),
+    suggestionsFor(context.db, auth.user.id, site.tags, now),
+  ]);
+  const card = (s: (typeof suggestions.matched)[number]) => ({
+    id: s.listingId,
+    url: s.url,
+    description: s.description,
+    category: s.category,
+    icon: s.icon,
+    score: displayScore(s.score),
+    connects: s.connects,
+  });
+  return {
+    now,
+    connects: shell.user.connects,
+    ...dashboard,
+    suggestions: { tag: suggestions.tag, matched: suggestions.matched.map(card), somethingNew: suggestions.somethingNew.map(card) },
+  };
+}
+
+type Row = { id: string; status: keyof typeof OFFER_STATUS_CODES; otherHost: string; createdAt: number; sent: boolean; connects: number };
+
+function OfferList({ rows, empty, now }: { rows: Row[]; empty: string; now: number }) {
+  if (rows.length === 0) return <p className="empty">{empty}</p>;
+  return (
+    <ul className="offer-list">
+      {rows.map((row) => (
+        <li key={row.id}>
+          <Link to={`/mysite/offers?offer=${row.id}`}>
+            <span className={`status status-${OFFER_STATUS_CODES[row.status]}`}>{STATUS_LABELS[OFFER_STATUS_CODES[row.status]]}</span>
+            <span className="offer-site">
+              {row.sent ? "To" : "From"} {row.otherHost}
+            </span>
+            <span className="muted">{formatShortDate(row.createdAt, now)}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export default function Dashboard() {
+  const data = useLoaderData<typeof loader>();
+  const { site } = useRouteLoaderData("routes/_app.mysite") as MySiteData;
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  if (!data) return null;
+  const { counts, suggestions } = data;
+  return (
+    <div className="dashboard stack-lg">
+      <h2 className="greeting">Happy trading with {site.host}</h2>
+      {!site.verified ? <VerifyBanner /> : null}
+      <section className="counters" aria-label="Your numbers">
+        <div className="counter">
+          <strong>{counts.received}</strong>
+          <span>Received Offers</span>
+        </div>
+        <Link to="/mysite/connects" className="counter">
+          <strong>{data.connects}</strong>
+          <span>Connects</span>
+        </Link>
+        <div className="counter">
+          <strong>{counts.pending}</strong>
+          <span>Pending Offers</span>
+        </div>
+        <div className="counter">
+          <strong>{counts.trades}</strong>
+          <span>Trades</span>
+        </div>
+      </section>
+      <div className="two-columns">
+        <section className="card">
+          <h3>Trades</h3>
+          <OfferList rows={data.trades} empty="No trades yet, get the ball rolling by sending an offer!" now={data.now} />
+        </section>
+        <section className="card">
+          <h3>Offers</h3>
+          <OfferList rows={data.offers} empty="No offers yet, throw your hat in the ring!" now={data.now} />
+        </section>
+      </div>
+      <section className="card feedback-card">
+        <div>
+          <h3>How are we doing?</h3>
+          <p className="muted">Tell us what works and what does not; we read every message.</p>
+        </div>
+        <Link to="/mysite?feedback=true" className="button button-outline" preventScrollReset>
+          Give feedback
+        </Link>
+      </section>
+      <section aria-labelledby="suggested-title">
+        <h3 id="suggested-title">{suggestions.tag ? `Try these sites about ${labelOf(CATEGORY_TAGS, suggestions.tag)}` : "Try these sites"}</h3>
+        {!suggestions.tag ? (
+          <p className="muted">
+            Add tags in <Link to="/mysite/settings">settings</Link> to get sites that match your content.
+          </p>
+        ) : null}
+        <div className="post-grid">
+          {suggestions.matched.map((post) => (
+            <PostCard key={post.id} post={post} to={`/market?post=${post.id}`} />
+          ))}
+        </div>
+      </section>
+      <section aria-labelledby="new-title">
+        <h3 id="new-title">Try something new</h3>
+        <div className="post-grid">
+          {suggestions.somethingNew.map((post) => (
+            <PostCard key={post.id} post={post} to={`/market?post=${post.id}`} />
+          ))}
+        </div>
+      </section>
+      {searchParams.get("feedback") !== null ? <FeedbackDialog closeTo="/mysite" key={location.key} /> : null}
+    </div>
+  );
+}

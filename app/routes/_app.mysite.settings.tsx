@@ -1,0 +1,100 @@
+import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { useState } from "react";
+import { Spinner } from "~/components/spinner";
+import { useHydrated } from "~/components/use-hydrated";
+import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS, type Option } from "~/domain/options";
+import { siteSettingsSchema } from "~/domain/validation";
+import { firstError, parseForm, readFormData } from "~/lib/forms.server";
+import { requireAuth } from "~/services/auth.server";
+import { loadSignedInShell } from "~/services/layout.server";
+import { updateSiteSettings } from "~/services/sites.server";
+import type { MySiteData } from "./_app.mysite";
+
+export const meta: MetaFunction = () => [{ title: "Site Settings - Backlink Market" }];
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const shell = await loadSignedInShell(context, auth);
+  const formData = await readFormData(request);
+  const parsed = parseForm(formData, siteSettingsSchema);
+  if (!parsed.ok) {
+    return data({ error: firstError(parsed.errors, "description") ?? "Choose from the lists.", description: parsed.values.description ?? "" }, { status: 400 });
+  }
+  if (!shell.activeSite || !(await updateSiteSettings(context.db, auth.user.id, shell.activeSite.id, parsed.value))) {
+    throw new Response("Not found", { status: 404 });
+  }
+  throw redirect("/mysite/settings?notice=settings-saved");
+}
+
+/** Chips are checkboxes: toggling changes only the page; Save sends them (with or without JavaScript). */
+function ChipGroup({ legend, name, options, chosen }: { legend: string; name: string; options: readonly Option[]; chosen: string[] }) {
+  return (
+    <fieldset className="chip-group">
+      <legend>{legend}</legend>
+      <div className="chip-list">
+        {options.map((option) => (
+          <label key={option.id} className="chip">
+            <input type="checkbox" name={name} value={option.id} defaultChecked={chosen.includes(option.id)} />
+            <span>{option.label}</span>
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}
+
+export default function SiteSettings() {
+  const { site } = useRouteLoaderData("routes/_app.mysite") as MySiteData;
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const hydrated = useHydrated();
+  const [editing, setEditing] = useState(false);
+  const [description, setDescription] = useState(actionData?.description ?? site.description);
+  const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/mysite/settings") === true;
+  return (
+    <Form method="post" className="settings stack-lg" key={site.id}>
+      <h2>Site Settings</h2>
+      <section className="card stack">
+        <h3>Description</h3>
+        {hydrated && !editing ? (
+          <>
+            <button type="button" className="editable" onClick={() => setEditing(true)} aria-label="Edit description">
+              {description || "Add a description"}
+              <span className="edit-hint" aria-hidden="true">
+                Edit
+              </span>
+            </button>
+            <input type="hidden" name="description" value={description} />
+          </>
+        ) : (
+          <textarea
+            name="description"
+            rows={4}
+            maxLength={500}
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+            aria-label="Description"
+            className="textarea"
+            autoFocus={editing}
+          />
+        )}
+        {actionData?.error ? (
+          <p className="form-error" role="alert">
+            {actionData.error}
+          </p>
+        ) : null}
+      </section>
+      <section className="card stack">
+        <ChipGroup legend="You are willing to provide" name="contentTypes" options={CONTENT_TYPES} chosen={site.contentTypes} />
+        <ChipGroup legend="Provided materials" name="materials" options={PROVIDED_MATERIALS} chosen={site.materials} />
+        <ChipGroup legend="Category" name="tags" options={CATEGORY_TAGS} chosen={site.tags} />
+      </section>
+      <div>
+        <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
+          {busy ? <Spinner label="Saving" /> : null} Save
+        </button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,78 @@
+import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { ScoreBadge } from "~/components/post-card";
+import { iconSource } from "~/domain/listing-format";
+import { requireAuth } from "~/services/auth.server";
+import { loadActiveSite } from "~/services/layout.server";
+
+export const MYSITE_NAV = [
+  { to: "/mysite", label: "Home", end: true },
+  { to: "/mysite/offers", label: "Offers" },
+  { to: "/mysite/settings", label: "Settings" },
+  { to: "/mysite/messages", label: "Messages" },
+  { to: "/mysite/connects", label: "Connects" },
+  { to: "/mysite/your-score", label: "Your Score" },
+];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const site = await loadActiveSite(context, auth);
+  if (!site) throw redirect("/sites/new");
+  return {
+    site: {
+      id: site.id,
+      url: site.url,
+      host: site.host,
+      icon: site.icon,
+      verified: site.verified,
+      score: site.score,
+      description: site.description,
+      tags: site.tags,
+      materials: site.materials,
+      contentTypes: site.contentTypes,
+      scoreRunAt: site.scoreRunAt,
+      attributes: {
+        domainAuthority: site.domainAuthority,
+        onPageSeo: site.onPageSeo,
+        technicalSeo: site.technicalSeo,
+        links: site.links,
+        speed: site.speed,
+        ssl: site.ssl,
+      },
+    },
+  };
+}
+
+export type MySiteData = Awaited<ReturnType<typeof loader>>;
+
+/** The owner's area: left navigation and the site header around each page. */
+export default function MySiteLayout() {
+  const { site } = useLoaderData<typeof loader>();
+  return (
+    <div className="mysite">
+      <nav className="side-nav" aria-label="My site">
+        {MYSITE_NAV.map((item) => (
+          <NavLink key={item.to} to={item.to} end={item.end} className="side-link">
+            {item.label}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="mysite-main">
+        <header className="site-header">
+          <img src={iconSource(site.icon)} alt="" width="56" height="56" className="site-icon" />
+          <div>
+            <h1 className="site-name">{site.host}</h1>
+            <Link to="/mysite/verify" className={site.verified ? "verified" : "not-verified"}>
+              {site.verified ? "Verified" : "Not verified"}
+            </Link>
+          </div>
+          <div className="authority">
+            {site.score === null ? <span className="score score-none">–</span> : <ScoreBadge score={site.score} label="Authority" />}
+            <span>Authority</span>
+          </div>
+        </header>
+        <Outlet />
+      </div>
+    </div>
+  );
+}
