@@ -73,3 +73,43 @@ export async function startOfFreshWindow(seconds: number) {
   const left = 60_000 - (Date.now() % 60_000);
   if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
+
+/** Puts a site with a listing into the market directly (verification and audits come from later features). */
+export async function listSite(
+  userId: string,
+  site: { host: string; description?: string; tags?: string[]; score?: number | null; verified?: boolean; connects?: number; category?: string },
+) {
+  const siteId = crypto.randomUUID();
+  const listingId = crypto.randomUUID();
+  await env.DB.batch([
+    env.DB.prepare(
+      "INSERT INTO sites (id, user_id, url, host, description, category, verified, verification_token, score, tags) VALUES (?, ?, ?, ?, ?, ?, ?, 'token', ?, ?)",
+    ).bind(
+      siteId,
+      userId,
+      `https://${site.host}`,
+      site.host,
+      site.description ?? `All about ${site.host}`,
+      site.category ?? "blog",
+      site.verified === false ? 0 : 1,
+      site.score === undefined ? 50 : site.score,
+      JSON.stringify(site.tags ?? []),
+    ),
+    env.DB.prepare("INSERT INTO listings (id, site_id, user_id, connects, content_types, materials) VALUES (?, ?, ?, ?, '[\"blog-post\"]', '[\"logo\"]')").bind(
+      listingId,
+      siteId,
+      userId,
+      site.connects ?? 10,
+    ),
+  ]);
+  return { siteId, listingId };
+}
+
+export function uniqueHost(prefix: string) {
+  return `${prefix}-${crypto.randomUUID().slice(0, 8)}.com`;
+}
+
+/** The page's HTML without the comments React puts between adjacent text parts. */
+export async function read(response: Response): Promise<string> {
+  return (await response.text()).replaceAll("<!-- -->", "");
+}

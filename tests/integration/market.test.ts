@@ -1,0 +1,271 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { messages } from "~/domain/messages";
+import { get, listSite, post, read, signUp, uniqueHost } from "./helpers";
+
+describe("market", () => {
+  it("shows verified listings of other users, never the viewer's own or unverified ones", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const shown = uniqueHost("shown");
+    const unverified = uniqueHost("unverified");
+    const own = uniqueHost("own");
+    await listSite(other.userId, { host: shown });
+    await listSite(other.userId, { host: unverified, verified: false });
+    await listSite(viewer.userId, { host: own });
+    const page = await read(await get("/market", { cookie: viewer.cookie }));
+    expect(page).toContain(shown);
+    expect(page).not.toContain(unverified);
+    expect(page).not.toContain(`class="post-url">${own}<`);
+    const othersView = await read(await get("/market", { cookie: other.cookie }));
+    expect(othersView).toContain(own);
+  });
+
+  it("opens a post's trade terms at /market?post=ID, with the banner for an unverified site", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const host = uniqueHost("panel");
+    const { listingId } = await listSite(other.userId, { host, connects: 17 });
+    const page = await read(await get(`/market?post=${listingId}`, { cookie: viewer.cookie }));
+    expect(page).toContain("Trade terms");
+    expect(page).toContain("17 connects");
+    expect(page).toContain(messages.verifyBanner);
+    expect(page).toContain('href="/mysite/verify"');
+    expect(page).toContain('href="/mysite/connects"');
+    expect(page).toMatch(/aria-label="Close"[^>]*href="\/market"/);
+  });
+
+  it("does not open the viewer's own post", async () => {
+    const viewer = await signUp();
+    const { listingId } = await listSite(viewer.userId, { host: uniqueHost("mine") });
+    const page = await read(await get(`/market?post=${listingId}`, { cookie: viewer.cookie }));
+    expect(page).toContain("This post is no longer available.");
+    expect(page).not.toContain("Trade terms");
+  });
+
+  it("pages with links, newest first", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    for (let i = 0; i < 26; i += 1) await listSite(other.userId, { host: uniqueHost(`page${i}`) });
+    const first = await read(await get("/market", { cookie: viewer.cookie }));
+    const next = first.match(/href="\/market\?after=([^"]+)"/);
+    expect(next).not.toBeNull();
+    const second = await read(await get(`/market?after=${next![1]}`, { cookie: viewer.cookie }));
+    const hostsOf = (html: string) => [...html.matchAll(/class="post-url">([^<]+)</g)].map((m) => m[1]);
+    expect(hostsOf(first)).toHaveLength(24);
+    expect(hostsOf(second).some((host) => hostsOf(first).includes(host))).toBe(false);
+  });
+});
+
+describe("search", () => {
+  it("matches the term anywhere, needs every chosen tag, combines bands with OR and hides own sites", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const word = `zq${crypto.randomUUID().slice(0, 6)}`;
+    const low = await listSite(other.userId, { host: uniqueHost("low"), description: `Cheap ${word.toUpperCase()} tips`, tags: ["seo", "ai"], score: 12 });
+    const mid = await listSite(other.userId, { host: uniqueHost("mid"), description: `More ${word} here`, tags: ["seo"], score: 45 });
+    const hi = await listSite(other.userId, { host: `${word}-hi.com`, tags: ["travel"], score: 88 });
+    await listSite(viewer.userId, { host: `${word}-own.com`, tags: ["seo"], score: 50 });
+    const ids = async (query: string) => {
+      const html = await read(await get(`/search?${query}`, { cookie: viewer.cookie }));
+      return [...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]).sort();
+    };
+    expect(await ids(`term=${word}`)).toEqual([low.listingId, mid.listingId, hi.listingId].sort());
+    expect(await ids(`term=${word}&tag=seo`)).toEqual([low.listingId, mid.listingId].sort());
+    expect(await ids(`term=${word}&tag=seo&tag=ai`)).toEqual([low.listingId]);
+    expect(await ids(`term=${word}&band=low&band=hi`)).toEqual([low.listingId, hi.listingId].sort());
+    expect(await ids(`term=${word}&band=mid`)).toEqual([mid.listingId]);
+    const page = await read(await get(`/search/${word}`, { cookie: viewer.cookie }));
+    expect(page).toContain(`Results for ${word}`);
+    expect(page).toContain("3+ sites available");
+  });
+
+  it("titles a search without a term 'Search results' and survives any input", async () => {
+    const viewer = await signUp();
+    const page = await read(await get("/search?tag=seo", { cookie: viewer.cookie }));
+    expect(page).toContain("Search results");
+    for (const term of ['"', "a", "ab", "%_\\", "NEAR(x y)", "😀😀😀", "x".repeat(5000), "') OR 1=1 --"]) {
+      const response = await get(`/search?term=${encodeURIComponent(term)}&band=nope&tag=%00`, { cookie: viewer.cookie });
+      expect(response.status, term.slice(0, 20)).toBe(200);
+    }
+  });
+
+  it("finds a site by its new description after settings are saved", async () => {
+    const owner = await signUp();
+    const viewer = await signUp();
+    await env.DB.prepare("UPDATE sites SET verified = 1 WHERE user_id = ?").bind(owner.userId).run();
+    const site = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(owner.userId).first<{ id: string }>();
+    await env.DB.prepare("INSERT INTO listings (id, site_id, user_id, connects) VALUES (?, ?, ?, 5)").bind(crypto.randomUUID(), site!.id, owner.userId).run();
+    const word = `kw${crypto.randomUUID().slice(0, 8)}`;
+    const saved = await post("/mysite/settings", { description: `Now about ${word}` }, { cookie: owner.cookie });
+    expect(saved.status).toBe(302);
+    expect(await read(await get(`/search?term=${word}`, { cookie: viewer.cookie }))).toContain("1+ sites available");
+  });
+});
+
+describe("settings", () => {
+  it("saves the description and the three chip lists of the active site", async () => {
+    const owner = await signUp();
+    const body = new URLSearchParams([
+      ["description", "  A new description  "],
+      ["contentTypes", "feature"],
+      ["contentTypes", "sub-link"],
+      ["materials", "logo"],
+      ["tags", "seo"],
+      ["tags", "ai"],
+    ]);
+    const response = await post("/mysite/settings", body, { cookie: owner.cookie });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/mysite/settings?notice=settings-saved");
+    const site = await env.DB.prepare("SELECT description, content_types, materials, tags FROM sites WHERE user_id = ?").bind(owner.userId).first();
+    expect(site).toEqual({ description: "A new description", content_types: '["feature","sub-link"]', materials: '["logo"]', tags: '["seo","ai"]' });
+    const page = await read(await get("/mysite/settings?notice=settings-saved", { cookie: owner.cookie }));
+    expect(page).toContain("Settings saved");
+  });
+
+  it("clears a list when no chip is chosen, and refuses unknown ids and a blank description", async () => {
+    const owner = await signUp();
+    await post("/mysite/settings", new URLSearchParams([["description", "x"], ["tags", "seo"]]), { cookie: owner.cookie });
+    await post("/mysite/settings", { description: "x" }, { cookie: owner.cookie });
+    expect(await env.DB.prepare("SELECT tags FROM sites WHERE user_id = ?").bind(owner.userId).first()).toEqual({ tags: "[]" });
+    const unknown = await post("/mysite/settings", new URLSearchParams([["description", "x"], ["tags", "hacking"]]), { cookie: owner.cookie });
+    expect(unknown.status).toBe(400);
+    const blank = await post("/mysite/settings", { description: "   " }, { cookie: owner.cookie });
+    expect(blank.status).toBe(400);
+    expect(await read(blank)).toContain(messages.enterDescription);
+  });
+
+  it("changes only the user's own site", async () => {
+    const owner = await signUp();
+    const intruder = await signUp();
+    const ownerSite = await env.DB.prepare("SELECT id, description FROM sites WHERE user_id = ?").bind(owner.userId).first<{ id: string; description: string }>();
+    expect((await post("/sites/active", { siteId: ownerSite!.id }, { cookie: intruder.cookie })).status).toBe(403);
+    await post("/mysite/settings", { description: "Hijacked" }, { cookie: intruder.cookie });
+    expect(await env.DB.prepare("SELECT description FROM sites WHERE id = ?").bind(ownerSite!.id).first()).toEqual({ description: ownerSite!.description });
+    const intruderPage = await read(await get("/mysite", { cookie: intruder.cookie }));
+    expect(intruderPage).not.toContain(owner.url);
+  });
+});
+
+describe("feedback", () => {
+  it("stores feedback and thanks the user; blank feedback is refused", async () => {
+    const user = await signUp();
+    const blank = await post("/feedback?back=/market", { feedback: "  \n " }, { cookie: user.cookie });
+    expect(blank.status).toBe(400);
+    expect(await read(blank)).toContain(messages.feedbackEmpty);
+    const sent = await post("/feedback?back=%2Fmarket%3Ffeedback%3Dtrue", { feedback: "Love it" }, { cookie: user.cookie });
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("Location")).toBe("/market?notice=feedback-sent");
+    expect(await env.DB.prepare("SELECT text FROM feedback WHERE user_id = ?").bind(user.userId).first()).toEqual({ text: "Love it" });
+  });
+
+  it("opens the dialog from /market?feedback=true", async () => {
+    const user = await signUp();
+    expect(await read(await get("/market?feedback=true", { cookie: user.cookie }))).toContain("Send us feedback");
+  });
+});
+
+describe("site-add form from the market", () => {
+  it("creates the site and its listing and returns to the market", async () => {
+    const user = await signUp();
+    const host = uniqueHost("listed");
+    const response = await post("/add-site?source=market", { url: host, category: "product", description: "We make tools", connects: "12" }, { cookie: user.cookie });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/market");
+    const row = await env.DB.prepare("SELECT s.category, l.connects FROM sites s JOIN listings l ON l.site_id = s.id WHERE s.host = ?").bind(host).first();
+    expect(row).toEqual({ category: "product", connects: 12 });
+  });
+
+  it("shows every message, including the connects range, and needs a signed-in user", async () => {
+    const user = await signUp();
+    const response = await post("/add-site?source=market", { url: "x", connects: "100" }, { cookie: user.cookie });
+    expect(response.status).toBe(400);
+    const page = await read(response);
+    for (const message of [messages.invalidUrl, messages.selectCategory, messages.enterDescription, messages.connectsRange]) expect(page).toContain(message);
+    expect(page).not.toContain('name="email"');
+    expect(page).toMatch(/href="\/market"[^>]*>Exit</);
+    expect((await get("/add-site?source=market")).headers.get("Location")).toMatch(/^\/login/);
+  });
+
+  it("source other stores a waitlist entry without an email", async () => {
+    const host = uniqueHost("other");
+    const response = await post("/add-site?source=other", { url: host, category: "blog", description: "Other source" });
+    expect(response.headers.get("Location")).toBe("/newbeta");
+    expect(await env.DB.prepare("SELECT email, source FROM beta_signups WHERE host = ?").bind(host).first()).toEqual({ email: null, source: "other" });
+  });
+});
+
+describe("dashboard", () => {
+  it("counts offers of the active site and lists them with their empty states", async () => {
+    const me = await signUp();
+    const other = await signUp();
+    const empty = await read(await get("/mysite", { cookie: me.cookie }));
+    expect(empty).toContain("Happy trading with");
+    expect(empty).toContain("No trades yet, get the ball rolling by sending an offer!");
+    expect(empty).toContain("No offers yet, throw your hat in the ring!");
+    expect(empty).toContain(messages.verifyBanner);
+
+    const mySite = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(me.userId).first<{ id: string }>();
+    const otherSite = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(other.userId).first<{ id: string }>();
+    const offer = (status: string, fromMe: boolean) =>
+      env.DB.prepare(
+        "INSERT INTO offers (id, sender_user_id, sender_site_id, receiver_user_id, receiver_site_id, connects, status, answer_by, updated_at) VALUES (?, ?, ?, ?, ?, 5, ?, 0, 0)",
+      ).bind(
+        crypto.randomUUID(),
+        fromMe ? me.userId : other.userId,
+        fromMe ? mySite!.id : otherSite!.id,
+        fromMe ? other.userId : me.userId,
+        fromMe ? otherSite!.id : mySite!.id,
+        status,
+      );
+    await env.DB.batch([offer("pending", true), offer("pending", false), offer("pending", false), offer("accepted", true), offer("declined", false)]);
+    const page = await read(await get("/mysite", { cookie: me.cookie }));
+    const counter = (label: string) => page.match(new RegExp(`<strong>(\\d+)</strong><span>${label}</span>`))?.[1];
+    expect(counter("Received Offers")).toBe("2");
+    expect(counter("Pending Offers")).toBe("1");
+    expect(counter("Trades")).toBe("1");
+    expect(counter("Connects")).toBe("20");
+    expect(page).not.toContain("No trades yet");
+    expect(page).toContain(other.url);
+  });
+
+  it("suggests sites about the day's tag when enough match, and random sites otherwise", async () => {
+    const me = await signUp();
+    const other = await signUp();
+    const none = await read(await get("/mysite", { cookie: me.cookie }));
+    expect(none).toContain("Try these sites<");
+    expect(none).toContain("Try something new");
+    await post("/mysite/settings", new URLSearchParams([["description", "x"], ["tags", "fin-tech"]]), { cookie: me.cookie });
+    for (let i = 0; i < 3; i += 1) await listSite(other.userId, { host: uniqueHost("fintech"), tags: ["fin-tech"] });
+    const tagged = await read(await get("/mysite", { cookie: me.cookie }));
+    expect(tagged).toContain("Try these sites about Fin-tech");
+  });
+});
+
+describe("your score", () => {
+  it("shows the stored audit with the card formatting", async () => {
+    const me = await signUp();
+    await env.DB.prepare(
+      "UPDATE sites SET score = 64, score_run_at = ?, domain_authority = 30, on_page_seo = 35, technical_seo = 10, links = 0, speed = 77, ssl = 20 WHERE user_id = ?",
+    )
+      .bind(Date.UTC(2025, 0, 5), me.userId)
+      .run();
+    const page = await read(await get("/mysite/your-score", { cookie: me.cookie }));
+    expect(page).toContain("Last run 1/5/2025");
+    expect(page).toContain(`Here is the information we were able to gather about ${me.url}`);
+    expect(page).toContain('href="/market?feedback=true"');
+    const values = [...page.matchAll(/class="score-value">([^<]+)</g)].map((m) => m[1]);
+    expect(values).toEqual(["30%", "50%", "A+", "0", "77%", "B"]);
+  });
+});
+
+describe("connects page", () => {
+  it("shows the balance and the three bundles with 30 chosen", async () => {
+    const me = await signUp();
+    const page = await read(await get("/mysite/connects", { cookie: me.cookie }));
+    expect(page).toMatch(/data-testid="available-connects">20</);
+    for (const text of ["30 connects", "$20 + tax", "60 connects", "$32 + tax", "100 connects", "$53 + tax"]) expect(page).toContain(text);
+    expect(page).toContain('<input type="radio" name="bundle" checked="" value="30"/>');
+    expect(page).toContain("Connects expire one year after purchase");
+  });
+});

@@ -1,0 +1,173 @@
+import { describe, expect, it } from "vitest";
+import { formatRunDate, formatShortDate, SCORE_FALLBACK_DATE } from "~/domain/dates";
+import { countOffers } from "~/domain/offer-status";
+import { authorityBand, displayScore } from "~/domain/score";
+import {
+  formatDomainAuthority,
+  formatLinks,
+  formatOnPageSeo,
+  formatSpeed,
+  formatSsl,
+  formatTechnicalSeo,
+  scoreCards,
+} from "~/domain/score-cards";
+import { ftsPhrase, matchesSearch, parseSearchQuery, tagToken, type SearchableListing } from "~/domain/search";
+import { pickRandom, tagOfTheDay } from "~/domain/suggestions";
+
+describe("authority bands on the rounded-up score", () => {
+  it.each([
+    [0, "low"],
+    [19, "low"],
+    [19.1, "mid"],
+    [20, "mid"],
+    [69, "mid"],
+    [69.5, "hi"],
+    [70, "hi"],
+    [100, "hi"],
+  ])("%s is %s", (score, band) => {
+    expect(authorityBand(score)).toBe(band);
+  });
+});
+
+describe("displayed score", () => {
+  it("rounds up a stored score", () => {
+    expect(displayScore(41.2)).toBe(42);
+    expect(displayScore(0)).toBe(0);
+  });
+  it("shows a random 40 to 99 when the score is missing", () => {
+    expect(displayScore(null, () => 0)).toBe(40);
+    expect(displayScore(undefined, () => 0.99999)).toBe(99);
+  });
+});
+
+describe("dates", () => {
+  const now = Date.UTC(2026, 10, 21, 15, 30);
+  it("shows 12-hour clock time for today", () => {
+    expect(formatShortDate(Date.UTC(2026, 10, 21, 0, 5), now)).toBe("12:05 AM");
+    expect(formatShortDate(Date.UTC(2026, 10, 21, 9, 7), now)).toBe("9:07 AM");
+    expect(formatShortDate(Date.UTC(2026, 10, 21, 12, 0), now)).toBe("12:00 PM");
+    expect(formatShortDate(Date.UTC(2026, 10, 21, 23, 59), now)).toBe("11:59 PM");
+  });
+  it("shows month/day this year and adds the year otherwise", () => {
+    expect(formatShortDate(Date.UTC(2026, 0, 2, 10), now)).toBe("1/2");
+    expect(formatShortDate(Date.UTC(2026, 10, 20, 23, 59), now)).toBe("11/20");
+    expect(formatShortDate(Date.UTC(2025, 11, 31), now)).toBe("12/31/2025");
+  });
+  it("falls back to 7 March 2024 for a site never scored", () => {
+    expect(SCORE_FALLBACK_DATE).toBe(Date.UTC(2024, 2, 7));
+    expect(formatRunDate(null, now)).toBe("3/7/2024");
+    expect(formatRunDate(null, Date.UTC(2024, 5, 1))).toBe("3/7");
+  });
+});
+
+describe("Your Score cards", () => {
+  it("formats each value", () => {
+    expect(formatDomainAuthority(35)).toBe("35%");
+    expect(formatOnPageSeo(70)).toBe("100%");
+    expect(formatOnPageSeo(35)).toBe("50%");
+    expect(formatOnPageSeo(1)).toBe("2%");
+    expect(formatTechnicalSeo(10)).toBe("A+");
+    expect(formatTechnicalSeo(20)).toBe("B");
+    expect(formatTechnicalSeo(30)).toBe("C");
+    expect(formatTechnicalSeo(15)).toBe("N/A");
+    expect(formatSpeed(88)).toBe("88%");
+    expect(formatSsl(10)).toBe("A+");
+    expect(formatSsl(0)).toBe("B");
+    expect(formatSsl(20)).toBe("B");
+  });
+  it("shows N/A for missing values, and backlinks only when unknown", () => {
+    for (const format of [formatDomainAuthority, formatOnPageSeo, formatTechnicalSeo, formatSpeed, formatSsl, formatLinks]) {
+      expect(format(null)).toBe("N/A");
+    }
+    expect(formatLinks(0)).toBe("0");
+    expect(formatLinks(12)).toBe("12");
+  });
+  it("lists the six cards in order", () => {
+    const cards = scoreCards({ domainAuthority: 40, onPageSeo: 49, technicalSeo: 20, links: 3, speed: 90, ssl: 10 });
+    expect(cards.map((card) => [card.title, card.value])).toEqual([
+      ["Domain Authority", "40%"],
+      ["On-page SEO", "70%"],
+      ["Technical SEO", "B"],
+      ["Total Backlinks", "3"],
+      ["Speed", "90%"],
+      ["SSL", "A+"],
+    ]);
+  });
+});
+
+describe("suggestions", () => {
+  it("rotates the tag by day of week over the site's tags", () => {
+    const sunday = Date.UTC(2026, 10, 22);
+    const monday = Date.UTC(2026, 10, 23);
+    const saturday = Date.UTC(2026, 10, 28);
+    expect(tagOfTheDay(["seo", "ai", "travel"], sunday)).toBe("seo");
+    expect(tagOfTheDay(["seo", "ai", "travel"], monday)).toBe("ai");
+    expect(tagOfTheDay(["seo", "ai", "travel"], saturday)).toBe("seo"); // day 6 % 3
+    expect(tagOfTheDay(["blog"], saturday)).toBe("blog");
+    expect(tagOfTheDay([], monday)).toBeNull();
+  });
+  it("picks distinct random items, at most the count", () => {
+    const picked = pickRandom([1, 2, 3, 4, 5, 6, 7], 5, () => 0.5);
+    expect(picked).toHaveLength(5);
+    expect(new Set(picked).size).toBe(5);
+    expect(pickRandom([1, 2], 5)).toHaveLength(2);
+  });
+});
+
+describe("search rules", () => {
+  const listing: SearchableListing = {
+    url: "https://Garden-Notes.com",
+    description: "Balcony vegetables and Small Spaces",
+    category: "blog",
+    tags: ["travel", "seo"],
+    score: 19.2,
+  };
+  it("matches the term case-insensitively anywhere", () => {
+    expect(matchesSearch(listing, { term: "garden-n", tags: [], bands: [] })).toBe(true);
+    expect(matchesSearch(listing, { term: "SMALL spa", tags: [], bands: [] })).toBe(true);
+    expect(matchesSearch(listing, { term: "BLOG", tags: [], bands: [] })).toBe(true);
+    expect(matchesSearch(listing, { term: "trav", tags: [], bands: [] })).toBe(true);
+    expect(matchesSearch(listing, { term: "cooking", tags: [], bands: [] })).toBe(false);
+  });
+  it("requires every chosen tag", () => {
+    expect(matchesSearch(listing, { term: "", tags: ["travel", "seo"], bands: [] })).toBe(true);
+    expect(matchesSearch(listing, { term: "", tags: ["travel", "ai"], bands: [] })).toBe(false);
+  });
+  it("combines bands with OR on the rounded-up score", () => {
+    expect(matchesSearch(listing, { term: "", tags: [], bands: ["low"] })).toBe(false);
+    expect(matchesSearch(listing, { term: "", tags: [], bands: ["mid"] })).toBe(true);
+    expect(matchesSearch(listing, { term: "", tags: [], bands: ["low", "hi"] })).toBe(false);
+    expect(matchesSearch({ ...listing, score: 70 }, { term: "", tags: [], bands: ["low", "hi"] })).toBe(true);
+    expect(matchesSearch({ ...listing, score: null }, { term: "", tags: [], bands: ["low"] })).toBe(false);
+  });
+  it("reads the query and drops unknown values", () => {
+    const params = new URLSearchParams("term=  Seo   tips &tag=seo&tag=nope&tag=seo&band=hi&band=huge");
+    expect(parseSearchQuery(params)).toEqual({ term: "Seo tips", tags: ["seo"], bands: ["hi"] });
+    expect(parseSearchQuery(new URLSearchParams("term=ignored"), "from path").term).toBe("from path");
+    expect(parseSearchQuery(new URLSearchParams(`term=${"x".repeat(500)}`)).term).toHaveLength(100);
+  });
+  it("quotes user input for the index", () => {
+    expect(ftsPhrase('say "hi" OR x')).toBe('"say ""hi"" OR x"');
+    expect(tagToken("e-commerce")).toBe("#e-commerce#");
+  });
+});
+
+describe("dashboard counting", () => {
+  const site = "mine";
+  it("counts only offers of the current site", () => {
+    const counts = countOffers(
+      [
+        { status: "pending", senderSiteId: site, receiverSiteId: "a" },
+        { status: "pending", senderSiteId: "b", receiverSiteId: site },
+        { status: "pending", senderSiteId: "c", receiverSiteId: site },
+        { status: "accepted", senderSiteId: site, receiverSiteId: "d" },
+        { status: "accepted", senderSiteId: "e", receiverSiteId: site },
+        { status: "declined", senderSiteId: "f", receiverSiteId: site },
+        { status: "rescind", senderSiteId: site, receiverSiteId: "g" },
+        { status: "pending", senderSiteId: "x", receiverSiteId: "y" },
+      ],
+      site,
+    );
+    expect(counts).toEqual({ pending: 1, received: 2, trades: 2 });
+  });
+});
