@@ -1,0 +1,108 @@
+import { describe, expect, it } from "vitest";
+import { messages } from "~/domain/messages";
+import { createAccount, logIn, modes, openPage, sharedChromium } from "./browser";
+
+const chromium = sharedChromium();
+
+describe.each(modes)("market and my site $name", ({ js }) => {
+  it("opens a post's panel and closes it", async () => {
+    const { email } = await createAccount("panel");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, email);
+    const firstCard = page.locator('[data-testid="post-card"]').first();
+    const host = await firstCard.locator(".post-url").textContent();
+    await firstCard.click();
+    await page.getByRole("dialog").getByText("Trade terms").waitFor();
+    expect(page.url()).toMatch(/\/market\?post=/);
+    expect(await page.locator("#trade-title").textContent()).toBe(host);
+    await page.getByText(messages.verifyBanner).waitFor();
+    await page.getByRole("dialog").getByRole("link", { name: "Close" }).click();
+    await expect.poll(() => page.locator(".slide-out").count()).toBe(0);
+    expect(new URL(page.url()).search).toBe("");
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("searches from the header and filters by category and authority", async () => {
+    const { email } = await createAccount("search");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, email);
+    await page.fill("#header-search", "blog");
+    await page.press("#header-search", "Enter");
+    await page.getByRole("heading", { name: "Results for blog" }).waitFor();
+    const before = await page.locator(".count-line").textContent();
+    expect(before).toMatch(/^\d+\+ sites available$/);
+    await page.locator("summary", { hasText: "Category" }).click();
+    await page.getByLabel("Blog", { exact: true }).check();
+    await page.locator("summary", { hasText: "Authority" }).click();
+    await page.getByLabel("70 and above").check();
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/tag=blog/);
+    const url = new URL(page.url());
+    expect(url.searchParams.getAll("tag")).toEqual(["blog"]);
+    expect(url.searchParams.getAll("band")).toEqual(["hi"]);
+    const scores = await page.locator('[data-testid="post-card"] .score').allTextContents();
+    expect(scores.length).toBeGreaterThan(0);
+    for (const score of scores) expect(Number(score)).toBeGreaterThanOrEqual(70);
+    await page.getByRole("link", { name: "Clear" }).click();
+    await page.waitForURL((next) => !next.search.includes("tag="));
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("switches the active site", async () => {
+    const { email, host } = await createAccount("switch");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, email);
+    await page.goto("/sites/new?back=/market");
+    const second = `second-${crypto.randomUUID().slice(0, 6)}.com`;
+    await page.fill('.modal input[name="url"]', second);
+    await page.fill('.modal textarea[name="description"]', "The second site of this owner, about e2e tests.");
+    await page.getByRole("button", { name: "Add website" }).click();
+    await page.waitForURL("**/market");
+    await expect.poll(() => page.locator(".site-switcher-name").textContent()).toBe(second);
+    await page.click(".site-switcher summary");
+    await page.getByRole("menuitemradio", { name: host }).click();
+    await expect.poll(() => page.locator(".site-switcher-name").textContent()).toBe(host);
+    await page.goto("/mysite");
+    await page.getByRole("heading", { name: `Happy trading with ${host}` }).waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("saves settings", async () => {
+    const { email } = await createAccount("settings");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, email);
+    await page.goto("/mysite/settings");
+    if (js) await page.getByRole("button", { name: "Edit description" }).click();
+    await page.getByRole("textbox", { name: "Description" }).fill("Updated in a browser test.");
+    await page.locator("label.chip", { hasText: "SEO" }).click();
+    await page.locator("label.chip", { hasText: "Feature" }).click();
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("status").filter({ hasText: "Settings saved" }).waitFor();
+    await page.goto("/mysite/settings");
+    expect(await page.locator("label.chip", { hasText: "SEO" }).locator("input").isChecked()).toBe(true);
+    expect(await page.locator("label.chip", { hasText: "Feature" }).locator("input").isChecked()).toBe(true);
+    expect(await page.locator("label.chip", { hasText: "AI" }).locator("input").isChecked()).toBe(false);
+    await page.getByText("Updated in a browser test.").first().waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("sends feedback", async () => {
+    const { email } = await createAccount("feedback");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, email);
+    await page.getByRole("link", { name: "Feedback" }).click();
+    await page.getByRole("heading", { name: "Send us feedback" }).waitFor();
+    await page.getByRole("button", { name: "Send feedback" }).click();
+    await page.getByText(messages.feedbackEmpty).waitFor();
+    await page.getByLabel("Your feedback").fill("The market is easy to use.");
+    await page.getByRole("button", { name: "Send feedback" }).click();
+    await page.getByRole("status").filter({ hasText: "Thanks for your feedback!" }).waitFor();
+    expect(await page.getByRole("heading", { name: "Send us feedback" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
