@@ -16,8 +16,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const url = new URL(request.url);
   const query = parseSearchQuery(url.searchParams, params.term);
-  const after = Number(url.searchParams.get("after"));
-  const result = await searchListings(context.db, auth.user.id, query, Number.isSafeInteger(after) && after > 0 ? after : undefined);
+  const result = await searchListings(context.db, auth.user.id, query, url.searchParams.get("after"));
   context.responseHeaders.set("Server-Timing", `search;dur=${result.durationMs.toFixed(1)}`);
   return {
     query,

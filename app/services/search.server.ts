@@ -1,7 +1,13 @@
 /**
- * Search over the market (spec 5) with SQLite FTS5's trigram index (migrations/0002): the term and the chosen
- * tags become one MATCH expression, results come newest-indexed first straight from the index, and only
- * tradable listings (verified, active, not the viewer's) are kept.
+ * Search over the market (spec 5).
+ *
+ * A term of three characters or more and the chosen tags become one MATCH expression on SQLite FTS5's trigram
+ * index (migrations/0002); results then come newest-indexed first straight from the index. Without such a phrase
+ * (no term, a one- or two-character term, only authority bands) the listings are walked newest first instead, so
+ * the query stops as soon as a page is full. Only tradable listings are kept: verified, active, not the viewer's.
+ *
+ * The count line counts at most SEARCH_COUNT_CAP matches ('100+ sites available'), in the same query as the
+ * first page.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
@@ -9,8 +15,7 @@ import { AUTHORITY_BANDS } from "~/domain/score";
 import { ftsPhrase, tagToken, type SearchQuery } from "~/domain/search";
 
 export const SEARCH_PAGE_SIZE = 24;
-/** The count line stops counting here ('{n}+ sites available'). */
-export const SEARCH_COUNT_CAP = 1000;
+export const SEARCH_COUNT_CAP = 100;
 
 export interface SearchPost {
   id: string;
@@ -23,12 +28,10 @@ export interface SearchPost {
   tags: string[];
 }
 
-/** The trigram index needs three characters; shorter terms are matched with LIKE on the indexed text. */
-function termCondition(term: string): { match: string[]; like: SQL | null } {
-  if (!term) return { match: [], like: null };
-  if ([...term].length >= 3) return { match: [ftsPhrase(term)], like: null };
-  const escaped = term.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return { match: [], like: sql`f.body LIKE ${`%${escaped}%`} ESCAPE '\\'` };
+interface Row extends Omit<SearchPost, "tags"> {
+  tags: string;
+  /** Index row id (MATCH searches) or `createdAt_id` of the listing (walks): the position for the next page. */
+  position: string;
 }
 
 function bandCondition(query: SearchQuery): SQL | null {
@@ -39,34 +42,77 @@ function bandCondition(query: SearchQuery): SQL | null {
   return sql`(${sql.join(parts, sql` OR `)})`;
 }
 
-export async function searchListings(db: Database, viewerUserId: string, query: SearchQuery, afterRowid?: number) {
+/** Short terms cannot use the trigram index; they are matched with LIKE on the same fields. */
+function shortTermCondition(term: string): SQL {
+  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return sql`(s.url LIKE ${pattern} ESCAPE '\\' OR s.description LIKE ${pattern} ESCAPE '\\'
+    OR s.category LIKE ${pattern} ESCAPE '\\' OR s.tags LIKE ${pattern} ESCAPE '\\')`;
+}
+
+const columns = sql`l.id AS id, l.connects AS connects, s.url AS url, s.description AS description,
+  s.category AS category, s.icon AS icon, s.score AS score, s.tags AS tags`;
+
+/** Parses the position of the last result shown, in the form of the search that made it. */
+function parsePosition(value: string | null | undefined, matchMode: boolean) {
+  if (!value) return null;
+  if (matchMode) return /^\d{1,15}$/.test(value) ? { rowid: Number(value) } : null;
+  const match = value.match(/^(\d{1,15})_([\w-]{1,64})$/);
+  return match ? { createdAt: Number(match[1]), id: match[2] as string } : null;
+}
+
+export async function searchListings(db: Database, viewerUserId: string, query: SearchQuery, after?: string | null) {
   const started = performance.now();
-  const term = termCondition(query.term);
-  const match = [...term.match, ...query.tags.map((tag) => ftsPhrase(tagToken(tag)))];
+  const longTerm = [...query.term].length >= 3;
+  const phrases = [...(longTerm ? [ftsPhrase(query.term)] : []), ...query.tags.map((tag) => ftsPhrase(tagToken(tag)))];
+  const matchMode = phrases.length > 0;
+
   const conditions: SQL[] = [sql`s.verified = 1`, sql`s.user_id <> ${viewerUserId}`];
-  if (match.length > 0) conditions.push(sql`f.site_search MATCH ${match.join(" AND ")}`);
-  if (term.like) conditions.push(term.like);
+  if (query.term && !longTerm) conditions.push(shortTermCondition(query.term));
   const bands = bandCondition(query);
   if (bands) conditions.push(bands);
-  const where = sql.join(conditions, sql` AND `);
-  const from = sql`site_search AS f
-    JOIN sites AS s ON s.search_rowid = f.rowid
-    JOIN listings AS l ON l.site_id = s.id AND l.active = 1`;
-  const pageWhere = afterRowid ? sql`${where} AND f.rowid < ${afterRowid}` : where;
 
-  const [rows, counted] = await Promise.all([
-    db.all<SearchPost & { rowid: number; tags: string }>(sql`
-      SELECT f.rowid AS rowid, l.id AS id, l.connects AS connects, s.url AS url, s.description AS description,
-             s.category AS category, s.icon AS icon, s.score AS score, s.tags AS tags
-      FROM ${from} WHERE ${pageWhere}
-      ORDER BY f.rowid DESC LIMIT ${SEARCH_PAGE_SIZE + 1}`),
-    db.all<{ n: number }>(sql`SELECT count(*) AS n FROM (SELECT 1 FROM ${from} WHERE ${where} LIMIT ${SEARCH_COUNT_CAP})`),
-  ]);
+  const run = (limit: number, from: ReturnType<typeof parsePosition>) => {
+    if (matchMode) {
+      const where = sql.join(
+        [sql`f.site_search MATCH ${phrases.join(" AND ")}`, ...conditions, ...(from && "rowid" in from ? [sql`f.rowid < ${from.rowid}`] : [])],
+        sql` AND `,
+      );
+      return db.all<Row>(sql`
+        SELECT ${columns}, CAST(f.rowid AS TEXT) AS position
+        FROM site_search AS f
+        JOIN sites AS s ON s.search_rowid = f.rowid
+        JOIN listings AS l ON l.site_id = s.id AND l.active = 1
+        WHERE ${where}
+        ORDER BY f.rowid DESC LIMIT ${limit}`);
+    }
+    const where = sql.join(
+      [
+        sql`l.active = 1`,
+        ...conditions,
+        ...(from && "createdAt" in from
+          ? [sql`(l.created_at < ${from.createdAt} OR (l.created_at = ${from.createdAt} AND l.id < ${from.id}))`]
+          : []),
+      ],
+      sql` AND `,
+    );
+    return db.all<Row>(sql`
+      SELECT ${columns}, l.created_at || '_' || l.id AS position
+      FROM listings AS l INDEXED BY listings_active_created_idx
+      JOIN sites AS s ON s.id = l.site_id
+      WHERE ${where}
+      ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit}`);
+  };
+
+  const from = parsePosition(after, matchMode);
+  // The first page and the count come from one query; later pages count from the start separately.
+  const [rows, counted] = from
+    ? await Promise.all([run(SEARCH_PAGE_SIZE + 1, from), run(SEARCH_COUNT_CAP, null)])
+    : await run(SEARCH_COUNT_CAP, null).then((all) => [all, all] as const);
   const page = rows.slice(0, SEARCH_PAGE_SIZE);
   return {
-    posts: page.map(({ rowid: _rowid, tags, ...post }) => ({ ...post, tags: JSON.parse(tags) as string[] })),
-    count: counted[0]?.n ?? 0,
-    next: rows.length > SEARCH_PAGE_SIZE ? (page.at(-1)?.rowid ?? null) : null,
+    posts: page.map(({ position: _position, tags, ...post }) => ({ ...post, tags: JSON.parse(tags) as string[] })),
+    count: counted.length,
+    next: rows.length > SEARCH_PAGE_SIZE ? (page.at(-1)?.position ?? null) : null,
     durationMs: performance.now() - started,
   };
 }
