@@ -30,6 +30,8 @@ const WORDS = {
 };
 const ADJECTIVES = ["bright", "quiet", "urban", "clever", "simple", "open", "rapid", "golden", "little", "modern", "daily", "north"];
 const TLDS = ["com", "io", "net", "org", "co", "blog", "app", "dev"];
+/** Named local logos in public/logos (a site's icon may name one). */
+const LOGOS = ["blog", "product", "cooking", "educational", "gaming"];
 
 function prng(seed) {
   let a = seed >>> 0;
@@ -91,10 +93,18 @@ export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.cei
     const mainTag = tags[0];
     const score = random() < 0.08 ? null : Math.floor(random() * 96) + 3;
     const description = `${host.split(".")[0].replaceAll("-", " ")}: articles and resources about ${tags.map((t) => t.replace("-", " ")).join(", ")} for readers who want practical, well researched advice.`;
+    const audited = score !== null;
     sites.push([
       id, userId, `https://${host}`, host, description, mainTag === "product-service" || mainTag === "e-commerce" ? "product" : "blog",
-      verified ? 1 : 0, randomBytes(12).toString("hex"), verified ? createdAt : null, score, score === null ? null : createdAt,
+      verified ? 1 : 0, randomBytes(12).toString("hex"), verified ? createdAt : null, score, audited ? createdAt : null,
       JSON.stringify(tags), JSON.stringify(some(MATERIALS, 1, 3)), JSON.stringify(some(CONTENT_TYPES, 1, 3)), createdAt,
+      pick(LOGOS),
+      // Audit figures as the Your Score page shows them (decision 11); domain authority needs a rank provider.
+      audited ? Math.floor(random() * 71) : null,
+      audited ? pick([10, 20, 30]) : null,
+      audited ? Math.floor(random() * 40) : null,
+      audited ? 40 + Math.floor(random() * 61) : null,
+      audited ? pick([10, 10, 10, 20]) : null,
     ]);
     if (withListing) {
       listings.push([randomUUID(), id, userId, 5 + Math.floor(random() * 26), JSON.stringify(some(CONTENT_TYPES, 1, 2)), JSON.stringify(some(MATERIALS, 1, 2)), 1, createdAt]);
@@ -125,7 +135,10 @@ export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.cei
     insert("connect_ledger", ["id", "user_id", "kind", "amount", "lot_id", "created_at"], ledger),
     insert(
       "sites",
-      ["id", "user_id", "url", "host", "description", "category", "verified", "verification_token", "verified_at", "score", "score_run_at", "tags", "materials", "content_types", "created_at"],
+      [
+        "id", "user_id", "url", "host", "description", "category", "verified", "verification_token", "verified_at", "score", "score_run_at",
+        "tags", "materials", "content_types", "created_at", "icon", "on_page_seo", "technical_seo", "links", "speed", "ssl",
+      ],
       sites,
     ),
     insert("listings", ["id", "site_id", "user_id", "connects", "content_types", "materials", "active", "created_at"], listings),
