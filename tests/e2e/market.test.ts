@@ -23,6 +23,27 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await close();
   });
 
+  it("loads more posts: in place with JavaScript, as the next page without", async () => {
+    const { email } = await createAccount("more");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, email);
+    const cards = page.locator('[data-testid="post-card"]');
+    await cards.first().waitFor();
+    expect(await cards.count()).toBe(24);
+    const firstHost = await cards.first().locator(".post-url").textContent();
+    await page.getByRole("link", { name: "More posts" }).click();
+    if (js) {
+      await expect.poll(() => cards.count()).toBeGreaterThan(24);
+      expect(new URL(page.url()).search).toBe("");
+      expect(await cards.first().locator(".post-url").textContent()).toBe(firstHost);
+    } else {
+      await page.waitForURL(/after=/);
+      expect(await cards.first().locator(".post-url").textContent()).not.toBe(firstHost);
+    }
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it("searches from the header and filters by category and authority", async () => {
     const { email } = await createAccount("search");
     const { page, errors, close } = await openPage(chromium(), js);
