@@ -50,7 +50,7 @@ export default {
     return response;
   },
 
-  async scheduled(_controller, env, ctx) {
-    ctx.waitUntil(runHousekeeping(database(env.DB), env, Date.now()));
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(runHousekeeping(database(env.DB), env, controller.scheduledTime));
   },
 } satisfies ExportedHandler<Env>;

@@ -195,7 +195,8 @@ export const offers = sqliteTable(
       .references(() => sites.id, { onDelete: "cascade" }),
     /** Price held from the sender when the proposal was sent. */
     connects: integer("connects").notNull(),
-    status: text("status", { enum: ["pending", "declined", "rescind", "accepted"] }).notNull().default("pending"),
+    /** `expired`: nobody answered in time; the hold was returned (shown as NORES Incomplete). */
+    status: text("status", { enum: ["pending", "declined", "rescind", "accepted", "expired"] }).notNull().default("pending"),
     /** When a pending offer's hold is returned for lack of an answer. */
     answerBy: integer("answer_by").notNull(),
     answeredAt: integer("answered_at"),
@@ -208,6 +209,8 @@ export const offers = sqliteTable(
     index("offers_sender_site_idx").on(t.senderSiteId, t.createdAt),
     index("offers_receiver_site_idx").on(t.receiverSiteId, t.createdAt),
     index("offers_status_answer_by_idx").on(t.status, t.answerBy),
+    // One pending proposal per sending site and listing: a double submit can never hold twice.
+    uniqueIndex("offers_pending_unique").on(t.senderSiteId, t.listingId).where(sql`status = 'pending'`),
   ],
 );
 
@@ -291,12 +294,29 @@ export const connectLedger = sqliteTable(
     kind: text("kind", { enum: ["grant", "purchase", "hold", "spend", "return", "expire"] }).notNull(),
     /** Signed change of the available balance. */
     amount: integer("amount").notNull(),
+    /** Signed change of the held balance (holds of sent proposals). */
+    held: integer("held").notNull().default(0),
     lotId: text("lot_id"),
     offerId: text("offer_id"),
     paymentEventId: text("payment_event_id"),
     createdAt: createdAt(),
   },
   (t) => [index("connect_ledger_user_idx").on(t.userId, t.createdAt), index("connect_ledger_offer_idx").on(t.offerId)],
+);
+
+/** Where a proposal's hold came from: the lots it took connects from, expiring first (see migrations/0004). */
+export const connectHoldParts = sqliteTable(
+  "connect_hold_parts",
+  {
+    offerId: text("offer_id")
+      .notNull()
+      .references(() => offers.id, { onDelete: "cascade" }),
+    lotId: text("lot_id")
+      .notNull()
+      .references(() => connectLots.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.offerId, t.lotId] })],
 );
 
 /** Payment provider events already credited (each event and each checkout session once). */

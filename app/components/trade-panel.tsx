@@ -3,6 +3,7 @@ import { iconSource, shortenAddress } from "~/domain/listing-format";
 import { messages } from "~/domain/messages";
 import { CONTENT_TYPES, labelOf, PROVIDED_MATERIALS, SITE_CATEGORIES } from "~/domain/options";
 import { ScoreBadge } from "./post-card";
+import { ProposalForm, type ProposalError } from "./proposal-form";
 import { SlideOut } from "./slide-out";
 
 export interface TradePanelPost {
@@ -36,11 +37,13 @@ export function TradePanel({
   closeTo,
   siteVerified,
   connects,
+  failure,
 }: {
   post: TradePanelPost;
   closeTo: string;
   siteVerified: boolean;
   connects: number;
+  failure?: ProposalError | null;
 }) {
   return (
     <SlideOut titleId="trade-title" closeTo={closeTo}>
@@ -78,6 +81,7 @@ export function TradePanel({
           </dd>
         </dl>
       </section>
+      <ProposalForm listingId={post.id} connects={post.connects} theirMaterials={post.materials} failure={failure} />
       <p className="balance-line">
         You have <strong>{connects}</strong> connects. <Link to="/mysite/connects">Buy connects</Link>
       </p>

@@ -38,6 +38,18 @@ export const messages = {
   addWebsiteFailed: "There was an error adding your website",
   websiteAlreadyAdded: "This website is already in your account",
 
+  // Trade (spec 8)
+  selectContentType: "Please select a content type.",
+  enterContentUrl: "Please enter the content url.",
+  verifyYourWebsite: "Please verify your website.",
+  notEnoughConnects: "You do not have enough connects for this trade.",
+  offerSent: "Offer sent",
+  couldNotSendOffer: "Could not send offer.",
+  offerSendFailed: "There was an error sending your offer.",
+  duplicateOffer: "You already have a pending offer for this post.",
+  offerChangeRefused: "That change is not possible for this offer.",
+  offerSaveFailed: "Your change could not be saved. Please try again.",
+
   // Misc (spec 8)
   feedbackEmpty: "Feedback is empty.",
   crossSiteRefused: "This form was sent from another site and was refused.",

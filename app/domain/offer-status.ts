@@ -13,13 +13,14 @@ export const STATUS_LABELS = {
 } as const;
 
 export type StatusCode = keyof typeof STATUS_LABELS;
-export type OfferStatus = "pending" | "declined" | "rescind" | "accepted";
+export type OfferStatus = "pending" | "declined" | "rescind" | "accepted" | "expired";
 
 export const OFFER_STATUS_CODES: Record<OfferStatus, StatusCode> = {
   pending: "PEN",
   declined: "DEC",
   rescind: "RES",
   accepted: "ACC",
+  expired: "NORES",
 };
 
 export interface CountableOffer {

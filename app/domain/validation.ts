@@ -6,6 +6,7 @@ import { z } from "zod";
 import { messages } from "./messages";
 import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS, SITE_CATEGORIES } from "./options";
 import { isWebsiteUrl } from "./site-address";
+import { isContentUrl } from "./offer-rules";
 import {
   DESCRIPTION_MAX_LENGTH,
   DESCRIPTION_MIN_LENGTH,
@@ -144,3 +145,32 @@ export const siteSettingsSchema = z.object({
   materials: idsOf(PROVIDED_MATERIALS),
   tags: idsOf(CATEGORY_TAGS),
 });
+
+const contentTypeField = z.enum(CONTENT_TYPES.map((type) => type.id) as [string, ...string[]], {
+  errorMap: () => ({ message: messages.selectContentType }),
+});
+
+/** A trade proposal: for each party a content type (required) and the materials it provides. */
+export const proposalSchema = z.object({
+  listingId: z.string({ required_error: messages.couldNotSendOffer }).max(64, messages.couldNotSendOffer),
+  myContentType: contentTypeField,
+  theirContentType: contentTypeField,
+  myMaterials: idsOf(PROVIDED_MATERIALS),
+  theirMaterials: idsOf(PROVIDED_MATERIALS),
+});
+
+/** Answers to an offer and moves of one's own side of a trade. */
+export const offerActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("accept"), materials: idsOf(PROVIDED_MATERIALS) }),
+  z.object({ intent: z.enum(["decline", "rescind", "trash"]) }),
+  z.object({
+    intent: z.literal("move"),
+    to: z.enum(["in_progress", "completed", "stopped"]),
+    contentUrl: z
+      .string()
+      .trim()
+      .max(2048, messages.enterContentUrl)
+      .optional()
+      .refine((value) => value === undefined || value === "" || isContentUrl(value), messages.enterContentUrl),
+  }),
+]);

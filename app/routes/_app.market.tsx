@@ -1,12 +1,16 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useFetcher, useLoaderData, useLocation, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useActionData, useFetcher, useLoaderData, useLocation, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useEffect, useState, type MouseEvent } from "react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
 import { PostCard } from "~/components/post-card";
 import { TradePanel } from "~/components/trade-panel";
 import { useHydrated } from "~/components/use-hydrated";
 import { displayScore } from "~/domain/score";
+import { messages } from "~/domain/messages";
+import { proposalSchema } from "~/domain/validation";
+import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
+import { propose } from "~/services/offers.server";
 import { getMarketPost, listMarket, parseCursor, type MarketPost } from "~/services/market.server";
 import type { loader as appLoader } from "./_app";
 
@@ -25,6 +29,27 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     postId && postId.length <= 64 ? getMarketPost(context.db, auth.user.id, postId) : undefined,
   ]);
   return { posts: page.posts.map(forDisplay), next: page.next, isFirstPage: !cursor, selected: selected ? forDisplay(selected) : null };
+}
+
+/** Sends a proposal from the trade terms panel; works as a plain form post. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const parsed = parseForm(await readFormData(request), proposalSchema);
+  if (!parsed.ok) {
+    const error = firstError(parsed.errors, "myContentType") ?? firstError(parsed.errors, "theirContentType") ?? messages.couldNotSendOffer;
+    return data({ error, help: null }, { status: 400 });
+  }
+  const { listingId, myContentType, myMaterials, theirContentType, theirMaterials } = parsed.value;
+  const result = await propose(context, auth, {
+    listingId,
+    mine: { contentType: myContentType, materials: myMaterials },
+    theirs: { contentType: theirContentType, materials: theirMaterials },
+  });
+  if (!result.ok) {
+    const help = result.status === 403 ? ("verify" as const) : result.status === 402 ? ("connects" as const) : null;
+    return data({ error: result.message, help }, { status: result.status });
+  }
+  throw redirect("/market?notice=offer-sent");
 }
 
 // Opening or closing a panel or dialog needs no new data: the post is already on the page.
@@ -51,6 +76,7 @@ function withParam(search: URLSearchParams, name: string, value: string | null) 
 
 export default function Market() {
   const data = useLoaderData<typeof loader>();
+  const failure = useActionData<typeof action>();
   const shell = useRouteLoaderData<typeof appLoader>("routes/_app");
   const [searchParams] = useSearchParams();
   const location = useLocation();
@@ -119,6 +145,7 @@ export default function Market() {
           closeTo={closeTo}
           siteVerified={shell?.activeSite?.verified ?? false}
           connects={shell?.user.connects ?? 0}
+          failure={failure}
         />
       ) : null}
       {searchParams.get("feedback") !== null ? <FeedbackDialog closeTo={withParam(searchParams, "feedback", null)} key={location.key} /> : null}

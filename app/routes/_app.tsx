@@ -18,6 +18,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 const NOTICES: Record<string, string> = {
   "feedback-sent": "Thanks for your feedback!",
   "settings-saved": "Settings saved",
+  "offer-sent": "Offer sent",
 };
 
 export default function SignedInLayout() {

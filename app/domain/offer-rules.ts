@@ -1,0 +1,85 @@
+/**
+ * The offer state machine (spec 4, decisions 13-15), as pure rules the server enforces and the pages use to
+ * decide which actions to show.
+ */
+import type { StatusCode } from "./offer-status";
+
+export type Role = "sender" | "receiver";
+export type OfferState = "pending" | "declined" | "rescind" | "accepted" | "expired";
+export type OfferAction = "accept" | "decline" | "rescind" | "trash";
+export type EntryStatus = "not_started" | "in_progress" | "completed" | "stopped";
+
+export const ANSWER_WITHIN_MS = 14 * 24 * 60 * 60 * 1000;
+
+/** Who may do what to the offer as a whole. */
+export function canActOnOffer(action: OfferAction, offer: { status: OfferState; role: Role; trashed: boolean }): boolean {
+  switch (action) {
+    case "accept":
+    case "decline":
+      return offer.status === "pending" && offer.role === "receiver";
+    case "rescind":
+      return offer.status === "pending" && offer.role === "sender";
+    case "trash":
+      return !offer.trashed && (offer.status === "declined" || offer.status === "rescind" || offer.status === "expired");
+  }
+}
+
+/** Each participant's own progress after acceptance; completed is final. */
+export const ENTRY_TRANSITIONS: Record<EntryStatus, readonly EntryStatus[]> = {
+  not_started: ["in_progress"],
+  in_progress: ["completed", "stopped"],
+  stopped: ["in_progress"],
+  completed: [],
+};
+
+export function canMoveEntry(from: EntryStatus, to: EntryStatus): boolean {
+  return ENTRY_TRANSITIONS[from].includes(to);
+}
+
+/** The states an entry may be in to move to `to`. */
+export function entryStatesBefore(to: EntryStatus): EntryStatus[] {
+  return (Object.keys(ENTRY_TRANSITIONS) as EntryStatus[]).filter((from) => canMoveEntry(from, to));
+}
+
+export const ENTRY_STATUS_CODES: Record<EntryStatus, StatusCode> = {
+  not_started: "DNS",
+  in_progress: "INP",
+  completed: "COM",
+  stopped: "STP",
+};
+
+/** The label of an offer for one side: a trade is Completed when both sides are; unanswered offers are Incomplete. */
+export function offerStatusCode(offer: { status: OfferState; trashed: boolean; entries?: EntryStatus[] }): StatusCode {
+  if (offer.trashed) return "TRS";
+  switch (offer.status) {
+    case "pending":
+      return "PEN";
+    case "declined":
+      return "DEC";
+    case "rescind":
+      return "RES";
+    case "expired":
+      return "NORES";
+    case "accepted":
+      if (offer.entries && offer.entries.length > 0 && offer.entries.every((entry) => entry === "completed")) return "COM";
+      if (offer.entries?.some((entry) => entry !== "not_started")) return "INP";
+      return "ACC";
+  }
+}
+
+/** Labels of the buttons that move one's own entry. */
+export const ENTRY_ACTION_LABELS: Record<EntryStatus, string> = {
+  in_progress: "Start",
+  completed: "Mark completed",
+  stopped: "Stop",
+  not_started: "",
+};
+
+export function isContentUrl(value: string): boolean {
+  try {
+    const url = new URL(value.trim());
+    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.includes(".") && value.length <= 2048;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,297 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Link, useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { ScoreBadge } from "~/components/post-card";
+import { SlideOut } from "~/components/slide-out";
+import { Spinner } from "~/components/spinner";
+import { formatShortDate } from "~/domain/dates";
+import { iconSource } from "~/domain/listing-format";
+import { messages } from "~/domain/messages";
+import { ENTRY_ACTION_LABELS, ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, type EntryStatus } from "~/domain/offer-rules";
+import { STATUS_LABELS, type StatusCode } from "~/domain/offer-status";
+import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS, labelOf } from "~/domain/options";
+import { offerActionSchema } from "~/domain/validation";
+import { firstError, parseForm, readFormData } from "~/lib/forms.server";
+import { requireAuth } from "~/services/auth.server";
+import { loadSignedInShell } from "~/services/layout.server";
+import { actOnOffer, moveTradeEntry } from "~/services/offers.server";
+import { offerDetail, offersAndTrades, type OfferDetail } from "~/services/trades-read.server";
+
+export const meta: MetaFunction = () => [{ title: "Offers and trades - Backlink Market" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const shell = await loadSignedInShell(context, auth);
+  const offerId = new URL(request.url).searchParams.get("offer");
+  const [lists, detail] = await Promise.all([
+    shell.activeSite ? offersAndTrades(context.db, auth.user.id, shell.activeSite.id) : { offers: [], trades: [] },
+    offerId && offerId.length <= 64 ? offerDetail(context.db, auth.user.id, offerId) : null,
+  ]);
+  return { ...lists, detail, now: context.now() };
+}
+
+/** Every answer and every move is checked again here; the browser only asks. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const offerId = new URL(request.url).searchParams.get("offer") ?? "";
+  const parsed = parseForm(await readFormData(request), offerActionSchema);
+  if (!parsed.ok) {
+    return data({ error: firstError(parsed.errors, "contentUrl") ?? messages.offerChangeRefused }, { status: 400 });
+  }
+  const input = parsed.value;
+  const result =
+    input.intent === "move"
+      ? await moveTradeEntry(context, auth, offerId, input.to, input.contentUrl || null)
+      : await actOnOffer(context, auth, offerId, input.intent, input.intent === "accept" ? input.materials : []);
+  if (!result.ok) return data({ error: result.message }, { status: result.status });
+  throw redirect(input.intent === "trash" ? "/mysite/offers" : `/mysite/offers?offer=${offerId}`);
+}
+
+type Row = Awaited<ReturnType<typeof loader>>["offers"][number];
+
+function StatusLabel({ code }: { code: StatusCode }) {
+  return <span className={`status status-${code}`}>{STATUS_LABELS[code]}</span>;
+}
+
+function Rows({ rows, empty, now }: { rows: Row[]; empty: string; now: number }) {
+  if (rows.length === 0) return <p className="empty">{empty}</p>;
+  return (
+    <ul className="offer-list">
+      {rows.map((row) => (
+        <li key={row.id}>
+          <Link to={`/mysite/offers?offer=${row.id}`} preventScrollReset>
+            <StatusLabel code={row.code} />
+            <span className="offer-site">
+              {row.sent ? "To" : "From"} {row.otherHost}
+            </span>
+            <span className="muted">{formatShortDate(row.createdAt, now)}</span>
+          </Link>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const labels = (ids: string[], options: readonly { id: string; label: string }[]) => ids.map((id) => labelOf(options, id)).join(", ");
+
+/** The other site as a profile: what it is about and what it offers. */
+function Profile({ detail }: { detail: OfferDetail }) {
+  const site = detail.otherSite;
+  return (
+    <div className="stack">
+      <Link to={`/mysite/offers?offer=${detail.id}`} className="text-link small" preventScrollReset>
+        ← Back to the offer
+      </Link>
+      <header className="panel-head">
+        <img src={iconSource(site.icon)} alt="" width="48" height="48" />
+        <div>
+          <h2 id="offer-title">{site.host}</h2>
+          <a href={site.url.startsWith("http") ? site.url : `https://${site.host}`} target="_blank" rel="noreferrer noopener">
+            Visit site
+          </a>
+        </div>
+        {site.score !== null ? <ScoreBadge score={site.score} label="Authority" /> : null}
+      </header>
+      <p>{site.description || "No description"}</p>
+      <dl className="terms-list">
+        <dt>Categories</dt>
+        <dd>{labels(site.tags, CATEGORY_TAGS) || "None yet"}</dd>
+        <dt>Willing to provide</dt>
+        <dd>{labels(site.contentTypes, CONTENT_TYPES) || "Not set"}</dd>
+        <dt>Provided materials</dt>
+        <dd>{labels(site.materials, PROVIDED_MATERIALS) || "Not set"}</dd>
+      </dl>
+    </div>
+  );
+}
+
+/** One action form; with JavaScript it posts in the background and the page shows the result at once. */
+function useOfferAction(offerId: string) {
+  const fetcher = useFetcher<{ error?: string }>();
+  // A refusal shows until the next attempt; a success answers with a redirect, which leaves fetcher.data as it was.
+  const [error, setError] = useState<string | undefined>();
+  useEffect(() => setError(fetcher.data?.error), [fetcher.data]);
+  useEffect(() => {
+    if (fetcher.state === "submitting") setError(undefined);
+  }, [fetcher.state]);
+  return {
+    fetcher,
+    action: `/mysite/offers?offer=${offerId}`,
+    pending: fetcher.state !== "idle" ? (fetcher.formData?.get("intent") as string | null) : null,
+    pendingTo: fetcher.state !== "idle" ? (fetcher.formData?.get("to") as EntryStatus | null) : null,
+    error,
+  };
+}
+
+const OPTIMISTIC_CODES: Record<string, StatusCode> = { accept: "ACC", decline: "DEC", rescind: "RES", trash: "TRS" };
+
+function Detail({ detail }: { detail: OfferDetail }) {
+  const { fetcher, action, pending, pendingTo, error } = useOfferAction(detail.id);
+  const [contentUrl, setContentUrl] = useState(detail.own.contentUrl ?? "");
+  // Shown at once while the server saves; if it refuses, the saved state comes back with the message.
+  const code = pending && pending !== "move" ? OPTIMISTIC_CODES[pending] ?? detail.code : detail.code;
+  const ownStatus = pendingTo ?? detail.own.status;
+  const can = (what: "accept" | "decline" | "rescind" | "trash") =>
+    canActOnOffer(what, { status: detail.status, role: detail.role, trashed: detail.trashed }) && !pending;
+  const moves = (["in_progress", "completed", "stopped"] as const).filter((to) => canMoveEntry(ownStatus, to));
+  const me = detail.role === "sender" ? "You sent this offer" : "You received this offer";
+
+  return (
+    <div className="stack">
+      <header className="panel-head">
+        <img src={iconSource(detail.otherSite.icon)} alt="" width="48" height="48" />
+        <div>
+          <h2 id="offer-title">{detail.otherSite.host}</h2>
+          <Link to={`/mysite/offers?offer=${detail.id}&view=profile`} preventScrollReset>
+            View profile
+          </Link>
+        </div>
+        <StatusLabel code={code} />
+      </header>
+      <p className="muted">
+        {me} for {detail.connects} connects.
+      </p>
+      <section className="terms">
+        <h3>Terms</h3>
+        <dl className="terms-list">
+          <dt>You create</dt>
+          <dd>{labelOf(CONTENT_TYPES, detail.own.contentType)}</dd>
+          <dt>You provide</dt>
+          <dd>{labels(detail.own.materials, PROVIDED_MATERIALS)}</dd>
+          <dt>They create</dt>
+          <dd>{labelOf(CONTENT_TYPES, detail.other.contentType)}</dd>
+          <dt>They provide</dt>
+          <dd>{labels(detail.other.materials, PROVIDED_MATERIALS)}</dd>
+        </dl>
+      </section>
+
+      {can("accept") ? (
+        <fetcher.Form method="post" action={action} className="stack card" preventScrollReset>
+          <fieldset className="chip-group">
+            <legend>Materials you want from them</legend>
+            <div className="chip-list">
+              {PROVIDED_MATERIALS.map((material) => (
+                <label key={material.id} className="chip">
+                  <input type="checkbox" name="materials" value={material.id} defaultChecked={detail.other.materials.includes(material.id)} />
+                  <span>{material.label}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="button-row">
+            <button type="submit" name="intent" value="accept" className="button button-primary">
+              Accept
+            </button>
+            <button type="submit" name="intent" value="decline" className="button button-outline" formNoValidate>
+              Decline
+            </button>
+          </div>
+        </fetcher.Form>
+      ) : null}
+      {can("rescind") ? (
+        <fetcher.Form method="post" action={action} preventScrollReset>
+          <input type="hidden" name="intent" value="rescind" />
+          <button type="submit" className="button button-outline">
+            Rescind offer
+          </button>
+        </fetcher.Form>
+      ) : null}
+      {can("trash") ? (
+        <fetcher.Form method="post" action={action} preventScrollReset>
+          <input type="hidden" name="intent" value="trash" />
+          <button type="submit" className="button button-ghost">
+            Move to trash
+          </button>
+        </fetcher.Form>
+      ) : null}
+
+      {detail.status === "accepted" ? (
+        <section className="stack card">
+          <h3>Progress</h3>
+          <p>
+            You: <StatusLabel code={ENTRY_STATUS_CODES[ownStatus]} />
+            {detail.own.contentUrl && ownStatus === "completed" ? (
+              <>
+                {" "}
+                <a href={detail.own.contentUrl} target="_blank" rel="noreferrer noopener">
+                  your content
+                </a>
+              </>
+            ) : null}
+          </p>
+          <p>
+            They: <StatusLabel code={ENTRY_STATUS_CODES[detail.other.status]} />
+            {detail.other.contentUrl ? (
+              <>
+                {" "}
+                <a href={detail.other.contentUrl} target="_blank" rel="noreferrer noopener">
+                  their content
+                </a>
+              </>
+            ) : null}
+          </p>
+          {moves.length > 0 ? (
+            <fetcher.Form method="post" action={action} className="stack" preventScrollReset>
+              <input type="hidden" name="intent" value="move" />
+              {moves.includes("completed") ? (
+                <label className="field">
+                  <span>Content url</span>
+                  <input
+                    name="contentUrl"
+                    type="url"
+                    placeholder="https://yoursite.com/the-post"
+                    value={contentUrl}
+                    onChange={(event) => setContentUrl(event.target.value)}
+                  />
+                </label>
+              ) : null}
+              <div className="button-row">
+                {moves.map((to) => (
+                  <button key={to} type="submit" name="to" value={to} className={to === "completed" ? "button button-primary" : "button button-outline"}>
+                    {ENTRY_ACTION_LABELS[to]}
+                  </button>
+                ))}
+              </div>
+            </fetcher.Form>
+          ) : null}
+        </section>
+      ) : null}
+      {pending ? <Spinner label="Saving" /> : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+export default function OffersPage() {
+  const { offers, trades, detail, now } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const offerId = params.get("offer");
+  return (
+    <div className="stack-lg">
+      <div className="two-columns">
+        <section className="card" aria-labelledby="offers-title">
+          <h2 id="offers-title">Offers</h2>
+          <Rows rows={offers} empty="No offers yet, throw your hat in the ring!" now={now} />
+        </section>
+        <section className="card" aria-labelledby="trades-title">
+          <h2 id="trades-title">Trades</h2>
+          <Rows rows={trades} empty="No trades yet, get the ball rolling by sending an offer!" now={now} />
+        </section>
+      </div>
+      {offerId && detail ? (
+        <SlideOut titleId="offer-title" closeTo="/mysite/offers" key={detail.id}>
+          {params.get("view") === "profile" ? <Profile detail={detail} /> : <Detail detail={detail} />}
+        </SlideOut>
+      ) : null}
+      {offerId && !detail ? (
+        <p className="form-error" role="alert">
+          This offer is not available.
+        </p>
+      ) : null}
+    </div>
+  );
+}

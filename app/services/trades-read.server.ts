@@ -1,0 +1,102 @@
+/** What the Offers and Trades panels, the offer detail and the connects page show. */
+import { desc, eq, inArray } from "drizzle-orm";
+import { connectLedger, connectLots, offerEntries, offers, sites } from "#drizzle/schema";
+import type { Database } from "~/lib/db.server";
+import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
+import { listSiteOffers } from "./dashboard.server";
+
+/** Offers: not accepted, not trashed, oldest first. Trades: accepted, newest first. Each with its label. */
+export async function offersAndTrades(db: Database, userId: string, siteId: string) {
+  const rows = await listSiteOffers(db, userId, siteId);
+  const acceptedIds = rows.filter((row) => row.status === "accepted").map((row) => row.id);
+  const entries = acceptedIds.length
+    ? await db
+        .select({ offerId: offerEntries.offerId, status: offerEntries.status })
+        .from(offerEntries)
+        .where(inArray(offerEntries.offerId, acceptedIds))
+        .all()
+    : [];
+  const labelled = rows.map((row) => ({
+    ...row,
+    code: offerStatusCode({
+      status: row.status,
+      trashed: false,
+      entries: entries.filter((entry) => entry.offerId === row.id).map((entry) => entry.status),
+    }),
+  }));
+  return {
+    offers: labelled.filter((row) => row.status !== "accepted").reverse(),
+    trades: labelled.filter((row) => row.status === "accepted"),
+  };
+}
+
+const profileColumns = {
+  id: sites.id,
+  url: sites.url,
+  host: sites.host,
+  icon: sites.icon,
+  score: sites.score,
+  description: sites.description,
+  tags: sites.tags,
+  contentTypes: sites.contentTypes,
+  materials: sites.materials,
+  verified: sites.verified,
+};
+
+/** One offer as a participant sees it (null for anyone else), with both sides and both sites. */
+export async function offerDetail(db: Database, userId: string, offerId: string) {
+  const offer = await db.select().from(offers).where(eq(offers.id, offerId)).get();
+  if (!offer || (offer.senderUserId !== userId && offer.receiverUserId !== userId)) return null;
+  const [entries, siteRows] = await Promise.all([
+    db.select().from(offerEntries).where(eq(offerEntries.offerId, offerId)).all(),
+    db.select(profileColumns).from(sites).where(inArray(sites.id, [offer.senderSiteId, offer.receiverSiteId])).all(),
+  ]);
+  const role: Role = offer.senderUserId === userId ? "sender" : "receiver";
+  const own = entries.find((entry) => entry.userId === userId);
+  const other = entries.find((entry) => entry.userId !== userId);
+  const ownSite = siteRows.find((site) => site.id === (role === "sender" ? offer.senderSiteId : offer.receiverSiteId));
+  const otherSite = siteRows.find((site) => site.id === (role === "sender" ? offer.receiverSiteId : offer.senderSiteId));
+  if (!own || !other || !ownSite || !otherSite) return null;
+  const side = (entry: typeof own) => ({
+    contentType: entry.createContentType,
+    materials: entry.provideMaterials,
+    status: entry.status as EntryStatus,
+    contentUrl: entry.contentUrl,
+  });
+  return {
+    id: offer.id,
+    status: offer.status,
+    connects: offer.connects,
+    createdAt: offer.createdAt,
+    answerBy: offer.answerBy,
+    role,
+    trashed: Boolean(own.trashedAt),
+    code: offerStatusCode({ status: offer.status, trashed: Boolean(own.trashedAt), entries: [own.status, other.status] }),
+    own: side(own),
+    other: side(other),
+    ownSite,
+    otherSite,
+  };
+}
+
+export type OfferDetail = NonNullable<Awaited<ReturnType<typeof offerDetail>>>;
+
+export function connectLotsOf(db: Database, userId: string) {
+  return db
+    .select({ id: connectLots.id, source: connectLots.source, amount: connectLots.amount, remaining: connectLots.remaining, expiresAt: connectLots.expiresAt })
+    .from(connectLots)
+    .where(eq(connectLots.userId, userId))
+    .orderBy(connectLots.expiresAt, connectLots.id)
+    .limit(100)
+    .all();
+}
+
+export function ledgerOf(db: Database, userId: string) {
+  return db
+    .select({ id: connectLedger.id, kind: connectLedger.kind, amount: connectLedger.amount, held: connectLedger.held, createdAt: connectLedger.createdAt })
+    .from(connectLedger)
+    .where(eq(connectLedger.userId, userId))
+    .orderBy(desc(connectLedger.createdAt), desc(connectLedger.id))
+    .limit(100)
+    .all();
+}
