@@ -3,9 +3,9 @@
  * from the listing and the session, never from the browser. Connects move in database triggers
  * (migrations/0004), atomically with the status change that causes them.
  */
-import { and, eq, inArray, lte, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { listings, offerEntries, offers, sites, users } from "#drizzle/schema";
+import { connectLedger, connectLots, listings, offerEntries, offers, sites, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { isUniqueConstraintError } from "~/lib/db.server";
 import { messages } from "~/domain/messages";
@@ -240,14 +240,32 @@ export async function expireOffersAndConnects(db: AppContext["db"], now: number)
     .set({ status: "expired", expiredAt: now, updatedAt: now })
     .where(and(eq(offers.status, "pending"), lte(offers.answerBy, now)))
     .returning({ id: offers.id });
+  const due = and(lte(connectLots.expiresAt, now), gt(connectLots.remaining, 0));
   await db.batch([
-    db.run(sql`INSERT INTO connect_ledger (id, user_id, kind, amount, held, lot_id, created_at)
-      SELECT lower(hex(randomblob(16))), user_id, 'expire', -remaining, 0, id, ${now}
-      FROM connect_lots WHERE expires_at <= ${now} AND remaining > 0`),
-    db.run(sql`UPDATE users SET connects = connects - (
-        SELECT coalesce(sum(remaining), 0) FROM connect_lots WHERE user_id = users.id AND expires_at <= ${now} AND remaining > 0)
-      WHERE id IN (SELECT user_id FROM connect_lots WHERE expires_at <= ${now} AND remaining > 0)`),
-    db.run(sql`UPDATE connect_lots SET remaining = 0 WHERE expires_at <= ${now} AND remaining > 0`),
+    db.insert(connectLedger).select(
+      db
+        .select({
+          id: sql<string>`lower(hex(randomblob(16)))`.as("id"),
+          userId: connectLots.userId,
+          kind: sql<"expire">`'expire'`.as("kind"),
+          amount: sql<number>`-${connectLots.remaining}`.as("amount"),
+          held: sql<number>`0`.as("held"),
+          lotId: connectLots.id,
+          offerId: sql<null>`NULL`.as("offer_id"),
+          paymentEventId: sql<null>`NULL`.as("payment_event_id"),
+          createdAt: sql<number>`${now}`.as("created_at"),
+        })
+        .from(connectLots)
+        .where(due),
+    ),
+    db
+      .update(users)
+      .set({
+        connects: sql`${users.connects} - (SELECT coalesce(sum(remaining), 0) FROM connect_lots
+          WHERE connect_lots.user_id = ${users.id} AND expires_at <= ${now} AND remaining > 0)`,
+      })
+      .where(inArray(users.id, db.select({ id: connectLots.userId }).from(connectLots).where(due))),
+    db.update(connectLots).set({ remaining: 0 }).where(due),
   ]);
   return { expiredOffers: expired.length };
 }

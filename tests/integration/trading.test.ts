@@ -1,0 +1,307 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import worker from "~/worker";
+import { messages } from "~/domain/messages";
+import { get, listSite, post, read, signUp, uniqueHost } from "./helpers";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** A signed-up user whose first site is verified, so it can trade. */
+async function trader() {
+  const user = await signUp();
+  await env.DB.prepare("UPDATE sites SET verified = 1 WHERE user_id = ?").bind(user.userId).run();
+  const site = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(user.userId).first<{ id: string }>();
+  return { ...user, siteId: site!.id };
+}
+
+function propose(cookie: string, listingId: string, extra: [string, string][] = []) {
+  return post(
+    `/market?post=${listingId}`,
+    new URLSearchParams([
+      ["intent", "propose"],
+      ["listingId", listingId],
+      ["myContentType", "blog-post"],
+      ["theirContentType", "feature"],
+      ["myMaterials", "logo"],
+      ["theirMaterials", "short-description"],
+      ...extra,
+    ]),
+    { cookie },
+  );
+}
+
+function act(cookie: string, offerId: string, fields: [string, string][]) {
+  return post(`/mysite/offers?offer=${offerId}`, new URLSearchParams(fields), { cookie });
+}
+
+async function balances(userId: string) {
+  return env.DB.prepare("SELECT connects, connects_held AS held FROM users WHERE id = ?").bind(userId).first<{ connects: number; held: number }>();
+}
+
+/** Every change of a balance is a ledger entry: the sums must equal the balances. */
+async function expectLedgerMatches(userId: string) {
+  const sums = await env.DB.prepare("SELECT coalesce(sum(amount), 0) AS connects, coalesce(sum(held), 0) AS held FROM connect_ledger WHERE user_id = ?")
+    .bind(userId)
+    .first();
+  expect(sums).toEqual(await balances(userId));
+  const lots = await env.DB.prepare("SELECT coalesce(sum(remaining), 0) AS n FROM connect_lots WHERE user_id = ?").bind(userId).first<{ n: number }>();
+  expect(lots!.n).toBe((await balances(userId))!.connects);
+}
+
+async function latestOfferOf(senderId: string) {
+  return env.DB.prepare("SELECT id, status, connects FROM offers WHERE sender_user_id = ? ORDER BY created_at DESC LIMIT 1")
+    .bind(senderId)
+    .first<{ id: string; status: string; connects: number }>();
+}
+
+async function mailsTo(email: string) {
+  const rows = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_address = ? AND kind = 'offer' ORDER BY created_at").bind(email).all<{ subject: string }>();
+  return rows.results.map((row) => row.subject);
+}
+
+describe("a trade from proposal to two completed deliveries", () => {
+  it("holds, spends and records everything on the way", async () => {
+    const a = await trader();
+    const b = await trader();
+    const partnerHost = uniqueHost("partner");
+    const { listingId } = await listSite(b.userId, { host: partnerHost, connects: 7 });
+
+    // The browser cannot set the price: a connects field is ignored.
+    const sent = await propose(a.cookie, listingId, [["connects", "1"]]);
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("Location")).toBe("/market?notice=offer-sent");
+    const offer = (await latestOfferOf(a.userId))!;
+    expect(offer).toMatchObject({ status: "pending", connects: 7 });
+    expect(await balances(a.userId)).toEqual({ connects: 13, held: 7 });
+    await expectLedgerMatches(a.userId);
+    const entries = await env.DB.prepare("SELECT role, create_content_type, provide_materials, status FROM offer_entries WHERE offer_id = ? ORDER BY role DESC")
+      .bind(offer.id)
+      .all();
+    expect(entries.results).toEqual([
+      { role: "sender", create_content_type: "blog-post", provide_materials: '["logo"]', status: "not_started" },
+      { role: "receiver", create_content_type: "feature", provide_materials: '["short-description"]', status: "not_started" },
+    ]);
+
+    const accepted = await act(b.cookie, offer.id, [["intent", "accept"], ["materials", "blog-content"], ["materials", "logo"]]);
+    expect(accepted.status).toBe(302);
+    expect((await latestOfferOf(a.userId))!.status).toBe("accepted");
+    const senderEntry = await env.DB.prepare("SELECT provide_materials FROM offer_entries WHERE offer_id = ? AND role = 'sender'").bind(offer.id).first();
+    expect(senderEntry).toEqual({ provide_materials: '["blog-content","logo"]' });
+    expect(await balances(a.userId)).toEqual({ connects: 13, held: 0 });
+    await expectLedgerMatches(a.userId);
+
+    for (const party of [a, b]) {
+      expect((await act(party.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(302);
+      const noUrl = await act(party.cookie, offer.id, [["intent", "move"], ["to", "completed"]]);
+      expect(noUrl.status).toBe(400);
+      expect(await read(noUrl)).toContain(messages.enterContentUrl);
+      const done = await act(party.cookie, offer.id, [["intent", "move"], ["to", "completed"], ["contentUrl", `https://${party.url}/the-post`]]);
+      expect(done.status).toBe(302);
+    }
+    const final = await env.DB.prepare("SELECT user_id, status, content_url FROM offer_entries WHERE offer_id = ?").bind(offer.id).all();
+    expect(final.results).toContainEqual({ user_id: a.userId, status: "completed", content_url: `https://${a.url}/the-post` });
+    expect(final.results).toContainEqual({ user_id: b.userId, status: "completed", content_url: `https://${b.url}/the-post` });
+
+    const aView = await read(await fetchPage(a.cookie, `/mysite/offers?offer=${offer.id}`));
+    expect(aView).toContain(">Completed<");
+    expect(await mailsTo(b.email)).toEqual(["New offer from " + a.url, `${a.url} completed their side`]);
+    expect(await mailsTo(a.email)).toEqual(["Your offer was accepted", `${partnerHost} completed their side`]);
+  });
+});
+
+function fetchPage(cookie: string, path: string) {
+  return get(path, { cookie });
+}
+
+describe("proposals are checked on the server", () => {
+  it("needs both content types, a verified site and enough connects", async () => {
+    const a = await trader();
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("terms"), connects: 25 });
+    const noType = await post(`/market?post=${listingId}`, { intent: "propose", listingId, myContentType: "blog-post" }, { cookie: a.cookie });
+    expect(noType.status).toBe(400);
+    expect(await read(noType)).toContain(messages.selectContentType);
+
+    const poor = await propose(a.cookie, listingId);
+    expect(poor.status).toBe(402);
+    const poorPage = await read(poor);
+    expect(poorPage).toContain(messages.notEnoughConnects);
+    expect(poorPage).toContain('href="/mysite/connects">Get connects');
+
+    const unverified = await signUp();
+    const { listingId: cheap } = await listSite(b.userId, { host: uniqueHost("cheap"), connects: 3 });
+    const refused = await propose(unverified.cookie, cheap);
+    expect(refused.status).toBe(403);
+    expect(await read(refused)).toContain(messages.verifyYourWebsite);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id IN (?, ?)").bind(a.userId, unverified.userId).first()).toEqual({ n: 0 });
+  });
+
+  it("refuses a proposal to one's own listing and a second pending one for the same post", async () => {
+    const a = await trader();
+    const own = await listSite(a.userId, { host: uniqueHost("own"), connects: 2 });
+    expect((await propose(a.cookie, own.listingId)).status).toBe(404);
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("twice"), connects: 2 });
+    expect((await propose(a.cookie, listingId)).status).toBe(302);
+    const again = await propose(a.cookie, listingId);
+    expect(again.status).toBe(409);
+    expect(await read(again)).toContain(messages.duplicateOffer);
+    expect(await balances(a.userId)).toEqual({ connects: 18, held: 2 });
+    await expectLedgerMatches(a.userId);
+  });
+});
+
+describe("only the right party can act", () => {
+  it("refuses every wrong action with a 4xx and changes nothing", async () => {
+    const a = await trader();
+    const b = await trader();
+    const stranger = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("rules"), connects: 4 });
+    await propose(a.cookie, listingId);
+    const offer = (await latestOfferOf(a.userId))!;
+
+    expect((await act(a.cookie, offer.id, [["intent", "accept"]])).status).toBe(403);
+    expect((await act(a.cookie, offer.id, [["intent", "decline"]])).status).toBe(403);
+    expect((await act(b.cookie, offer.id, [["intent", "rescind"]])).status).toBe(403);
+    expect((await act(a.cookie, offer.id, [["intent", "trash"]])).status).toBe(409);
+    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(409);
+    for (const intent of ["accept", "decline", "rescind", "trash"]) {
+      expect((await act(stranger.cookie, offer.id, [["intent", intent]])).status).toBe(404);
+    }
+    expect((await act(b.cookie, offer.id, [["intent", "dance"]])).status).toBe(400);
+    expect((await latestOfferOf(a.userId))!.status).toBe("pending");
+
+    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
+    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(409);
+    expect((await act(b.cookie, offer.id, [["intent", "decline"]])).status).toBe(409);
+    expect((await act(a.cookie, offer.id, [["intent", "rescind"]])).status).toBe(409);
+    expect((await act(stranger.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(404);
+    // Not started cannot jump to completed; completed is final.
+    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "completed"], ["contentUrl", "https://a.example/x"]])).status).toBe(409);
+    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "stopped"]])).status).toBe(409);
+    await act(a.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]]);
+    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "stopped"]])).status).toBe(302);
+    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(302);
+    await act(a.cookie, offer.id, [["intent", "move"], ["to", "completed"], ["contentUrl", "https://a.example/x"]]);
+    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "stopped"]])).status).toBe(409);
+    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(409);
+    const bad = await act(b.cookie, offer.id, [["intent", "move"], ["to", "in_progress"], ["contentUrl", "javascript:alert(1)"]]);
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("declined, rescinded and trashed offers", () => {
+  it("returns the hold on decline and on rescind, and trash hides an offer for one side only", async () => {
+    const a = await trader();
+    const b = await trader();
+    const first = await listSite(b.userId, { host: uniqueHost("decline"), connects: 5 });
+    const second = await listSite(b.userId, { host: uniqueHost("rescind"), connects: 6 });
+    await propose(a.cookie, first.listingId);
+    const declined = (await latestOfferOf(a.userId))!;
+    await propose(a.cookie, second.listingId);
+    const rescinded = (await latestOfferOf(a.userId))!;
+    expect(await balances(a.userId)).toEqual({ connects: 9, held: 11 });
+
+    expect((await act(b.cookie, declined.id, [["intent", "decline"]])).status).toBe(302);
+    expect((await act(a.cookie, rescinded.id, [["intent", "rescind"]])).status).toBe(302);
+    expect(await balances(a.userId)).toEqual({ connects: 20, held: 0 });
+    await expectLedgerMatches(a.userId);
+    const returned = await env.DB.prepare("SELECT COUNT(*) AS n FROM connect_lots WHERE user_id = ? AND source = 'return'").bind(a.userId).first();
+    expect(returned).toEqual({ n: 2 });
+    expect(await mailsTo(a.email)).toContain("Your offer was declined");
+    expect(await mailsTo(b.email)).toContain("Your offer was rescinded");
+
+    expect((await act(a.cookie, declined.id, [["intent", "trash"]])).status).toBe(302);
+    expect((await act(a.cookie, declined.id, [["intent", "trash"]])).status).toBe(409);
+    // B's panel lists the offers of B's active site: the site that received them.
+    await post("/sites/active", { siteId: first.siteId }, { cookie: b.cookie });
+    const aPage = await read(await fetchPage(a.cookie, "/mysite/offers"));
+    const bPage = await read(await fetchPage(b.cookie, "/mysite/offers"));
+    expect(aPage).not.toContain(`offer=${declined.id}`);
+    expect(aPage).toContain(`offer=${rescinded.id}`);
+    expect(bPage).toContain(`offer=${declined.id}`);
+  });
+});
+
+describe("concurrency", () => {
+  it("50 proposals at once from an account that can afford 10: exactly 10 offers and a zero balance", async () => {
+    const a = await trader();
+    const b = await trader();
+    const listings = await Promise.all(Array.from({ length: 50 }, (_, i) => listSite(b.userId, { host: uniqueHost(`burst${i}`), connects: 2 })));
+    const responses = await Promise.all(listings.map(({ listingId }) => propose(a.cookie, listingId)));
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 302)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 402)).toHaveLength(40);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id = ?").bind(a.userId).first()).toEqual({ n: 10 });
+    expect(await balances(a.userId)).toEqual({ connects: 0, held: 20 });
+    await expectLedgerMatches(a.userId);
+  });
+});
+
+describe("the daily job with a controlled clock", () => {
+  async function runDailyJob(at: number) {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: at }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+  }
+
+  it("returns the hold of an offer unanswered for 14 days, shown as Incomplete", async () => {
+    const a = await trader();
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("silent"), connects: 8 });
+    await propose(a.cookie, listingId);
+    const offer = (await latestOfferOf(a.userId))!;
+    await runDailyJob(Date.now() + 13 * DAY);
+    expect((await latestOfferOf(a.userId))!.status).toBe("pending");
+    await runDailyJob(Date.now() + 14 * DAY + 60_000);
+    expect((await latestOfferOf(a.userId))!.status).toBe("expired");
+    expect(await balances(a.userId)).toEqual({ connects: 20, held: 0 });
+    await expectLedgerMatches(a.userId);
+    const page = await read(await fetchPage(a.cookie, "/mysite/offers"));
+    expect(page).toContain(">Incomplete<");
+    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(409);
+    expect((await act(a.cookie, offer.id, [["intent", "trash"]])).status).toBe(302);
+  });
+
+  it("expires lots past their date, taking holds from the lots that expire first", async () => {
+    const a = await trader();
+    const b = await trader();
+    const soon = Date.now() + 2 * DAY;
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO connect_lots (id, user_id, source, amount, remaining, expires_at) VALUES (?, ?, 'purchase', 30, 30, ?)").bind(
+        `soon-${a.userId}`,
+        a.userId,
+        soon,
+      ),
+      env.DB.prepare("INSERT INTO connect_ledger (id, user_id, kind, amount, lot_id) VALUES (?, ?, 'purchase', 30, ?)").bind(crypto.randomUUID(), a.userId, `soon-${a.userId}`),
+      env.DB.prepare("UPDATE users SET connects = connects + 30 WHERE id = ?").bind(a.userId),
+    ]);
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("soon"), connects: 10 });
+    await propose(a.cookie, listingId);
+    const parts = await env.DB.prepare("SELECT lot_id, amount FROM connect_hold_parts p JOIN offers o ON o.id = p.offer_id WHERE o.sender_user_id = ?").bind(a.userId).all();
+    expect(parts.results).toEqual([{ lot_id: `soon-${a.userId}`, amount: 10 }]);
+    expect(await balances(a.userId)).toEqual({ connects: 40, held: 10 });
+
+    await runDailyJob(soon + 1000);
+    // The 20 left in the expiring lot are gone; the starter grant's 20 remain; the hold stays held.
+    expect(await balances(a.userId)).toEqual({ connects: 20, held: 10 });
+    await expectLedgerMatches(a.userId);
+    const expiredEntry = await env.DB.prepare("SELECT amount FROM connect_ledger WHERE user_id = ? AND kind = 'expire'").bind(a.userId).first();
+    expect(expiredEntry).toEqual({ amount: -20 });
+  });
+});
+
+describe("connects page", () => {
+  it("shows available and held connects, the lots with their expiry and the history", async () => {
+    const a = await trader();
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("page"), connects: 3 });
+    await propose(a.cookie, listingId);
+    const page = await read(await fetchPage(a.cookie, "/mysite/connects"));
+    expect(page).toMatch(/data-testid="available-connects">17</);
+    expect(page).toMatch(/data-testid="held-connects">3</);
+    expect(page).toContain("17 of 20");
+    expect(page).toContain("Held for a proposal");
+    expect(page).toContain("Starter grant");
+  });
+});

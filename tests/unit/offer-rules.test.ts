@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import {
+  canActOnOffer,
+  canMoveEntry,
+  entryStatesBefore,
+  isContentUrl,
+  offerStatusCode,
+  type EntryStatus,
+  type OfferAction,
+  type OfferState,
+  type Role,
+} from "~/domain/offer-rules";
+import { STATUS_LABELS } from "~/domain/offer-status";
+
+const STATES: OfferState[] = ["pending", "declined", "rescind", "accepted", "expired"];
+const ROLES: Role[] = ["sender", "receiver"];
+const ACTIONS: OfferAction[] = ["accept", "decline", "rescind", "trash"];
+
+/** The whole table of allowed offer actions; everything not listed is refused. */
+const ALLOWED = new Set([
+  "accept/pending/receiver",
+  "decline/pending/receiver",
+  "rescind/pending/sender",
+  "trash/declined/sender",
+  "trash/declined/receiver",
+  "trash/rescind/sender",
+  "trash/rescind/receiver",
+  "trash/expired/sender",
+  "trash/expired/receiver",
+]);
+
+describe("offer actions for sender and receiver", () => {
+  for (const action of ACTIONS) {
+    for (const status of STATES) {
+      for (const role of ROLES) {
+        const key = `${action}/${status}/${role}`;
+        it(`${ALLOWED.has(key) ? "allows" : "refuses"} ${key}`, () => {
+          expect(canActOnOffer(action, { status, role, trashed: false })).toBe(ALLOWED.has(key));
+        });
+      }
+    }
+  }
+  it("refuses trashing twice", () => {
+    expect(canActOnOffer("trash", { status: "declined", role: "sender", trashed: true })).toBe(false);
+  });
+});
+
+describe("trade progress of each participant", () => {
+  const ENTRY: EntryStatus[] = ["not_started", "in_progress", "completed", "stopped"];
+  const MOVES = new Set(["not_started>in_progress", "in_progress>completed", "in_progress>stopped", "stopped>in_progress"]);
+  for (const from of ENTRY) {
+    for (const to of ENTRY) {
+      it(`${MOVES.has(`${from}>${to}`) ? "allows" : "refuses"} ${from} -> ${to}`, () => {
+        expect(canMoveEntry(from, to)).toBe(MOVES.has(`${from}>${to}`));
+      });
+    }
+  }
+  it("lists where each move may start", () => {
+    expect(entryStatesBefore("in_progress").sort()).toEqual(["not_started", "stopped"]);
+    expect(entryStatesBefore("completed")).toEqual(["in_progress"]);
+    expect(entryStatesBefore("not_started")).toEqual([]);
+  });
+});
+
+describe("status labels", () => {
+  it("has the specification's labels", () => {
+    expect(STATUS_LABELS).toEqual({
+      PEN: "Pending",
+      INP: "In Progress",
+      ACC: "Accepted",
+      DEC: "Declined",
+      DNS: "Not Started",
+      RES: "Rescinded",
+      TRS: "Trash",
+      STP: "Stopped",
+      COM: "Completed",
+      NORES: "Incomplete",
+    });
+  });
+  it("labels offers and trades", () => {
+    expect(offerStatusCode({ status: "pending", trashed: false })).toBe("PEN");
+    expect(offerStatusCode({ status: "declined", trashed: false })).toBe("DEC");
+    expect(offerStatusCode({ status: "rescind", trashed: false })).toBe("RES");
+    expect(offerStatusCode({ status: "expired", trashed: false })).toBe("NORES");
+    expect(offerStatusCode({ status: "declined", trashed: true })).toBe("TRS");
+    expect(offerStatusCode({ status: "accepted", trashed: false, entries: ["not_started", "not_started"] })).toBe("ACC");
+    expect(offerStatusCode({ status: "accepted", trashed: false, entries: ["in_progress", "not_started"] })).toBe("INP");
+    expect(offerStatusCode({ status: "accepted", trashed: false, entries: ["completed", "stopped"] })).toBe("INP");
+    expect(offerStatusCode({ status: "accepted", trashed: false, entries: ["completed", "completed"] })).toBe("COM");
+  });
+});
+
+describe("content url", () => {
+  it.each(["https://example.com/post", "http://blog.example.co.uk/a?b=c"])("accepts %s", (url) => expect(isContentUrl(url)).toBe(true));
+  it.each(["", "example.com/post", "javascript:alert(1)", "ftp://example.com/x", "https://localhost/x", `https://e.com/${"x".repeat(2100)}`])(
+    "refuses %s",
+    (url) => expect(isContentUrl(url)).toBe(false),
+  );
+});
