@@ -7,8 +7,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createHash, randomBytes } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { applyMigrations, build, startWorker } from "./lib.mjs";
+import { applyMigrations, build, executeFile, queryLocal, startWorker } from "./lib.mjs";
 import { DEMO_EMAIL, DEMO_PASSWORD, seedIfEmpty } from "./seed.mjs";
 
 const PORT = 8795;
@@ -78,6 +80,60 @@ async function javascriptOf(path, headers = {}) {
   return { files: scripts.length, kb: gzipped / 1024 };
 }
 
+/**
+ * Signed-in sessions for `count` demo owners whose site is verified (made directly in the database: signing in
+ * that many accounts would measure scrypt, not trading), and one listing they can all afford.
+ */
+function prepareProposers(count) {
+  const owners = queryLocal(
+    `SELECT u.id AS userId, (SELECT id FROM sites WHERE user_id = u.id AND verified = 1 LIMIT 1) AS siteId
+     FROM users u WHERE u.email LIKE 'owner%' AND u.connects >= 5 AND siteId IS NOT NULL LIMIT ${count + 1}`,
+    persistTo,
+  );
+  const [target, ...senders] = owners;
+  const [listing] = queryLocal(`SELECT l.id FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.user_id = '${target.userId}' AND s.verified = 1 LIMIT 1`, persistTo);
+  queryLocal(`UPDATE listings SET connects = 5 WHERE id = '${listing.id}'`, persistTo);
+  const far = Date.now() + 30 * 24 * 3600 * 1000;
+  const cookies = [];
+  const rows = senders.map((sender) => {
+    const token = randomBytes(20).toString("hex");
+    cookies.push(`session=${token}`);
+    const id = createHash("sha256").update(token).digest("hex");
+    return `('${id}', '${sender.userId}', '${sender.siteId}', ${far}, ${far})`;
+  });
+  const file = join(persistTo, "bench-sessions.sql");
+  writeFileSync(file, `INSERT INTO sessions (id, user_id, active_site_id, expires_at, absolute_expires_at) VALUES\n${rows.join(",\n")};`);
+  executeFile(file, persistTo);
+  return { listingId: listing.id, cookies };
+}
+
+/** Each account sends one proposal to the same listing, CONCURRENCY at a time. */
+async function proposalLoad({ listingId, cookies }) {
+  const latencies = [];
+  const failures = new Map();
+  let next = 0;
+  const started = performance.now();
+  const client = async () => {
+    while (next < cookies.length) {
+      const cookie = cookies[next++];
+      const began = performance.now();
+      const response = await fetch(`${base}/market?post=${listingId}`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Cookie: cookie },
+        body: new URLSearchParams({ intent: "propose", listingId, myContentType: "blog-post", theirContentType: "feature" }),
+      });
+      await response.arrayBuffer();
+      latencies.push(performance.now() - began);
+      if (response.status !== 302) failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, client));
+  const elapsed = (performance.now() - started) / 1000;
+  const q = (p) => [...latencies].sort((a, b) => a - b)[Math.floor(p * (latencies.length - 1))];
+  return { proposals: cookies.length, perSecond: cookies.length / elapsed, p50: q(0.5), p99: q(0.99), failures };
+}
+
 const persistTo = mkdtempSync(join(tmpdir(), "bench-state-"));
 let worker;
 try {
@@ -140,6 +196,20 @@ try {
   }
   console.log("\nOne search at a time (150 requests each):");
   console.table(latencyRows);
+
+  const proposals = await proposalLoad(prepareProposers(Number(process.env.BENCH_PROPOSALS ?? 400)));
+  const failed = [...proposals.failures.entries()].map(([status, n]) => `${n} x ${status}`).join(", ") || "none";
+  console.log(`\nProposals to one listing from ${proposals.proposals} accounts, ${CONCURRENCY} at a time:`);
+  console.table([
+    {
+      "proposals/s": proposals.perSecond.toFixed(0),
+      "p50 ms": proposals.p50.toFixed(1),
+      "p99 ms": proposals.p99.toFixed(1),
+      errors: failed,
+    },
+  ]);
+  const [held] = queryLocal(`SELECT COUNT(*) AS offers FROM offers`, persistTo);
+  console.log(`Offers stored: ${held.offers}`);
 } finally {
   worker?.stop();
   rmSync(persistTo, { recursive: true, force: true });

@@ -1,7 +1,14 @@
 import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 
+import { queryLocal } from "../../scripts/lib.mjs";
+
 export const baseURL = () => inject("baseURL");
+
+/** Runs SQL on the e2e database, for what the product has no page for yet (site verification). */
+export function sql<T = Record<string, unknown>>(statement: string): T[] {
+  return queryLocal(statement, inject("persistTo")) as T[];
+}
 export const PASSWORD = "Abcdefg1";
 
 export function launchChromium(): Promise<Browser> {

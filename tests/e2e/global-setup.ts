@@ -8,6 +8,7 @@ import { seedIfEmpty } from "../../scripts/seed.mjs";
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
+    persistTo: string;
   }
 }
 
@@ -21,6 +22,7 @@ export default async function setup(project: TestProject) {
   const baseURL = `http://localhost:${PORT}`;
   const worker = await startWorker({ port: PORT, persistTo, vars: { SIGNUP_DELAY_MS: "400", APP_URL: baseURL } });
   project.provide("baseURL", baseURL);
+  project.provide("persistTo", persistTo);
   return () => {
     worker.stop();
     rmSync(persistTo, { recursive: true, force: true });

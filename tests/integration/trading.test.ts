@@ -104,6 +104,12 @@ describe("a trade from proposal to two completed deliveries", () => {
 
     const aView = await read(await fetchPage(a.cookie, `/mysite/offers?offer=${offer.id}`));
     expect(aView).toContain(">Completed<");
+    const profile = await read(await fetchPage(a.cookie, `/mysite/offers?offer=${offer.id}&view=profile`));
+    expect(profile).toContain(`>${partnerHost}</h2>`);
+    expect(profile).toContain("Back to the offer");
+    const strangerView = await read(await fetchPage((await trader()).cookie, `/mysite/offers?offer=${offer.id}`));
+    expect(strangerView).toContain("This offer is not available.");
+    expect(strangerView).not.toContain(partnerHost);
     expect(await mailsTo(b.email)).toEqual(["New offer from " + a.url, `${a.url} completed their side`]);
     expect(await mailsTo(a.email)).toEqual(["Your offer was accepted", `${partnerHost} completed their side`]);
   });

@@ -1,0 +1,77 @@
+import { describe, expect, it } from "vitest";
+import { messages } from "~/domain/messages";
+import { createAccount, logIn, modes, openPage, sharedChromium, sql } from "./browser";
+
+const chromium = sharedChromium();
+
+describe.each(modes)("a trade between two users $name", ({ js }) => {
+  it("A proposes from the market, B accepts choosing materials, both complete, both see it completed", async () => {
+    const a = await createAccount("sender");
+    const b = await createAccount("receiver");
+    sql(`UPDATE sites SET verified = 1 WHERE host = '${a.host}'`);
+    const listed = `listed-${crypto.randomUUID().slice(0, 6)}.com`;
+
+    const bSide = await openPage(chromium(), js);
+    const bPage = bSide.page;
+    await logIn(bPage, b.email);
+    await bPage.goto("/add-site?source=market");
+    await bPage.fill('input[name="url"]', listed);
+    await bPage.check('input[value="blog"]');
+    await bPage.fill('textarea[name="description"]', "A listed site that wants features.");
+    await bPage.fill('input[name="connects"]', "5");
+    await bPage.getByRole("button", { name: "Complete" }).click();
+    await bPage.waitForURL("**/market");
+    sql(`UPDATE sites SET verified = 1 WHERE host = '${listed}'`);
+
+    const aSide = await openPage(chromium(), js);
+    const aPage = aSide.page;
+    await logIn(aPage, a.email);
+    await aPage.goto(`/search?term=${listed}`);
+    await aPage.locator('[data-testid="post-card"]', { hasText: listed }).click();
+    await aPage.getByRole("heading", { name: "Your proposal" }).waitFor();
+    if (js) {
+      await aPage.getByRole("button", { name: /Send offer/ }).click();
+      await aPage.getByText(messages.selectContentType).waitFor();
+    }
+    const proposal = aPage.locator(".proposal");
+    await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
+    await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Feature" }).click();
+    await aPage.getByRole("button", { name: "Send offer for 5 connects" }).click();
+    await aPage.getByRole("status").filter({ hasText: messages.offerSent }).waitFor();
+    expect(await aPage.locator(".slide-out").count()).toBe(0);
+    const [offer] = sql<{ id: string }>(`SELECT o.id FROM offers o JOIN sites s ON s.id = o.receiver_site_id WHERE s.host = '${listed}'`);
+
+    await bPage.goto("/mysite/offers");
+    await bPage.locator(".offer-list a", { hasText: a.host }).click();
+    await bPage.getByRole("button", { name: "Accept" }).waitFor();
+    await bPage.locator("fieldset", { hasText: "Materials you want from them" }).locator("label.chip", { hasText: "Long description" }).click();
+    await bPage.getByRole("button", { name: "Accept" }).click();
+    await bPage.getByRole("button", { name: "Start" }).click();
+    await bPage.getByRole("button", { name: "Mark completed" }).waitFor();
+    // Refused by the server: the page shows why and keeps the saved state (In Progress).
+    await bPage.getByRole("button", { name: "Mark completed" }).click();
+    await bPage.getByText(messages.enterContentUrl).waitFor();
+    expect(await bPage.getByRole("dialog").getByText("In Progress").count()).toBeGreaterThan(0);
+    await bPage.fill('input[name="contentUrl"]', `https://${listed}/feature-about-them`);
+    await bPage.getByRole("button", { name: "Mark completed" }).click();
+    await expect.poll(() => bPage.getByText("your content").count()).toBe(1);
+    const [senderEntry] = sql<{ provide_materials: string }>(`SELECT provide_materials FROM offer_entries WHERE offer_id = '${offer!.id}' AND role = 'sender'`);
+    expect(JSON.parse(senderEntry!.provide_materials)).toContain("long-description");
+
+    await aPage.goto("/mysite/offers");
+    await aPage.locator("#trades-title + .offer-list a", { hasText: listed }).click();
+    await aPage.getByRole("button", { name: "Start" }).click();
+    await aPage.getByRole("button", { name: "Mark completed" }).waitFor();
+    await aPage.fill('input[name="contentUrl"]', `https://${a.host}/blog-post-about-them`);
+    await aPage.getByRole("button", { name: "Mark completed" }).click();
+    await aPage.getByRole("dialog").locator(".panel-head .status", { hasText: "Completed" }).waitFor();
+
+    await bPage.goto(`/mysite/offers?offer=${offer!.id}`);
+    await bPage.getByRole("dialog").locator(".panel-head .status", { hasText: "Completed" }).waitFor();
+    expect(await bPage.getByRole("link", { name: "their content" }).getAttribute("href")).toBe(`https://${a.host}/blog-post-about-them`);
+    expect(aSide.errors).toEqual([]);
+    expect(bSide.errors).toEqual([]);
+    await aSide.close();
+    await bSide.close();
+  });
+});
