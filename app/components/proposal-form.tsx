@@ -2,6 +2,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
 import { messages } from "~/domain/messages";
 import { CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/options";
+import { ChipGroup } from "./chip-group";
 import { Spinner } from "./spinner";
 import { useHydrated } from "./use-hydrated";
 
@@ -22,22 +23,6 @@ function ContentTypeChoice({ name, legend, value, onChange }: { name: string; le
               onClick={() => value === type.id && onChange(null)}
             />
             <span>{type.label}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
-}
-
-function MaterialsChoice({ name, legend, defaults }: { name: string; legend: string; defaults: string[] }) {
-  return (
-    <fieldset className="chip-group">
-      <legend>{legend}</legend>
-      <div className="chip-list">
-        {PROVIDED_MATERIALS.map((material) => (
-          <label key={material.id} className="chip">
-            <input type="checkbox" name={name} value={material.id} defaultChecked={defaults.includes(material.id)} />
-            <span>{material.label}</span>
           </label>
         ))}
       </div>
@@ -84,9 +69,9 @@ export function ProposalForm({
       <input type="hidden" name="listingId" value={listingId} />
       <h3>Your proposal</h3>
       <ContentTypeChoice name="myContentType" legend="You will create" value={mine} onChange={(v) => (setMine(v), setLocalError(null))} />
-      <MaterialsChoice name="myMaterials" legend="You will provide" defaults={[]} />
+      <ChipGroup name="myMaterials" legend="You will provide" options={PROVIDED_MATERIALS} chosen={[]} />
       <ContentTypeChoice name="theirContentType" legend="They will create" value={theirs} onChange={(v) => (setTheirs(v), setLocalError(null))} />
-      <MaterialsChoice name="theirMaterials" legend="They will provide" defaults={theirMaterials} />
+      <ChipGroup name="theirMaterials" legend="They will provide" options={PROVIDED_MATERIALS} chosen={theirMaterials} />
       <p className="muted small">Materials default to a logo when none are chosen.</p>
       {shown ? (
         <p className="form-error" role="alert">

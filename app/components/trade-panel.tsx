@@ -1,19 +1,12 @@
 import { Link } from "@remix-run/react";
 import { iconSource, shortenAddress } from "~/domain/listing-format";
-import { messages } from "~/domain/messages";
 import { CONTENT_TYPES, labelOf, PROVIDED_MATERIALS, SITE_CATEGORIES } from "~/domain/options";
-import { ScoreBadge } from "./post-card";
+import { ScoreBadge, type PostCardData } from "./post-card";
+import { VerifyBanner } from "./verify-banner";
 import { ProposalForm, type ProposalError } from "./proposal-form";
 import { SlideOut } from "./slide-out";
 
-export interface TradePanelPost {
-  id: string;
-  url: string;
-  description: string;
-  category: string;
-  icon: string | null;
-  score: number;
-  connects: number;
+export interface TradePanelPost extends PostCardData {
   contentTypes: string[];
   materials: string[];
 }
@@ -56,14 +49,7 @@ export function TradePanel({
         <ScoreBadge score={post.score} />
       </header>
       <p>{post.description || "No description"}</p>
-      {!siteVerified ? (
-        <div className="banner-warning" role="note">
-          <span>{messages.verifyBanner}</span>
-          <Link to="/mysite/verify" className="button button-small button-primary">
-            Get verified
-          </Link>
-        </div>
-      ) : null}
+      {!siteVerified ? <VerifyBanner /> : null}
       <section className="terms">
         <h3>Trade terms</h3>
         <dl>

@@ -1,11 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Link, useLoaderData, useLocation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
+import { OfferRows } from "~/components/offer-rows";
 import { PostCard } from "~/components/post-card";
 import { VerifyBanner } from "~/components/verify-banner";
-import { formatShortDate } from "~/domain/dates";
 import { labelOf, CATEGORY_TAGS } from "~/domain/options";
-import { OFFER_STATUS_CODES, STATUS_LABELS } from "~/domain/offer-status";
 import { displayScore } from "~/domain/score";
 import { requireAuth } from "~/services/auth.server";
 import { dashboardFor, suggestionsFor } from "~/services/dashboard.server";
@@ -40,27 +39,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-type Row = { id: string; status: keyof typeof OFFER_STATUS_CODES; otherHost: string; createdAt: number; sent: boolean; connects: number };
-
-function OfferList({ rows, empty, now }: { rows: Row[]; empty: string; now: number }) {
-  if (rows.length === 0) return <p className="empty">{empty}</p>;
-  return (
-    <ul className="offer-list">
-      {rows.map((row) => (
-        <li key={row.id}>
-          <Link to={`/mysite/offers?offer=${row.id}`}>
-            <span className={`status status-${OFFER_STATUS_CODES[row.status]}`}>{STATUS_LABELS[OFFER_STATUS_CODES[row.status]]}</span>
-            <span className="offer-site">
-              {row.sent ? "To" : "From"} {row.otherHost}
-            </span>
-            <span className="muted">{formatShortDate(row.createdAt, now)}</span>
-          </Link>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 export default function Dashboard() {
   const data = useLoaderData<typeof loader>();
   const { site } = useRouteLoaderData("routes/_app.mysite") as MySiteData;
@@ -93,11 +71,11 @@ export default function Dashboard() {
       <div className="two-columns">
         <section className="card">
           <h3>Trades</h3>
-          <OfferList rows={data.trades} empty="No trades yet, get the ball rolling by sending an offer!" now={data.now} />
+          <OfferRows rows={data.trades} empty="No trades yet, get the ball rolling by sending an offer!" now={data.now} />
         </section>
         <section className="card">
           <h3>Offers</h3>
-          <OfferList rows={data.offers} empty="No offers yet, throw your hat in the ring!" now={data.now} />
+          <OfferRows rows={data.offers} empty="No offers yet, throw your hat in the ring!" now={data.now} />
         </section>
       </div>
       <section className="card feedback-card">

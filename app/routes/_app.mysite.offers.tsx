@@ -1,14 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useActionData, useFetcher, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect, useState } from "react";
+import { ChipGroup } from "~/components/chip-group";
+import { OfferRows, StatusLabel } from "~/components/offer-rows";
 import { ScoreBadge } from "~/components/post-card";
 import { SlideOut } from "~/components/slide-out";
 import { Spinner } from "~/components/spinner";
-import { formatShortDate } from "~/domain/dates";
 import { iconSource } from "~/domain/listing-format";
 import { messages } from "~/domain/messages";
 import { ENTRY_ACTION_LABELS, ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, type EntryStatus } from "~/domain/offer-rules";
-import { STATUS_LABELS, type StatusCode } from "~/domain/offer-status";
+import type { StatusCode } from "~/domain/offer-status";
 import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS, labelOf } from "~/domain/options";
 import { offerActionSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
@@ -47,31 +48,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
   throw redirect(input.intent === "trash" ? "/mysite/offers" : `/mysite/offers?offer=${offerId}`);
 }
 
-type Row = Awaited<ReturnType<typeof loader>>["offers"][number];
-
-function StatusLabel({ code }: { code: StatusCode }) {
-  return <span className={`status status-${code}`}>{STATUS_LABELS[code]}</span>;
-}
-
-function Rows({ rows, empty, now }: { rows: Row[]; empty: string; now: number }) {
-  if (rows.length === 0) return <p className="empty">{empty}</p>;
-  return (
-    <ul className="offer-list">
-      {rows.map((row) => (
-        <li key={row.id}>
-          <Link to={`/mysite/offers?offer=${row.id}`} preventScrollReset>
-            <StatusLabel code={row.code} />
-            <span className="offer-site">
-              {row.sent ? "To" : "From"} {row.otherHost}
-            </span>
-            <span className="muted">{formatShortDate(row.createdAt, now)}</span>
-          </Link>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 const labels = (ids: string[], options: readonly { id: string; label: string }[]) => ids.map((id) => labelOf(options, id)).join(", ");
 
 /** The other site as a profile: what it is about and what it offers. */
@@ -108,8 +84,10 @@ function Profile({ detail }: { detail: OfferDetail }) {
 /** One action form; with JavaScript it posts in the background and the page shows the result at once. */
 function useOfferAction(offerId: string) {
   const fetcher = useFetcher<{ error?: string }>();
+  // Without JavaScript the form is a plain post and a refusal comes back as the page's action data.
+  const refusedPost = useActionData<typeof action>();
   // A refusal shows until the next attempt; a success answers with a redirect, which leaves fetcher.data as it was.
-  const [error, setError] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>(refusedPost?.error);
   useEffect(() => setError(fetcher.data?.error), [fetcher.data]);
   useEffect(() => {
     if (fetcher.state === "submitting") setError(undefined);
@@ -121,6 +99,22 @@ function useOfferAction(offerId: string) {
     pendingTo: fetcher.state !== "idle" ? (fetcher.formData?.get("to") as EntryStatus | null) : null,
     error,
   };
+}
+
+function Progress({ who, status, contentUrl, link }: { who: string; status: EntryStatus; contentUrl: string | null; link: string }) {
+  return (
+    <p>
+      {who}: <StatusLabel code={ENTRY_STATUS_CODES[status]} />
+      {contentUrl ? (
+        <>
+          {" "}
+          <a href={contentUrl} target="_blank" rel="noreferrer noopener">
+            {link}
+          </a>
+        </>
+      ) : null}
+    </p>
+  );
 }
 
 const OPTIMISTIC_CODES: Record<string, StatusCode> = { accept: "ACC", decline: "DEC", rescind: "RES", trash: "TRS" };
@@ -167,17 +161,7 @@ function Detail({ detail }: { detail: OfferDetail }) {
 
       {can("accept") ? (
         <fetcher.Form method="post" action={action} className="stack card" preventScrollReset>
-          <fieldset className="chip-group">
-            <legend>Materials you want from them</legend>
-            <div className="chip-list">
-              {PROVIDED_MATERIALS.map((material) => (
-                <label key={material.id} className="chip">
-                  <input type="checkbox" name="materials" value={material.id} defaultChecked={detail.other.materials.includes(material.id)} />
-                  <span>{material.label}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
+          <ChipGroup legend="Materials you want from them" name="materials" options={PROVIDED_MATERIALS} chosen={detail.other.materials} />
           <div className="button-row">
             <button type="submit" name="intent" value="accept" className="button button-primary">
               Accept
@@ -208,28 +192,8 @@ function Detail({ detail }: { detail: OfferDetail }) {
       {detail.status === "accepted" ? (
         <section className="stack card">
           <h3>Progress</h3>
-          <p>
-            You: <StatusLabel code={ENTRY_STATUS_CODES[ownStatus]} />
-            {detail.own.contentUrl && ownStatus === "completed" ? (
-              <>
-                {" "}
-                <a href={detail.own.contentUrl} target="_blank" rel="noreferrer noopener">
-                  your content
-                </a>
-              </>
-            ) : null}
-          </p>
-          <p>
-            They: <StatusLabel code={ENTRY_STATUS_CODES[detail.other.status]} />
-            {detail.other.contentUrl ? (
-              <>
-                {" "}
-                <a href={detail.other.contentUrl} target="_blank" rel="noreferrer noopener">
-                  their content
-                </a>
-              </>
-            ) : null}
-          </p>
+          <Progress who="You" status={ownStatus} contentUrl={ownStatus === "completed" ? detail.own.contentUrl : null} link="your content" />
+          <Progress who="They" status={detail.other.status} contentUrl={detail.other.contentUrl} link="their content" />
           {moves.length > 0 ? (
             <fetcher.Form method="post" action={action} className="stack" preventScrollReset>
               <input type="hidden" name="intent" value="move" />
@@ -275,11 +239,11 @@ export default function OffersPage() {
       <div className="two-columns">
         <section className="card" aria-labelledby="offers-title">
           <h2 id="offers-title">Offers</h2>
-          <Rows rows={offers} empty="No offers yet, throw your hat in the ring!" now={now} />
+          <OfferRows rows={offers} empty="No offers yet, throw your hat in the ring!" now={now} />
         </section>
         <section className="card" aria-labelledby="trades-title">
           <h2 id="trades-title">Trades</h2>
-          <Rows rows={trades} empty="No trades yet, get the ball rolling by sending an offer!" now={now} />
+          <OfferRows rows={trades} empty="No trades yet, get the ball rolling by sending an offer!" now={now} />
         </section>
       </div>
       {offerId && detail ? (

@@ -1,9 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useState } from "react";
+import { ChipGroup } from "~/components/chip-group";
 import { Spinner } from "~/components/spinner";
 import { useHydrated } from "~/components/use-hydrated";
-import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS, type Option } from "~/domain/options";
+import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/options";
 import { siteSettingsSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
@@ -25,23 +26,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw new Response("Not found", { status: 404 });
   }
   throw redirect("/mysite/settings?notice=settings-saved");
-}
-
-/** Chips are checkboxes: toggling changes only the page; Save sends them (with or without JavaScript). */
-function ChipGroup({ legend, name, options, chosen }: { legend: string; name: string; options: readonly Option[]; chosen: string[] }) {
-  return (
-    <fieldset className="chip-group">
-      <legend>{legend}</legend>
-      <div className="chip-list">
-        {options.map((option) => (
-          <label key={option.id} className="chip">
-            <input type="checkbox" name={name} value={option.id} defaultChecked={chosen.includes(option.id)} />
-            <span>{option.label}</span>
-          </label>
-        ))}
-      </div>
-    </fieldset>
-  );
 }
 
 export default function SiteSettings() {

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { PostCard } from "~/components/post-card";
-import { CATEGORY_TAGS } from "~/domain/options";
+import { CATEGORY_TAGS, type Option } from "~/domain/options";
 import { AUTHORITY_BANDS, displayScore } from "~/domain/score";
 import { parseSearchQuery } from "~/domain/search";
 import { requireAuth } from "~/services/auth.server";
@@ -35,6 +35,26 @@ function queryString(query: { term: string; tags: string[]; bands: string[] }, e
   return params.toString();
 }
 
+/** A dropdown of checkboxes; with JavaScript or without, Apply sends them as a plain GET form. */
+function FilterDropdown({ title, name, options, chosen }: { title: string; name: string; options: readonly Option[]; chosen: string[] }) {
+  return (
+    <details className="filter">
+      <summary>
+        {title}
+        {chosen.length > 0 ? ` (${chosen.length})` : ""}
+      </summary>
+      <div className="filter-panel">
+        {options.map((option) => (
+          <label key={option.id} className="check">
+            <input type="checkbox" name={name} value={option.id} defaultChecked={chosen.includes(option.id)} />
+            {option.label}
+          </label>
+        ))}
+      </div>
+    </details>
+  );
+}
+
 export default function SearchResults() {
   const { query, posts, count, next } = useLoaderData<typeof loader>();
   const filtered = query.tags.length > 0 || query.bands.length > 0;
@@ -43,28 +63,8 @@ export default function SearchResults() {
       <h1>{query.term ? `Results for ${query.term}` : "Search results"}</h1>
       <Form method="get" action="/search" className="filters" aria-label="Filters">
         <input type="hidden" name="term" value={query.term} />
-        <details className="filter">
-          <summary>Category{query.tags.length > 0 ? ` (${query.tags.length})` : ""}</summary>
-          <div className="filter-panel">
-            {CATEGORY_TAGS.map((tag) => (
-              <label key={tag.id} className="check">
-                <input type="checkbox" name="tag" value={tag.id} defaultChecked={query.tags.includes(tag.id)} />
-                {tag.label}
-              </label>
-            ))}
-          </div>
-        </details>
-        <details className="filter">
-          <summary>Authority{query.bands.length > 0 ? ` (${query.bands.length})` : ""}</summary>
-          <div className="filter-panel">
-            {AUTHORITY_BANDS.map((band) => (
-              <label key={band.id} className="check">
-                <input type="checkbox" name="band" value={band.id} defaultChecked={query.bands.includes(band.id)} />
-                {band.label}
-              </label>
-            ))}
-          </div>
-        </details>
+        <FilterDropdown title="Category" name="tag" options={CATEGORY_TAGS} chosen={query.tags} />
+        <FilterDropdown title="Authority" name="band" options={AUTHORITY_BANDS} chosen={query.bands} />
         <button type="submit" className="button button-primary button-small">
           Apply
         </button>

@@ -1,48 +1,11 @@
 /** The owner's dashboard: counters, the offers and trades lists, and suggestions of sites to trade with. */
-import { and, desc, eq, isNull, ne, or, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
-import { listings, offerEntries, offers, sites } from "#drizzle/schema";
+import { and, eq, ne, sql } from "drizzle-orm";
+import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { countOffers } from "~/domain/offer-status";
 import { ftsPhrase, tagToken } from "~/domain/search";
+import { offersAndTrades } from "./trades-read.server";
 import { SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
-
-const senderSite = alias(sites, "sender_site");
-const receiverSite = alias(sites, "receiver_site");
-
-/** Offers involving the site that this user has not trashed, newest first. */
-export async function listSiteOffers(db: Database, userId: string, siteId: string) {
-  const rows = await db
-    .select({
-      id: offers.id,
-      status: offers.status,
-      connects: offers.connects,
-      createdAt: offers.createdAt,
-      expiredAt: offers.expiredAt,
-      senderSiteId: offers.senderSiteId,
-      receiverSiteId: offers.receiverSiteId,
-      senderHost: senderSite.host,
-      receiverHost: receiverSite.host,
-    })
-    .from(offers)
-    .innerJoin(senderSite, eq(senderSite.id, offers.senderSiteId))
-    .innerJoin(receiverSite, eq(receiverSite.id, offers.receiverSiteId))
-    .leftJoin(offerEntries, and(eq(offerEntries.offerId, offers.id), eq(offerEntries.userId, userId)))
-    .where(and(or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId)), isNull(offerEntries.trashedAt)))
-    .orderBy(desc(offers.createdAt))
-    .limit(200)
-    .all();
-  return rows.map((row) => ({
-    id: row.id,
-    status: row.status,
-    connects: row.connects,
-    createdAt: row.createdAt,
-    sent: row.senderSiteId === siteId,
-    otherHost: row.senderSiteId === siteId ? row.receiverHost : row.senderHost,
-    senderSiteId: row.senderSiteId,
-    receiverSiteId: row.receiverSiteId,
-  }));
-}
 
 const suggestionColumns = {
   id: sites.id,
@@ -83,12 +46,9 @@ export async function suggestionsFor(db: Database, userId: string, siteTags: str
   };
 }
 
+/** The counters and the two lists: the same rows as the Offers page. */
 export async function dashboardFor(db: Database, userId: string, siteId: string) {
-  const siteOffers = await listSiteOffers(db, userId, siteId);
-  return {
-    counts: countOffers(siteOffers, siteId),
-    trades: siteOffers.filter((offer) => offer.status === "accepted"),
-    offers: siteOffers.filter((offer) => offer.status !== "accepted").reverse(),
-  };
+  const { offers: open, trades } = await offersAndTrades(db, userId, siteId);
+  return { counts: countOffers([...open, ...trades], siteId), trades, offers: open };
 }
 

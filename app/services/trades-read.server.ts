@@ -1,9 +1,47 @@
 /** What the Offers and Trades panels, the offer detail and the connects page show. */
-import { desc, eq, inArray } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { connectLedger, connectLots, offerEntries, offers, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
-import { listSiteOffers } from "./dashboard.server";
+
+
+const senderSite = alias(sites, "sender_site");
+const receiverSite = alias(sites, "receiver_site");
+
+/** Offers involving the site that this user has not trashed, newest first. */
+export async function listSiteOffers(db: Database, userId: string, siteId: string) {
+  const rows = await db
+    .select({
+      id: offers.id,
+      status: offers.status,
+      connects: offers.connects,
+      createdAt: offers.createdAt,
+      expiredAt: offers.expiredAt,
+      senderSiteId: offers.senderSiteId,
+      receiverSiteId: offers.receiverSiteId,
+      senderHost: senderSite.host,
+      receiverHost: receiverSite.host,
+    })
+    .from(offers)
+    .innerJoin(senderSite, eq(senderSite.id, offers.senderSiteId))
+    .innerJoin(receiverSite, eq(receiverSite.id, offers.receiverSiteId))
+    .leftJoin(offerEntries, and(eq(offerEntries.offerId, offers.id), eq(offerEntries.userId, userId)))
+    .where(and(or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId)), isNull(offerEntries.trashedAt)))
+    .orderBy(desc(offers.createdAt))
+    .limit(200)
+    .all();
+  return rows.map((row) => ({
+    id: row.id,
+    status: row.status,
+    connects: row.connects,
+    createdAt: row.createdAt,
+    sent: row.senderSiteId === siteId,
+    otherHost: row.senderSiteId === siteId ? row.receiverHost : row.senderHost,
+    senderSiteId: row.senderSiteId,
+    receiverSiteId: row.receiverSiteId,
+  }));
+}
 
 /** Offers: not accepted, not trashed, oldest first. Trades: accepted, newest first. Each with its label. */
 export async function offersAndTrades(db: Database, userId: string, siteId: string) {
