@@ -15,6 +15,8 @@ export interface Env {
   EMAIL_API_URL?: string;
   EMAIL_API_KEY?: string;
   EMAIL_FROM?: string;
+  /** Multiplies the per-address rate limits (1 by default); for test runners where everyone shares one address. */
+  ADDRESS_RATE_LIMIT_SCALE?: string;
 }
 
 export function numberVar(value: string | undefined, fallback: number): number {

@@ -7,7 +7,7 @@ import { processingDelay } from "~/lib/delay";
 import { messages } from "~/domain/messages";
 import { starterConnects, starterGrantStatements } from "./connects.server";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "./passwords.server";
-import { consume, RATE_LIMITS, refund } from "./rate-limit.server";
+import { addressLimitScale, consume, RATE_LIMITS, refund } from "./rate-limit.server";
 import { newId, prepareSession } from "./sessions.server";
 import { prepareSite } from "./sites.server";
 
@@ -44,7 +44,7 @@ export async function findUserIdByEmail(context: AppContext, email: string): Pro
  */
 export async function signUp(context: AppContext, input: SignUpInput, clientAddress: string): Promise<SignedIn | Refused> {
   const { db, env } = context;
-  if (!(await consume(db, RATE_LIMITS.signupPerAddress, clientAddress, context.now()))) {
+  if (!(await consume(db, RATE_LIMITS.signupPerAddress, clientAddress, context.now(), addressLimitScale(env)))) {
     return { ok: false, status: 429, message: messages.tooManyAttempts };
   }
   await processingDelay(env);
@@ -86,7 +86,7 @@ export async function logIn(
   const now = context.now();
   const email = input.email.trim().toLowerCase();
   const tooMany: Refused = { ok: false, status: 429, message: messages.tooManyAttempts };
-  if (!(await consume(db, RATE_LIMITS.loginPerAddress, clientAddress, now))) return tooMany;
+  if (!(await consume(db, RATE_LIMITS.loginPerAddress, clientAddress, now, addressLimitScale(context.env)))) return tooMany;
   if (!(await consume(db, RATE_LIMITS.loginPerAccount, email, now))) return tooMany;
 
   const row = email

@@ -5,7 +5,7 @@ import type { AppContext } from "~/lib/context";
 import { messages } from "~/domain/messages";
 import { sendEmail } from "./email.server";
 import { hashPassword } from "./passwords.server";
-import { consume, RATE_LIMITS } from "./rate-limit.server";
+import { addressLimitScale, consume, RATE_LIMITS } from "./rate-limit.server";
 import { generateToken, hashToken } from "./sessions.server";
 
 export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
@@ -21,7 +21,7 @@ export async function requestPasswordReset(
   const { db } = context;
   const now = context.now();
   if (
-    !(await consume(db, RATE_LIMITS.resetPerAddress, clientAddress, now)) ||
+    !(await consume(db, RATE_LIMITS.resetPerAddress, clientAddress, now, addressLimitScale(context.env))) ||
     !(await consume(db, RATE_LIMITS.resetPerAccount, email, now))
   ) {
     return { ok: false, status: 429, message: messages.tooManyAttempts };

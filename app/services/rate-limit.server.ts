@@ -2,19 +2,22 @@
 import { and, eq, lt, sql } from "drizzle-orm";
 import { rateLimits } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
+import { numberVar, type Env } from "~/lib/env";
 
 export interface RateLimitRule {
   /** What is limited, e.g. "login:account". */
   name: string;
   limit: number;
   windowMs: number;
+  /** Per client address (scaled by ADDRESS_RATE_LIMIT_SCALE) rather than per account. */
+  perAddress?: boolean;
 }
 
 export const RATE_LIMITS = {
   loginPerAccount: { name: "login:account", limit: 10, windowMs: 60_000 },
-  loginPerAddress: { name: "login:ip", limit: 50, windowMs: 60_000 },
-  signupPerAddress: { name: "signup:ip", limit: 10, windowMs: 60_000 },
-  resetPerAddress: { name: "reset:ip", limit: 10, windowMs: 60_000 },
+  loginPerAddress: { name: "login:ip", limit: 50, windowMs: 60_000, perAddress: true },
+  signupPerAddress: { name: "signup:ip", limit: 10, windowMs: 60_000, perAddress: true },
+  resetPerAddress: { name: "reset:ip", limit: 10, windowMs: 60_000, perAddress: true },
   resetPerAccount: { name: "reset:account", limit: 5, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
@@ -22,8 +25,11 @@ function windowOf(rule: RateLimitRule, now: number) {
   return now - (now % rule.windowMs);
 }
 
-/** Counts one attempt and tells whether it is within the limit. */
-export async function consume(db: Database, rule: RateLimitRule, subject: string, now: number): Promise<boolean> {
+/**
+ * Counts one attempt and tells whether it is within the limit. `addressScale` multiplies the limits per address
+ * (ADDRESS_RATE_LIMIT_SCALE), for places where many people share one address, such as a test runner.
+ */
+export async function consume(db: Database, rule: RateLimitRule, subject: string, now: number, addressScale = 1): Promise<boolean> {
   const key = `${rule.name}:${subject}`;
   const row = await db
     .insert(rateLimits)
@@ -31,7 +37,7 @@ export async function consume(db: Database, rule: RateLimitRule, subject: string
     .onConflictDoUpdate({ target: [rateLimits.key, rateLimits.windowStart], set: { count: sql`${rateLimits.count} + 1` } })
     .returning({ count: rateLimits.count })
     .get();
-  return (row?.count ?? 1) <= rule.limit;
+  return (row?.count ?? 1) <= rule.limit * (rule.perAddress ? addressScale : 1);
 }
 
 /** Gives back one attempt (a successful sign-in does not count against the account). */
@@ -44,6 +50,10 @@ export async function refund(db: Database, rule: RateLimitRule, subject: string,
 
 export async function deleteOldWindows(db: Database, now: number): Promise<void> {
   await db.delete(rateLimits).where(lt(rateLimits.windowStart, now - 2 * 60 * 60_000));
+}
+
+export function addressLimitScale(env: Env): number {
+  return Math.max(1, numberVar(env.ADDRESS_RATE_LIMIT_SCALE, 1));
 }
 
 /** Cloudflare's edge sets CF-Connecting-IP on every request and clients cannot override it. */

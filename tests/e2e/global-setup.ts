@@ -20,7 +20,7 @@ export default async function setup(project: TestProject) {
   applyMigrations(persistTo);
   seedIfEmpty({ persistTo, sites: 30 });
   const baseURL = `http://localhost:${PORT}`;
-  const worker = await startWorker({ port: PORT, persistTo, vars: { SIGNUP_DELAY_MS: "400", APP_URL: baseURL } });
+  const worker = await startWorker({ port: PORT, persistTo, vars: { SIGNUP_DELAY_MS: "400", APP_URL: baseURL, ADDRESS_RATE_LIMIT_SCALE: "20" } });
   project.provide("baseURL", baseURL);
   project.provide("persistTo", persistTo);
   return () => {
