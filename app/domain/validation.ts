@@ -144,7 +144,15 @@ export const siteSettingsSchema = z.object({
   contentTypes: idsOf(CONTENT_TYPES),
   materials: idsOf(PROVIDED_MATERIALS),
   tags: idsOf(CATEGORY_TAGS),
-});
+  /** The site's listing in the market: shown or not, and its price. */
+  listed: z.literal("on").optional().transform((value) => value === "on"),
+  connects: z.coerce
+    .number({ invalid_type_error: messages.connectsRange })
+    .int(messages.connectsRange)
+    .min(1, messages.connectsRange)
+    .max(LISTING_CONNECTS_MAX, messages.connectsRange)
+    .optional(),
+}).refine((settings) => !settings.listed || settings.connects !== undefined, { message: messages.connectsRange, path: ["connects"] });
 
 const contentTypeField = z.enum(CONTENT_TYPES.map((type) => type.id) as [string, ...string[]], {
   errorMap: () => ({ message: messages.selectContentType }),

@@ -20,9 +20,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const parsed = parseForm(formData, siteSettingsSchema);
   if (!parsed.ok) {
-    return data({ error: firstError(parsed.errors, "description") ?? "Choose from the lists.", description: parsed.values.description ?? "" }, { status: 400 });
+    const error = firstError(parsed.errors, "description") ?? firstError(parsed.errors, "connects") ?? "Choose from the lists.";
+    return data({ error, description: parsed.values.description ?? "" }, { status: 400 });
   }
-  if (!shell.activeSite || !(await updateSiteSettings(context.db, auth.user.id, shell.activeSite.id, parsed.value))) {
+  if (!shell.activeSite || !(await updateSiteSettings(context.db, auth.user.id, shell.activeSite.id, parsed.value, context.now()))) {
     throw new Response("Not found", { status: 404 });
   }
   throw redirect("/mysite/settings?notice=settings-saved");
@@ -73,6 +74,18 @@ export default function SiteSettings() {
         <ChipGroup legend="You are willing to provide" name="contentTypes" options={CONTENT_TYPES} chosen={site.contentTypes} />
         <ChipGroup legend="Provided materials" name="materials" options={PROVIDED_MATERIALS} chosen={site.materials} />
         <ChipGroup legend="Category" name="tags" options={CATEGORY_TAGS} chosen={site.tags} />
+      </section>
+      <section className="card stack">
+        <h3>Market listing</h3>
+        <label className="check">
+          <input type="checkbox" name="listed" defaultChecked={site.listing?.active ?? false} />
+          Show {site.host} in the market
+        </label>
+        <label className="field narrow">
+          <span>Connects a proposal needs</span>
+          <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={site.listing?.connects ?? ""} />
+        </label>
+        <p className="muted small">Only verified sites appear in the market. The listing offers what you chose above.</p>
       </section>
       <div>
         <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>

@@ -4,6 +4,7 @@ import { ScoreBadge } from "~/components/post-card";
 import { iconSource } from "~/domain/listing-format";
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
+import { getListingOf } from "~/services/sites.server";
 
 export const MYSITE_NAV = [
   { to: "/mysite", label: "Home", end: true },
@@ -18,6 +19,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const site = await loadActiveSite(context, auth);
   if (!site) throw redirect("/sites/new");
+  const listing = await getListingOf(context.db, site.id);
   return {
     site: {
       id: site.id,
@@ -30,6 +32,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       tags: site.tags,
       materials: site.materials,
       contentTypes: site.contentTypes,
+      listing: listing ?? null,
       scoreRunAt: site.scoreRunAt,
       attributes: {
         domainAuthority: site.domainAuthority,

@@ -1,6 +1,6 @@
 /** A user's sites: creating them, listing them, and the active site of a session. */
-import { and, asc, eq } from "drizzle-orm";
-import { sessions, sites } from "#drizzle/schema";
+import { and, asc, eq, sql } from "drizzle-orm";
+import { listings, sessions, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
 import { normaliseHost } from "~/domain/site-address";
@@ -90,15 +90,45 @@ export interface SiteSettings {
   tags: string[];
   materials: string[];
   contentTypes: string[];
+  /** Show the site in the market at this price; the listing offers the site's content types and materials. */
+  listed: boolean;
+  connects?: number;
 }
 
-/** Saves the settings of a site the user owns; answers false for anyone else's site. */
-export async function updateSiteSettings(db: Database, userId: string, siteId: string, settings: SiteSettings): Promise<boolean> {
-  const updated = await db
-    .update(sites)
-    .set(settings)
-    .where(and(eq(sites.id, siteId), eq(sites.userId, userId)))
-    .returning({ id: sites.id })
-    .get();
-  return Boolean(updated);
+/** Saves the settings of a site the user owns, and its market listing; answers false for anyone else's site. */
+export async function updateSiteSettings(db: Database, userId: string, siteId: string, settings: SiteSettings, now: number): Promise<boolean> {
+  const { listed, connects, ...fields } = settings;
+  const owned = and(eq(sites.id, siteId), eq(sites.userId, userId));
+  const [updated] = await db.batch([
+    db.update(sites).set(fields).where(owned).returning({ id: sites.id }),
+    listed && connects !== undefined
+      ? db
+          .insert(listings)
+          .select(
+            db
+              .select({
+                id: sql<string>`${newId()}`.as("id"),
+                siteId: sites.id,
+                userId: sites.userId,
+                connects: sql<number>`${connects}`.as("connects"),
+                contentTypes: sites.contentTypes,
+                materials: sites.materials,
+                active: sql<boolean>`1`.as("active"),
+                createdAt: sql<number>`${now}`.as("created_at"),
+              })
+              .from(sites)
+              .where(owned),
+          )
+          .onConflictDoUpdate({
+            target: listings.siteId,
+            set: { active: true, connects, contentTypes: fields.contentTypes, materials: fields.materials },
+          })
+      : db.update(listings).set({ active: false }).where(and(eq(listings.siteId, siteId), eq(listings.userId, userId))),
+  ]);
+  return updated.length > 0;
+}
+
+/** The site's listing, if it has one. */
+export function getListingOf(db: Database, siteId: string) {
+  return db.select({ active: listings.active, connects: listings.connects }).from(listings).where(eq(listings.siteId, siteId)).get();
 }

@@ -94,10 +94,8 @@ describe("search", () => {
     const owner = await signUp();
     const viewer = await signUp();
     await env.DB.prepare("UPDATE sites SET verified = 1 WHERE user_id = ?").bind(owner.userId).run();
-    const site = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(owner.userId).first<{ id: string }>();
-    await env.DB.prepare("INSERT INTO listings (id, site_id, user_id, connects) VALUES (?, ?, ?, 5)").bind(crypto.randomUUID(), site!.id, owner.userId).run();
     const word = `kw${crypto.randomUUID().slice(0, 8)}`;
-    const saved = await post("/mysite/settings", { description: `Now about ${word}` }, { cookie: owner.cookie });
+    const saved = await post("/mysite/settings", { description: `Now about ${word}`, listed: "on", connects: "5" }, { cookie: owner.cookie });
     expect(saved.status).toBe(302);
     expect(await read(await get(`/search?term=${word}`, { cookie: viewer.cookie }))).toContain("1+ sites available");
   });
@@ -133,6 +131,30 @@ describe("settings", () => {
     const blank = await post("/mysite/settings", { description: "   " }, { cookie: owner.cookie });
     expect(blank.status).toBe(400);
     expect(await read(blank)).toContain(messages.enterDescription);
+  });
+
+  it("lists the site in the market at its price, and takes it out again", async () => {
+    const owner = await signUp();
+    const viewer = await signUp();
+    await env.DB.prepare("UPDATE sites SET verified = 1 WHERE user_id = ?").bind(owner.userId).run();
+    const list = new URLSearchParams([["description", "Listed from settings"], ["contentTypes", "feature"], ["materials", "logo"], ["listed", "on"], ["connects", "12"]]);
+    expect((await post("/mysite/settings", list, { cookie: owner.cookie })).status).toBe(302);
+    const listing = await env.DB.prepare("SELECT active, connects, content_types FROM listings WHERE user_id = ?").bind(owner.userId).first();
+    expect(listing).toEqual({ active: 1, connects: 12, content_types: '["feature"]' });
+    const market = await read(await get("/market", { cookie: viewer.cookie }));
+    expect(market).toContain(`class="post-url">${owner.url}<`);
+    const settings = await read(await get("/mysite/settings", { cookie: owner.cookie }));
+    expect(settings).toMatch(/name="listed" checked=""/);
+    expect(settings).toContain('value="12"');
+
+    expect((await post("/mysite/settings", { description: "Not listed now" }, { cookie: owner.cookie })).status).toBe(302);
+    expect(await env.DB.prepare("SELECT active FROM listings WHERE user_id = ?").bind(owner.userId).first()).toEqual({ active: 0 });
+    expect(await read(await get("/market", { cookie: viewer.cookie }))).not.toContain(`class="post-url">${owner.url}<`);
+
+    const noPrice = await post("/mysite/settings", { description: "x", listed: "on" }, { cookie: owner.cookie });
+    expect(noPrice.status).toBe(400);
+    expect(await read(noPrice)).toContain(messages.connectsRange);
+    expect((await post("/mysite/settings", { description: "x", listed: "on", connects: "100" }, { cookie: owner.cookie })).status).toBe(400);
   });
 
   it("changes only the user's own site", async () => {
