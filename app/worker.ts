@@ -51,6 +51,7 @@ export default {
   },
 
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runHousekeeping(database(env.DB), env, controller.scheduledTime));
+    // The job's clock is the scheduled time, so a run (or a test) for a given moment behaves as at that moment.
+    ctx.waitUntil(runHousekeeping({ ...createContext(env, ctx), now: () => controller.scheduledTime }));
   },
 } satisfies ExportedHandler<Env>;

@@ -1,15 +1,16 @@
 /** The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, retry email. */
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
-import type { Database } from "~/lib/db.server";
-import type { Env } from "~/lib/env";
+import type { AppContext } from "~/lib/context";
 import { deliverOutbox } from "./email.server";
 import { expireOffersAndConnects } from "./offers.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteOldWindows } from "./rate-limit.server";
 
-export async function runHousekeeping(db: Database, env: Env, now: number) {
-  await expireOffersAndConnects(db, now);
+export async function runHousekeeping(context: AppContext) {
+  const { db, env } = context;
+  const now = context.now();
+  await expireOffersAndConnects(context);
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)));
   await deleteExpiredResetTokens({ db }, now);
   await deleteOldWindows(db, now);

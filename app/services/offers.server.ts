@@ -234,12 +234,14 @@ export async function moveTradeEntry(
  * The daily job: pending offers unanswered after 14 days return their hold (NORES to the sender), then lots past
  * their date expire. Both are single statements over all rows, so a run that overlaps another does no harm.
  */
-export async function expireOffersAndConnects(db: AppContext["db"], now: number) {
+export async function expireOffersAndConnects(context: AppContext) {
+  const { db } = context;
+  const now = context.now();
   const expired = await db
     .update(offers)
     .set({ status: "expired", expiredAt: now, updatedAt: now })
     .where(and(eq(offers.status, "pending"), lte(offers.answerBy, now)))
-    .returning({ id: offers.id });
+    .returning({ id: offers.id, senderUserId: offers.senderUserId, connects: offers.connects });
   const due = and(lte(connectLots.expiresAt, now), gt(connectLots.remaining, 0));
   await db.batch([
     db.insert(connectLedger).select(
@@ -267,5 +269,15 @@ export async function expireOffersAndConnects(db: AppContext["db"], now: number)
       .where(inArray(users.id, db.select({ id: connectLots.userId }).from(connectLots).where(due))),
     db.update(connectLots).set({ remaining: 0 }).where(due),
   ]);
+  for (const offer of expired) {
+    const hosts = await hostsOf(context, offer.id);
+    await notify(
+      context,
+      offer.senderUserId,
+      "Your offer got no answer",
+      `${hosts?.receiver ?? "The other site"} did not answer your offer in 14 days. The ${offer.connects} connects it held are back in your balance.`,
+      offer.id,
+    );
+  }
   return { expiredOffers: expired.length };
 }

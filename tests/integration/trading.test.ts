@@ -265,6 +265,7 @@ describe("the daily job with a controlled clock", () => {
     await expectLedgerMatches(a.userId);
     const page = await read(await fetchPage(a.cookie, "/mysite/offers"));
     expect(page).toContain(">Incomplete<");
+    expect(await mailsTo(a.email)).toContain("Your offer got no answer");
     expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(409);
     expect((await act(a.cookie, offer.id, [["intent", "trash"]])).status).toBe(302);
   });
