@@ -5,9 +5,17 @@ import { listMailbox } from "~/services/email.server";
 
 export const meta: MetaFunction = () => [{ title: "Dev mailbox - Backlink Market" }, { name: "robots", content: "noindex" }];
 
-/** Development only: the email outbox as a mailbox, so reset links work with no email account. */
-export async function loader({ context }: LoaderFunctionArgs) {
-  if (isProduction(context.env)) throw new Response("Not found", { status: 404 });
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * Development only: the email outbox as a mailbox, so reset links work with no email account. It holds live reset
+ * links, so besides a non-production ENVIRONMENT it also needs a local address: a deploy that forgot the
+ * variable still does not publish it.
+ */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  if (isProduction(context.env) || !LOCAL_HOSTS.has(new URL(request.url).hostname)) {
+    throw new Response("Not found", { status: 404 });
+  }
   const emails = await listMailbox(context.db);
   return { emails: emails.map((e) => ({ id: e.id, to: e.toAddress, subject: e.subject, text: e.textBody, createdAt: e.createdAt, status: e.status })) };
 }

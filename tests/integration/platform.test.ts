@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
@@ -21,6 +21,13 @@ describe("public pages", () => {
   it("rotates the carousel without JavaScript through ?slide", async () => {
     const page = await (await get("/?slide=1")).text();
     expect(page.indexOf("tasktide.app")).toBeLessThan(page.indexOf("wanderingnotes.blog"));
+  });
+
+  it("keeps the dev mailbox off any address but a local one", async () => {
+    expect((await get("/dev/mailbox")).status).toBe(404);
+    const local = await SELF.fetch("http://localhost:8787/dev/mailbox");
+    expect(local.status).toBe(200);
+    expect(await local.text()).toContain("Dev mailbox");
   });
 
   it("answers unknown addresses with a 404 page", async () => {
