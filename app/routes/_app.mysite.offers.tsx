@@ -172,22 +172,13 @@ function Detail({ detail }: { detail: OfferDetail }) {
           </div>
         </fetcher.Form>
       ) : null}
-      {can("rescind") ? (
-        <fetcher.Form method="post" action={action} preventScrollReset>
-          <input type="hidden" name="intent" value="rescind" />
-          <button type="submit" className="button button-outline">
-            Rescind offer
+      {(["rescind", "trash"] as const).filter(can).map((intent) => (
+        <fetcher.Form key={intent} method="post" action={action} preventScrollReset>
+          <button type="submit" name="intent" value={intent} className={intent === "rescind" ? "button button-outline" : "button button-ghost"}>
+            {intent === "rescind" ? "Rescind offer" : "Move to trash"}
           </button>
         </fetcher.Form>
-      ) : null}
-      {can("trash") ? (
-        <fetcher.Form method="post" action={action} preventScrollReset>
-          <input type="hidden" name="intent" value="trash" />
-          <button type="submit" className="button button-ghost">
-            Move to trash
-          </button>
-        </fetcher.Form>
-      ) : null}
+      ))}
 
       {detail.status === "accepted" ? (
         <section className="stack card">
