@@ -4,7 +4,7 @@ import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
 import { deliverOutbox } from "~/services/email.server";
-import { get, newAddress, newEmail, PASSWORD, post, startOfFreshWindow } from "./helpers";
+import { get, newAddress, newEmail, PASSWORD, post, signUp, startOfFreshWindow } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -28,6 +28,15 @@ describe("public pages", () => {
     const local = await SELF.fetch("http://localhost:8787/dev/mailbox");
     expect(local.status).toBe(200);
     expect(await local.text()).toContain("Dev mailbox");
+  });
+
+  it("answers unknown pages of the owner's area with a 404 inside it", async () => {
+    const { cookie } = await signUp();
+    const response = await get("/mysite/no-such-page", { cookie });
+    expect(response.status).toBe(404);
+    const page = await response.text();
+    expect(page).toContain("Page not found");
+    expect(page).toContain('aria-label="My site"');
   });
 
   it("answers unknown addresses with a 404 page", async () => {
