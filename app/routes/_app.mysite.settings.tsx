@@ -1,5 +1,5 @@
-import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { ChipGroup } from "~/components/chip-group";
 import { Spinner } from "~/components/spinner";
@@ -9,10 +9,16 @@ import { siteSettingsSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
-import { updateSiteSettings } from "~/services/sites.server";
+import { getListingOf, updateSiteSettings } from "~/services/sites.server";
 import type { MySiteData } from "./_app.mysite";
 
 export const meta: MetaFunction = () => [{ title: "Site Settings - Backlink Market" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const shell = await loadSignedInShell(context, auth);
+  return { listing: shell.activeSite ? ((await getListingOf(context.db, shell.activeSite.id)) ?? null) : null };
+}
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireAuth(request, context);
@@ -31,6 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SiteSettings() {
   const { site } = useRouteLoaderData("routes/_app.mysite") as MySiteData;
+  const { listing } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
@@ -78,12 +85,12 @@ export default function SiteSettings() {
       <section className="card stack">
         <h3>Market listing</h3>
         <label className="check">
-          <input type="checkbox" name="listed" defaultChecked={site.listing?.active ?? false} />
+          <input type="checkbox" name="listed" defaultChecked={listing?.active ?? false} />
           Show {site.host} in the market
         </label>
         <label className="field narrow">
           <span>Connects a proposal needs</span>
-          <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={site.listing?.connects ?? ""} />
+          <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={listing?.connects ?? ""} />
         </label>
         <p className="muted small">Only verified sites appear in the market. The listing offers what you chose above.</p>
       </section>

@@ -4,7 +4,6 @@ import { ScoreBadge } from "~/components/post-card";
 import { iconSource } from "~/domain/listing-format";
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
-import { getListingOf } from "~/services/sites.server";
 
 export const MYSITE_NAV = [
   { to: "/mysite", label: "Home", end: true },
@@ -19,7 +18,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const site = await loadActiveSite(context, auth);
   if (!site) throw redirect("/sites/new");
-  const listing = await getListingOf(context.db, site.id);
   return {
     site: {
       id: site.id,
@@ -32,7 +30,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       tags: site.tags,
       materials: site.materials,
       contentTypes: site.contentTypes,
-      listing: listing ?? null,
       scoreRunAt: site.scoreRunAt,
       attributes: {
         domainAuthority: site.domainAuthority,

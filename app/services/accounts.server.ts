@@ -8,7 +8,8 @@ import { messages } from "~/domain/messages";
 import { starterConnects, starterGrantStatements } from "./connects.server";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "./passwords.server";
 import { addressLimitScale, consume, RATE_LIMITS, refund } from "./rate-limit.server";
-import { newId, prepareSession } from "./sessions.server";
+import { newId } from "~/lib/ids";
+import { prepareSession } from "./sessions.server";
 import { prepareSite } from "./sites.server";
 
 export interface SignedIn {

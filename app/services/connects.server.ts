@@ -3,7 +3,8 @@ import { connectLedger, connectLots } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
 import { numberVar } from "~/lib/env";
-import { DAY_MS, newId } from "./sessions.server";
+import { newId } from "~/lib/ids";
+import { DAY_MS } from "./sessions.server";
 
 export const CONNECTS_LIFETIME_MS = 365 * DAY_MS;
 

@@ -4,7 +4,7 @@ import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { countOffers } from "~/domain/offer-status";
 import { ftsPhrase, tagToken } from "~/domain/search";
-import { offersAndTrades } from "./trades-read.server";
+import { offerSidesOf, offersAndTrades } from "./trades-read.server";
 import { SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
 
 const suggestionColumns = {
@@ -46,9 +46,9 @@ export async function suggestionsFor(db: Database, userId: string, siteTags: str
   };
 }
 
-/** The counters and the two lists: the same rows as the Offers page. */
+/** The counters (over every offer of the site) and the two lists (the same rows as the Offers page). */
 export async function dashboardFor(db: Database, userId: string, siteId: string) {
-  const { offers: open, trades } = await offersAndTrades(db, userId, siteId);
-  return { counts: countOffers([...open, ...trades], siteId), trades, offers: open };
+  const [{ offers: open, trades }, sides] = await Promise.all([offersAndTrades(db, userId, siteId), offerSidesOf(db, siteId)]);
+  return { counts: countOffers(sides, siteId), trades, offers: open };
 }
 

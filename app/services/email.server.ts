@@ -7,7 +7,7 @@ import { emailOutbox } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
-import { newId } from "./sessions.server";
+import { newId } from "~/lib/ids";
 
 export interface OutgoingEmail {
   to: string;

@@ -3,7 +3,7 @@ import { listings } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
 import { messages } from "~/domain/messages";
-import { newId } from "./sessions.server";
+import { newId } from "~/lib/ids";
 import { prepareSite, type AddSiteResult, type NewSite } from "./sites.server";
 
 /** The site-add form with source market: the site and its listing, created together. */

@@ -11,7 +11,8 @@ import { isProduction } from "~/lib/env";
 import { messages } from "~/domain/messages";
 import { starterConnects, starterGrantStatements } from "./connects.server";
 import { startSession, type Refused, type SignedIn } from "./accounts.server";
-import { newId, readCookie } from "./sessions.server";
+import { newId } from "~/lib/ids";
+import { readCookie } from "./sessions.server";
 
 export const OAUTH_PROVIDERS = ["google", "github"] as const;
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];

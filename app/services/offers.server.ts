@@ -4,7 +4,6 @@
  * (migrations/0004), atomically with the status change that causes them.
  */
 import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
 import { connectLedger, connectLots, listings, offerEntries, offers, sites, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { isUniqueConstraintError } from "~/lib/db.server";
@@ -22,7 +21,8 @@ import {
 import type { CurrentAuth } from "./auth.server";
 import { sendEmail } from "./email.server";
 import { loadSignedInShell } from "./layout.server";
-import { newId } from "./sessions.server";
+import { newId } from "~/lib/ids";
+import { hostsOf } from "./trades-read.server";
 
 export type Outcome = { ok: true; offerId: string } | { ok: false; status: number; message: string };
 
@@ -116,19 +116,6 @@ async function loadForParticipant(context: AppContext, userId: string, offerId: 
   return { offer, role, own, other };
 }
 
-const senderSite = alias(sites, "sender_site");
-const receiverSite = alias(sites, "receiver_site");
-
-async function hostsOf(context: AppContext, offerId: string) {
-  return context.db
-    .select({ sender: senderSite.host, receiver: receiverSite.host })
-    .from(offers)
-    .innerJoin(senderSite, eq(senderSite.id, offers.senderSiteId))
-    .innerJoin(receiverSite, eq(receiverSite.id, offers.receiverSiteId))
-    .where(eq(offers.id, offerId))
-    .get();
-}
-
 /** Accept (with the materials requested from the sender), decline, rescind or trash an offer. */
 export async function actOnOffer(
   context: AppContext,
@@ -185,7 +172,7 @@ export async function actOnOffer(
   }
   if (changed.length === 0) return { ok: false, status: 409, message: messages.offerChangeRefused };
 
-  const hosts = await hostsOf(context, offerId);
+  const hosts = await hostsOf(context.db, offerId);
   const verb = action === "accept" ? "accepted" : action === "decline" ? "declined" : "rescinded";
   const to = action === "rescind" ? offer.receiverUserId : offer.senderUserId;
   const about = action === "rescind" ? hosts?.sender : hosts?.receiver;
@@ -223,7 +210,7 @@ export async function moveTradeEntry(
     .returning({ offerId: offerEntries.offerId });
   if (moved.length === 0) return { ok: false, status: 409, message: messages.offerChangeRefused };
   if (to === "completed" && found.other) {
-    const hosts = await hostsOf(context, offerId);
+    const hosts = await hostsOf(context.db, offerId);
     const mine = found.role === "sender" ? hosts?.sender : hosts?.receiver;
     await notify(context, found.other.userId, `${mine ?? "Your partner"} completed their side`, `${mine ?? "Your partner"} delivered: ${contentUrl}`, offerId);
   }
@@ -270,7 +257,7 @@ export async function expireOffersAndConnects(context: AppContext) {
     db.update(connectLots).set({ remaining: 0 }).where(due),
   ]);
   for (const offer of expired) {
-    const hosts = await hostsOf(context, offer.id);
+    const hosts = await hostsOf(context.db, offer.id);
     await notify(
       context,
       offer.senderUserId,

@@ -26,10 +26,6 @@ export function hashToken(token: string): string {
   return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
 }
 
-export function newId(): string {
-  return crypto.randomUUID();
-}
-
 /** The insert of a new session, for use inside a batch; the token goes into the cookie. */
 export function prepareSession(db: Database, userId: string, activeSiteId: string | null, now: number) {
   const token = generateToken();

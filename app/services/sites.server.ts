@@ -5,7 +5,8 @@ import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
 import { normaliseHost } from "~/domain/site-address";
 import { messages } from "~/domain/messages";
-import { generateToken, newId } from "./sessions.server";
+import { newId } from "~/lib/ids";
+import { generateToken } from "./sessions.server";
 
 export interface NewSite {
   userId: string;

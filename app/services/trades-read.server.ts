@@ -43,17 +43,36 @@ export async function listSiteOffers(db: Database, userId: string, siteId: strin
   }));
 }
 
+/** Status and sides of every offer of the site, for the dashboard counters (no cap, three small columns). */
+export function offerSidesOf(db: Database, siteId: string) {
+  return db
+    .select({ status: offers.status, senderSiteId: offers.senderSiteId, receiverSiteId: offers.receiverSiteId })
+    .from(offers)
+    .where(or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId)))
+    .all();
+}
+
+/** The two sites' hosts of an offer, for messages about it. */
+export function hostsOf(db: Database, offerId: string) {
+  return db
+    .select({ sender: senderSite.host, receiver: receiverSite.host })
+    .from(offers)
+    .innerJoin(senderSite, eq(senderSite.id, offers.senderSiteId))
+    .innerJoin(receiverSite, eq(receiverSite.id, offers.receiverSiteId))
+    .where(eq(offers.id, offerId))
+    .get();
+}
+
 /** Offers: not accepted, not trashed, oldest first. Trades: accepted, newest first. Each with its label. */
 export async function offersAndTrades(db: Database, userId: string, siteId: string) {
   const rows = await listSiteOffers(db, userId, siteId);
-  const acceptedIds = rows.filter((row) => row.status === "accepted").map((row) => row.id);
-  const entries = acceptedIds.length
-    ? await db
-        .select({ offerId: offerEntries.offerId, status: offerEntries.status })
-        .from(offerEntries)
-        .where(inArray(offerEntries.offerId, acceptedIds))
-        .all()
-    : [];
+  // Entry statuses of the site's trades, selected by site (an id list could pass D1's limit of bound parameters).
+  const entries = await db
+    .select({ offerId: offerEntries.offerId, status: offerEntries.status })
+    .from(offerEntries)
+    .innerJoin(offers, eq(offers.id, offerEntries.offerId))
+    .where(and(eq(offers.status, "accepted"), or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId))))
+    .all();
   const labelled = rows.map((row) => ({
     ...row,
     code: offerStatusCode({

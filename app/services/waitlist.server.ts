@@ -2,7 +2,7 @@
 import { betaSignups } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { normaliseHost } from "~/domain/site-address";
-import { newId } from "./sessions.server";
+import { newId } from "~/lib/ids";
 
 export interface WaitlistEntry {
   url: string;

@@ -252,6 +252,20 @@ describe("dashboard", () => {
     expect(page).toContain(other.url);
   });
 
+  it("counts every offer, not only the ones the lists show", async () => {
+    const me = await signUp();
+    const other = await signUp();
+    const mySite = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(me.userId).first<{ id: string }>();
+    const otherSite = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(other.userId).first<{ id: string }>();
+    const trade = () =>
+      env.DB.prepare(
+        "INSERT INTO offers (id, sender_user_id, sender_site_id, receiver_user_id, receiver_site_id, connects, status, answer_by, updated_at) VALUES (?, ?, ?, ?, ?, 0, 'accepted', 0, 0)",
+      ).bind(crypto.randomUUID(), other.userId, otherSite!.id, me.userId, mySite!.id);
+    await env.DB.batch(Array.from({ length: 205 }, trade));
+    const page = await read(await get("/mysite", { cookie: me.cookie }));
+    expect(page).toMatch(/<strong>205<\/strong><span>Trades<\/span>/);
+  });
+
   it("suggests sites about the day's tag when enough match, and random sites otherwise", async () => {
     const me = await signUp();
     const other = await signUp();
