@@ -122,6 +122,13 @@ export const sites = sqliteTable(
     verified: integer("verified", { mode: "boolean" }).notNull().default(false),
     verificationToken: text("verification_token").notNull(),
     verifiedAt: integer("verified_at"),
+    /** Last check of the verification tag (by the owner or the monthly re-check) and what went wrong, if anything. */
+    verificationCheckedAt: integer("verification_checked_at"),
+    verificationError: text("verification_error"),
+    /** Re-checks of a verified site that failed in a row; three remove the verification. */
+    verificationFailures: integer("verification_failures").notNull().default(0),
+    /** When the scheduled job re-checks this verified site's tag next. */
+    verificationDueAt: integer("verification_due_at"),
     /** Authority score, rounded up; null until the first audit. */
     score: integer("score"),
     scoreRunAt: integer("score_run_at"),
@@ -144,6 +151,7 @@ export const sites = sqliteTable(
     uniqueIndex("sites_user_host_unique").on(t.userId, t.host),
     index("sites_host_idx").on(t.host),
     index("sites_score_idx").on(t.score),
+    index("sites_verification_due_idx").on(t.verificationDueAt),
   ],
 );
 
@@ -429,6 +437,38 @@ export const scoreRuns = sqliteTable(
     finishedAt: integer("finished_at"),
   },
   (t) => [index("score_runs_site_idx").on(t.siteId, t.startedAt)],
+);
+
+// ---------------------------------------------------------------------------------------------
+// Development only: the local web sandbox (/dev/sites), never read in production
+// ---------------------------------------------------------------------------------------------
+
+/** Pages published in the local web sandbox; with DEV_WEB_SANDBOX on, the safe fetch answers from here. */
+export const devSandboxPages = sqliteTable(
+  "dev_sandbox_pages",
+  {
+    /** Lower-case host as typed in the address (www. kept). */
+    host: text("host").notNull(),
+    /** Path with its query, starting with "/". */
+    path: text("path").notNull(),
+    contentType: text("content_type").notNull(),
+    body: text("body").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.host, t.path] })],
+);
+
+/** What the product fetched from the sandbox, newest first on /dev/sites. */
+export const devSandboxRequests = sqliteTable(
+  "dev_sandbox_requests",
+  {
+    id: text("id").primaryKey(),
+    method: text("method").notNull(),
+    url: text("url").notNull(),
+    status: integer("status").notNull(),
+    at: integer("at").notNull(),
+  },
+  (t) => [index("dev_sandbox_requests_at_idx").on(t.at)],
 );
 
 export type User = typeof users.$inferSelect;

@@ -2,6 +2,7 @@ import { Form, Link } from "@remix-run/react";
 import { useState, type MouseEvent } from "react";
 import { rotate, type PopularSiteCard } from "~/domain/popular-sites";
 import { scoreColour } from "~/domain/score";
+import { SiteIcon } from "./site-icon";
 
 function ScoreBadge({ score }: { score: number }) {
   return (
@@ -15,7 +16,7 @@ function PopularCard({ card }: { card: PopularSiteCard }) {
   return (
     <article className="popular-card" data-testid="popular-card">
       <header>
-        <img src={card.icon} alt="" width="40" height="40" />
+        <SiteIcon icon={card.icon} size={40} />
         <span className="popular-type">{card.type}</span>
         <ScoreBadge score={card.score} />
       </header>

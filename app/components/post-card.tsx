@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
-import { iconSource, previewDescription, shortenAddress } from "~/domain/listing-format";
+import { previewDescription, shortenAddress } from "~/domain/listing-format";
 import { labelOf, SITE_CATEGORIES } from "~/domain/options";
 import { scoreColour } from "~/domain/score";
+import { SiteIcon } from "./site-icon";
 
 export interface PostCardData {
   id: string;
@@ -27,7 +28,7 @@ export function PostCard({ post, to }: { post: PostCardData; to: string }) {
   return (
     <Link to={to} className="post-card" data-testid="post-card" preventScrollReset>
       <header>
-        <img src={iconSource(post.icon)} alt="" width="40" height="40" loading="lazy" />
+        <SiteIcon icon={post.icon} size={40} lazy />
         <ScoreBadge score={post.score} />
       </header>
       <p className="post-category">{labelOf(SITE_CATEGORIES, post.category)}</p>

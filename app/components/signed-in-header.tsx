@@ -2,6 +2,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { Wordmark } from "./brand";
 import { messages } from "~/domain/messages";
 import type { UserSite } from "~/services/sites.server";
+import { SiteIcon } from "./site-icon";
 
 const MENU = [
   { to: "/mysite", label: "Home" },
@@ -18,7 +19,7 @@ export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeS
   return (
     <details className="site-switcher">
       <summary aria-label="Switch website">
-        <img src={activeSite?.icon ?? "/favicon.svg"} alt="" width="24" height="24" />
+        <SiteIcon icon={activeSite?.icon} size={24} />
         <span className="site-switcher-name">{activeSite?.host ?? "No website yet"}</span>
       </summary>
       <div className="menu-panel" role="menu">

@@ -1,10 +1,11 @@
 import { Link } from "@remix-run/react";
-import { iconSource, shortenAddress } from "~/domain/listing-format";
+import { shortenAddress } from "~/domain/listing-format";
 import { CONTENT_TYPES, labelOf, PROVIDED_MATERIALS, SITE_CATEGORIES } from "~/domain/options";
 import { ScoreBadge, type PostCardData } from "./post-card";
 import { VerifyBanner } from "./verify-banner";
 import { ProposalForm, type ProposalError } from "./proposal-form";
 import { SlideOut } from "./slide-out";
+import { SiteIcon } from "./site-icon";
 
 export interface TradePanelPost extends PostCardData {
   contentTypes: string[];
@@ -41,7 +42,7 @@ export function TradePanel({
   return (
     <SlideOut titleId="trade-title" closeTo={closeTo}>
       <header className="panel-head">
-        <img src={iconSource(post.icon)} alt="" width="48" height="48" />
+        <SiteIcon icon={post.icon} size={48} />
         <div>
           <h2 id="trade-title">{shortenAddress(post.url)}</h2>
           <p className="post-category">{labelOf(SITE_CATEGORIES, post.category)}</p>

@@ -21,10 +21,16 @@ export function previewDescription(description: string | null | undefined): stri
   return text.length > DESCRIPTION_PREVIEW_LENGTH ? `${text.slice(0, DESCRIPTION_PREVIEW_LENGTH)}...` : text;
 }
 
+/** The product's favicon: the default and fallback site icon. */
+export const DEFAULT_ICON = "/favicon.svg";
+
+/** Local logos in public/logos that a site's icon may name. */
+export const LOCAL_LOGOS = ["blog", "product", "cooking", "educational", "gaming"];
+
 /** A local logo name resolves to /logos/{name}.svg; a full https address is used as it is; else the favicon. */
 export function iconSource(icon: string | null | undefined): string {
-  if (!icon) return "/favicon.svg";
-  if (/^https:\/\//i.test(icon)) return icon;
-  if (/^[a-z0-9-]+$/i.test(icon)) return `/logos/${icon.toLowerCase()}.svg`;
-  return "/favicon.svg";
+  if (!icon) return DEFAULT_ICON;
+  if (/^https:\/\/[^\s"'<>]+$/i.test(icon)) return icon;
+  if (LOCAL_LOGOS.includes(icon.toLowerCase())) return `/logos/${icon.toLowerCase()}.svg`;
+  return DEFAULT_ICON;
 }

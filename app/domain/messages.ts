@@ -50,6 +50,32 @@ export const messages = {
   offerChangeRefused: "That change is not possible for this offer.",
   offerSaveFailed: "Your change could not be saved. Please try again.",
 
+  // Verification and site icons (spec 2, 7 and 8)
+  tagNotFound: "Could not find your tag",
+  checkAgain: "Check again",
+  siteVerified: "Your website is verified.",
+  tooManyChecks: "You can check at most 10 times an hour. Please try again later.",
+  redirectedElsewhere: "Your home page sends visitors to another website, so the tag there does not prove this one is yours.",
+  verificationTakenOver: "Another account has proved control of this website and holds its verification now.",
+  iconUpdated: "Icon updated",
+  tooManyIconUpdates: "You can update the icon at most 10 times an hour. Please try again later.",
+  iconNotFound: "We could not find an icon on your home page, so the product icon is shown.",
+
+  // Reading other sites: why a fetch was refused or cut (decision 20)
+  fetchInvalid: "That is not a web address we can read.",
+  fetchScheme: "Only http and https addresses can be read.",
+  fetchCredentials: "Addresses with a user name or password cannot be read.",
+  fetchPort: "Only addresses on the standard web ports can be read.",
+  fetchPrivateNetwork: "That address points to a private network.",
+  fetchIpLiteral: "Use the site's name, not an IP address.",
+  fetchLocalName: "That address is not a public website.",
+  fetchTooManyRedirects: "The site redirected too many times.",
+  fetchTimeout: "The site took too long to answer.",
+  fetchTooLarge: "The page is larger than 2 MB.",
+  fetchNameNotFound: "We could not find a website at that address. Check the spelling.",
+  fetchUnreachable: "The site could not be reached.",
+  fetchHttpError: "The site answered with an error",
+
   // Misc (spec 8)
   feedbackEmpty: "Feedback is empty.",
   crossSiteRefused: "This form was sent from another site and was refused.",

@@ -5,3 +5,10 @@ export function safeRedirectPath(value: string | null | undefined, fallback = "/
   if ([...value].some((char) => char.charCodeAt(0) < 0x20 || char === "\\")) return fallback;
   return value;
 }
+
+/** A same-site path with `notice` set, which the signed-in layout shows as a toast. */
+export function withNotice(path: string, notice: string): string {
+  const url = new URL(safeRedirectPath(path), "http://local");
+  url.searchParams.set("notice", notice);
+  return `${url.pathname}${url.search}`;
+}

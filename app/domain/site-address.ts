@@ -28,3 +28,19 @@ export function normaliseHost(value: string): string | null {
 export function homePageUrl(host: string): string {
   return `https://${host}/`;
 }
+
+/** The host as the owner typed it (lower-case, www. kept), which is where their home page answers. */
+export function typedHost(value: string): string | null {
+  if (!isWebsiteUrl(value)) return null;
+  const trimmed = value.trim();
+  try {
+    return new URL(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`).hostname.toLowerCase().replace(/\.$/, "");
+  } catch {
+    return null;
+  }
+}
+
+/** The same site, whatever the scheme and whether or not it has www. (the host check of a redirect chain). */
+export function isSameSite(address: string, host: string): boolean {
+  return normaliseHost(address) === host;
+}

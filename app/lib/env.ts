@@ -15,6 +15,11 @@ export interface Env {
   EMAIL_API_URL?: string;
   EMAIL_API_KEY?: string;
   EMAIL_FROM?: string;
+  /** Development: answer fetches of user addresses from the local web sandbox (/dev/sites). On by default in
+   * development, off in tests, refused in production. */
+  DEV_WEB_SANDBOX?: string;
+  /** How many verified sites the daily job re-checks per run (default 100). */
+  VERIFICATION_RECHECK_BATCH?: string;
   /** Multiplies the per-address rate limits (1 by default); for test runners where everyone shares one address. */
   ADDRESS_RATE_LIMIT_SCALE?: string;
 }

@@ -6,7 +6,7 @@ import { OfferRows, StatusLabel } from "~/components/offer-rows";
 import { ScoreBadge } from "~/components/post-card";
 import { SlideOut } from "~/components/slide-out";
 import { Spinner } from "~/components/spinner";
-import { iconSource } from "~/domain/listing-format";
+import { SiteIcon } from "~/components/site-icon";
 import { messages } from "~/domain/messages";
 import { ENTRY_ACTION_LABELS, ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, type EntryStatus } from "~/domain/offer-rules";
 import type { StatusCode } from "~/domain/offer-status";
@@ -59,7 +59,7 @@ function Profile({ detail }: { detail: OfferDetail }) {
         ← Back to the offer
       </Link>
       <header className="panel-head">
-        <img src={iconSource(site.icon)} alt="" width="48" height="48" />
+        <SiteIcon icon={site.icon} size={48} />
         <div>
           <h2 id="offer-title">{site.host}</h2>
           <a href={site.url.startsWith("http") ? site.url : `https://${site.host}`} target="_blank" rel="noreferrer noopener">
@@ -133,7 +133,7 @@ function Detail({ detail }: { detail: OfferDetail }) {
   return (
     <div className="stack">
       <header className="panel-head">
-        <img src={iconSource(detail.otherSite.icon)} alt="" width="48" height="48" />
+        <SiteIcon icon={detail.otherSite.icon} size={48} />
         <div>
           <h2 id="offer-title">{detail.otherSite.host}</h2>
           <Link to={`/mysite/offers?offer=${detail.id}&view=profile`} preventScrollReset>

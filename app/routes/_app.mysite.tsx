@@ -1,7 +1,8 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Link, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ScoreBadge } from "~/components/post-card";
-import { iconSource } from "~/domain/listing-format";
+import { SiteIcon } from "~/components/site-icon";
+import { Spinner } from "~/components/spinner";
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 
@@ -45,6 +46,23 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 
 export type MySiteData = Awaited<ReturnType<typeof loader>>;
 
+/** The site's icon with its edit control: reads the home page again and keeps the icon it names. */
+function SiteIconControl({ icon }: { icon: string | null }) {
+  const location = useLocation();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction === "/mysite/icon";
+  return (
+    <Form method="post" action="/mysite/icon" className="site-icon-control">
+      <SiteIcon icon={icon} size={56} className="site-icon" />
+      <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
+      <button type="submit" className="icon-edit" disabled={busy} aria-busy={busy} title="Update the icon from your home page">
+        {busy ? <Spinner label="Updating icon" /> : <span aria-hidden="true">✎</span>}
+        <span className="visually-hidden">Update icon</span>
+      </button>
+    </Form>
+  );
+}
+
 /** The owner's area: left navigation and the site header around each page. */
 export default function MySiteLayout() {
   const { site } = useLoaderData<typeof loader>();
@@ -59,7 +77,7 @@ export default function MySiteLayout() {
       </nav>
       <div className="mysite-main">
         <header className="site-header">
-          <img src={iconSource(site.icon)} alt="" width="56" height="56" className="site-icon" />
+          <SiteIconControl icon={site.icon} />
           <div>
             <h1 className="site-name">{site.host}</h1>
             <Link to="/mysite/verify" className={site.verified ? "verified" : "not-verified"}>

@@ -7,6 +7,7 @@ import { processingDelay } from "~/lib/delay";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import type { loader as appLoader } from "./_app";
+import { lookUpIconLater } from "~/services/site-icons.server";
 import { addSite, setActiveSite } from "~/services/sites.server";
 
 export const meta: MetaFunction = () => [{ title: "Add a website - Backlink Market" }];
@@ -22,6 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ errors: {}, values: { url: parsed.value.url, description: parsed.value.description }, formError: result.message }, { status: 409 });
   }
   await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
+  lookUpIconLater(context, result.siteId, parsed.value.url);
   throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("back")));
 }
 

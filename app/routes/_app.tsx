@@ -3,6 +3,7 @@ import { Outlet, useLoaderData, useLocation, useSearchParams, type ShouldRevalid
 import { AddWebsiteDialog } from "~/components/add-website-dialog";
 import { Toast } from "~/components/toast";
 import { SignedInHeader } from "~/components/signed-in-header";
+import { messages } from "~/domain/messages";
 import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
 
@@ -18,7 +19,12 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
 const NOTICES: Record<string, string> = {
   "feedback-sent": "Thanks for your feedback!",
   "settings-saved": "Settings saved",
-  "offer-sent": "Offer sent",
+  "offer-sent": messages.offerSent,
+  verified: messages.siteVerified,
+  "new-tag": "Here is your new tag. Put it on your home page, then check.",
+  "icon-updated": messages.iconUpdated,
+  "icon-missing": messages.iconNotFound,
+  "icon-limited": messages.tooManyIconUpdates,
 };
 
 export default function SignedInLayout() {

@@ -1,11 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData } from "@remix-run/react";
-import { isProduction } from "~/lib/env";
+import { requireDevTools } from "~/lib/dev-tools.server";
 import { listMailbox } from "~/services/email.server";
 
 export const meta: MetaFunction = () => [{ title: "Dev mailbox - Backlink Market" }, { name: "robots", content: "noindex" }];
-
-const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /**
  * Development only: the email outbox as a mailbox, so reset links work with no email account. It holds live reset
@@ -13,9 +11,7 @@ const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * variable still does not publish it.
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  if (isProduction(context.env) || !LOCAL_HOSTS.has(new URL(request.url).hostname)) {
-    throw new Response("Not found", { status: 404 });
-  }
+  requireDevTools(request, context.env);
   const emails = await listMailbox(context.db);
   return { emails: emails.map((e) => ({ id: e.id, to: e.toAddress, subject: e.subject, text: e.textBody, createdAt: e.createdAt, status: e.status })) };
 }

@@ -10,6 +10,7 @@ import { decoyPasswordHash, hashPassword, verifyPassword } from "./passwords.ser
 import { addressLimitScale, consume, RATE_LIMITS, refund } from "./rate-limit.server";
 import { newId } from "~/lib/ids";
 import { prepareSession } from "./sessions.server";
+import { lookUpIconLater } from "./site-icons.server";
 import { prepareSite } from "./sites.server";
 
 export interface SignedIn {
@@ -71,6 +72,7 @@ export async function signUp(context: AppContext, input: SignUpInput, clientAddr
     console.error("signUp failed", error);
     return { ok: false, status: 500, message: messages.signupFailed };
   }
+  lookUpIconLater(context, site.id, input.url);
   return { ok: true, userId, token: session.token, expiresAt: session.expiresAt };
 }
 

@@ -1,4 +1,7 @@
-/** The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, retry email. */
+/**
+ * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, re-check verified
+ * sites that are due, retry email.
+ */
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
@@ -6,6 +9,7 @@ import { deliverOutbox } from "./email.server";
 import { expireOffersAndConnects } from "./offers.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteOldWindows } from "./rate-limit.server";
+import { recheckVerifiedSites } from "./verification.server";
 
 export async function runHousekeeping(context: AppContext) {
   const { db, env } = context;
@@ -14,5 +18,6 @@ export async function runHousekeeping(context: AppContext) {
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)));
   await deleteExpiredResetTokens({ db }, now);
   await deleteOldWindows(db, now);
+  await recheckVerifiedSites(context);
   await deliverOutbox(db, env, now);
 }

@@ -19,6 +19,8 @@ export const RATE_LIMITS = {
   signupPerAddress: { name: "signup:ip", limit: 10, windowMs: 60_000, perAddress: true },
   resetPerAddress: { name: "reset:ip", limit: 10, windowMs: 60_000, perAddress: true },
   resetPerAccount: { name: "reset:account", limit: 5, windowMs: 60 * 60_000 },
+  verificationChecksPerSite: { name: "verify:site", limit: 10, windowMs: 60 * 60_000 },
+  iconUpdatesPerSite: { name: "icon:site", limit: 10, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
 
 function windowOf(rule: RateLimitRule, now: number) {

@@ -12,3 +12,10 @@ declare global {
 }
 
 await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+
+// Tests never reach the network: any outbound fetch a test did not answer with its own mock fails, as an
+// unreachable site would. Work left running after a response (icon lookups) lands here too.
+globalThis.fetch = (async (input: RequestInfo | URL) => {
+  const url = input instanceof Request ? input.url : String(input);
+  throw new TypeError(`The network is off in tests (${url})`);
+}) as typeof fetch;

@@ -69,8 +69,8 @@ export async function signUp(email = newEmail(), url = `site-${crypto.randomUUID
  * Rate limits count in fixed one-minute windows; a test that needs `seconds` inside one window waits for the
  * next window when the current one is about to end.
  */
-export async function startOfFreshWindow(seconds: number) {
-  const left = 60_000 - (Date.now() % 60_000);
+export async function startOfFreshWindow(seconds: number, windowMs = 60_000) {
+  const left = windowMs - (Date.now() % windowMs);
   if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 

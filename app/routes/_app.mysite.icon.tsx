@@ -1,0 +1,23 @@
+import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { safeRedirectPath, withNotice } from "~/domain/redirects";
+import { parseForm, readFormData } from "~/lib/forms.server";
+import { requireAuth } from "~/services/auth.server";
+import { loadSignedInShell } from "~/services/layout.server";
+import { updateSiteIcon } from "~/services/site-icons.server";
+
+/** The site header's icon edit control (spec 7, updateIcon): reads the home page and stores the icon it names. */
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const shell = await loadSignedInShell(context, auth);
+  const parsed = parseForm(await readFormData(request), z.object({ redirectTo: z.string().max(2048).optional() }));
+  const back = safeRedirectPath(parsed.ok ? parsed.value.redirectTo : null, "/mysite");
+  if (!shell.activeSite) throw redirect("/sites/new");
+  const result = await updateSiteIcon(context, auth.user.id, shell.activeSite.id);
+  if (!result.ok && result.status === 404) throw new Response("Not found", { status: 404 });
+  throw redirect(withNotice(back, !result.ok ? "icon-limited" : result.icon ? "icon-updated" : "icon-missing"));
+}
+
+export function loader() {
+  throw redirect("/mysite");
+}

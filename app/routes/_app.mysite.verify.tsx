@@ -1,0 +1,161 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useState } from "react";
+import { Spinner } from "~/components/spinner";
+import { useHydrated } from "~/components/use-hydrated";
+import { formatShortDate } from "~/domain/dates";
+import { messages } from "~/domain/messages";
+import { homePageUrl, typedHost } from "~/domain/site-address";
+import { verificationTag } from "~/domain/verification";
+import { z } from "zod";
+import { parseForm, readFormData } from "~/lib/forms.server";
+import { isWebSandboxOn } from "~/lib/safe-fetch.server";
+import { requireAuth } from "~/services/auth.server";
+import { loadActiveSite } from "~/services/layout.server";
+import { getListingOf } from "~/services/sites.server";
+import { checkSiteVerification, renewVerificationToken } from "~/services/verification.server";
+
+export const meta: MetaFunction = () => [{ title: "Verify your website - Backlink Market" }];
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const site = await loadActiveSite(context, auth);
+  if (!site) throw redirect("/sites/new");
+  const listing = await getListingOf(context.db, site.id);
+  return {
+    now: context.now(),
+    host: site.host,
+    homePage: homePageUrl(typedHost(site.url) ?? site.host),
+    tag: verificationTag(site.verificationToken),
+    verified: site.verified,
+    verifiedAt: site.verifiedAt,
+    checkedAt: site.verificationCheckedAt,
+    lastError: site.verificationError,
+    listed: listing?.active ?? false,
+    sandbox: isWebSandboxOn(context.env),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const site = await loadActiveSite(context, auth);
+  if (!site) throw redirect("/sites/new");
+  const parsed = parseForm(await readFormData(request), z.object({ intent: z.enum(["check", "new-tag"]) }));
+  if (!parsed.ok) return data({ error: "Choose Check or New tag." }, { status: 400 });
+  if (parsed.value.intent === "new-tag") {
+    await renewVerificationToken(context, auth.user.id, site.id);
+    throw redirect("/mysite/verify?notice=new-tag");
+  }
+  const result = await checkSiteVerification(context, auth.user.id, site.id);
+  if (!result.ok) return data({ error: result.message }, { status: result.status });
+  // Post/redirect/get: the result is stored on the site and shown by the loader (a toast on success).
+  throw redirect(result.verified && !site.verified ? "/mysite/verify?notice=verified" : "/mysite/verify");
+}
+
+function CopyButton({ text }: { text: string }) {
+  const [copied, setCopied] = useState(false);
+  const hydrated = useHydrated();
+  if (!hydrated || !navigator.clipboard) return null;
+  return (
+    <button
+      type="button"
+      className="button button-outline button-small"
+      onClick={() =>
+        navigator.clipboard.writeText(text).then(
+          () => setCopied(true),
+          () => setCopied(false),
+        )
+      }
+    >
+      {copied ? "Copied" : "Copy"}
+    </button>
+  );
+}
+
+export default function VerifySite() {
+  const page = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const checking = navigation.state !== "idle" && navigation.formData?.get("intent") === "check";
+  const failed = !page.verified && page.lastError !== null;
+  return (
+    <div className="verify stack-lg">
+      <section className="card stack">
+        <h2>Verify your website</h2>
+        {page.verified ? (
+          <p className="banner-success" role="note">
+            <strong>Verified</strong>
+            <span>
+              {page.host} is verified{page.verifiedAt ? ` since ${formatShortDate(page.verifiedAt, page.now)}` : ""}. Keep the tag on your home page: we check
+              it about once a month.
+            </span>
+          </p>
+        ) : (
+          <p>Prove that {page.host} is yours: place this tag on its home page, then check. Verified sites can trade and appear in the market.</p>
+        )}
+        <ol className="steps">
+          <li>
+            <label htmlFor="verification-tag">Copy your tag</label>
+            <div className="copy-row">
+              <input id="verification-tag" className="tag-field" readOnly value={page.tag} onFocus={(event) => event.currentTarget.select()} />
+              <CopyButton text={page.tag} />
+            </div>
+          </li>
+          <li>
+            Paste it inside <code>&lt;head&gt;</code> of your home page, <a href={page.homePage}>{page.homePage}</a>, before <code>&lt;/head&gt;</code>.
+            A tag in the page's body does not count.
+          </li>
+          <li>
+            <Form method="post" className="check-row">
+              <button type="submit" name="intent" value="check" className="button button-primary" disabled={checking} aria-busy={checking}>
+                {checking ? <Spinner label="Checking" /> : null} {failed ? messages.checkAgain : page.verified ? "Check now" : "Check"}
+              </button>
+              {checking ? <span className="muted">Reading {page.homePage}…</span> : null}
+            </Form>
+          </li>
+        </ol>
+        <div aria-live="polite">
+          {actionData?.error ? (
+            <p className="form-error" role="alert">
+              {actionData.error}
+            </p>
+          ) : page.lastError && !checking ? (
+            <div className="check-result" role="alert">
+              <strong>{page.lastError}</strong>
+              {page.lastError === messages.tagNotFound ? (
+                <span>We read {page.homePage} but its head does not hold the tag above. Save the page, clear any cache, then check again.</span>
+              ) : null}
+              {page.checkedAt ? <span className="muted small">Checked {formatShortDate(page.checkedAt, page.now)} (UTC)</span> : null}
+            </div>
+          ) : null}
+        </div>
+        {page.verified && !page.listed ? (
+          <p className="muted">
+            {page.host} is not in the market yet. <Link to="/mysite/settings">Choose a price in Settings</Link> to list it.
+          </p>
+        ) : null}
+      </section>
+      <section className="card stack">
+        <h3>New tag</h3>
+        <p className="muted">
+          Your tag stays the same until you ask for a new one. A new tag replaces it: the old one stops counting, so update your home page too.
+        </p>
+        <Form method="post">
+          <button type="submit" name="intent" value="new-tag" className="button button-outline">
+            New tag
+          </button>
+        </Form>
+      </section>
+      {page.sandbox ? (
+        <section className="card stack dev-note">
+          <h3>Trying it offline</h3>
+          <p className="muted">
+            This is a development Worker: it reads websites from the local web sandbox instead of the internet.{" "}
+            <a href={`/dev/sites?host=${encodeURIComponent(page.host)}&tag=${encodeURIComponent(page.tag)}`}>Publish a home page for {page.host} with your tag</a>, then
+            check.
+          </p>
+        </section>
+      ) : null}
+    </div>
+  );
+}

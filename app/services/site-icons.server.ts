@@ -1,0 +1,130 @@
+/**
+ * Site icons (spec 3 and 7, updateIcon): read the home page's head for its icon links, else /favicon.ico, and keep
+ * the first candidate that answers with an image over https. Without one the product favicon stays the fallback.
+ */
+import { and, eq } from "drizzle-orm";
+import { sites } from "#drizzle/schema";
+import type { AppContext } from "~/lib/context";
+import { scanHead } from "~/lib/html.server";
+import { safeFetch, safeFetchOptionsFor, type SafeFetchOptions } from "~/lib/safe-fetch.server";
+import { messages } from "~/domain/messages";
+import { typedHost } from "~/domain/site-address";
+import { consume, RATE_LIMITS } from "./rate-limit.server";
+import { fetchHomePage } from "./verification.server";
+
+interface IconLink {
+  href: string;
+  /** 0 for rel icon / shortcut icon, 1 for apple-touch-icon: the page's own favicon first. */
+  kind: number;
+  /** Largest declared size in pixels; scalable (svg, "any") counts as large. */
+  size: number;
+}
+
+function declaredSize(sizes: string | null, type: string | null, href: string): number {
+  if (/svg/i.test(type ?? "") || /\.svg(\?|$)/i.test(href) || /\bany\b/i.test(sizes ?? "")) return 1024;
+  const found = [...(sizes ?? "").matchAll(/(\d+)x(\d+)/gi)].map((match) => Number(match[1]));
+  return found.length ? Math.max(...found) : 0;
+}
+
+/** Icon addresses a page's head names, best first, made absolute against the page (and its <base>). */
+export async function iconLinksOf(pageUrl: string, page: Parameters<typeof scanHead>[0]): Promise<string[]> {
+  const links: IconLink[] = [];
+  let base = pageUrl;
+  await scanHead(page, {
+    base: (element) => {
+      const href = element.getAttribute("href");
+      if (href) {
+        try {
+          base = new URL(href, pageUrl).href;
+        } catch {
+          // an unusable <base> is ignored, as browsers do
+        }
+      }
+    },
+    link: (element) => {
+      const rel = (element.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
+      const href = element.getAttribute("href")?.trim();
+      if (!href) return;
+      const kind = rel.includes("icon") ? 0 : rel.includes("apple-touch-icon") || rel.includes("apple-touch-icon-precomposed") ? 1 : -1;
+      if (kind < 0) return;
+      links.push({ href, kind, size: declaredSize(element.getAttribute("sizes"), element.getAttribute("type"), href) });
+    },
+  });
+  const ordered = links.sort((a, b) => a.kind - b.kind || b.size - a.size);
+  const addresses: string[] = [];
+  for (const link of ordered) {
+    try {
+      const absolute = new URL(link.href, base);
+      if (absolute.protocol === "http:") absolute.protocol = "https:";
+      if (absolute.protocol === "https:" && !addresses.includes(absolute.href)) addresses.push(absolute.href);
+    } catch {
+      // not an address
+    }
+  }
+  return addresses;
+}
+
+/** Whether the first bytes are an image format browsers show as an icon. */
+export function looksLikeImage(bytes: Uint8Array): boolean {
+  const starts = (...signature: number[]) => signature.every((byte, index) => bytes[index] === byte);
+  if (starts(0x89, 0x50, 0x4e, 0x47) || starts(0x47, 0x49, 0x46, 0x38) || starts(0xff, 0xd8, 0xff) || starts(0x00, 0x00, 0x01, 0x00)) return true;
+  if (starts(0x52, 0x49, 0x46, 0x46) && String.fromCharCode(...bytes.slice(8, 12)) === "WEBP") return true;
+  const text = new TextDecoder().decode(bytes.slice(0, 1024)).trimStart().toLowerCase();
+  return text.startsWith("<svg") || (text.startsWith("<?xml") && text.includes("<svg"));
+}
+
+/** Fetches a candidate icon and answers its final https address when it is an image. */
+async function imageAddress(address: string, options: SafeFetchOptions): Promise<string | null> {
+  const icon = await safeFetch(address, { ...options, accept: "image/*" });
+  if (!icon.ok) return null;
+  try {
+    if (icon.status < 200 || icon.status > 299 || !icon.url.startsWith("https://")) return null;
+    const reader = icon.body.getReader();
+    const first = await reader.read().catch(() => ({ done: true as const, value: undefined }));
+    const declaredImage = /^image\//i.test(icon.headers.get("Content-Type") ?? "");
+    return first.value && (declaredImage || looksLikeImage(first.value)) ? icon.url : null;
+  } finally {
+    await icon.cancel();
+  }
+}
+
+/** The site's icon: the best icon link that answers with an image, else /favicon.ico, else null. */
+export async function discoverSiteIcon(siteUrl: string, options: SafeFetchOptions): Promise<string | null> {
+  const host = typedHost(siteUrl);
+  if (!host) return null;
+  const page = await fetchHomePage(siteUrl, options);
+  const candidates = page.ok ? await iconLinksOf(page.url, page) : [];
+  const origin = page.ok && page.url.startsWith("https://") ? new URL(page.url).origin : `https://${host}`;
+  candidates.push(`${origin}/favicon.ico`);
+  // A few candidates at most: each is a fetch, and a page may list dozens of sizes.
+  for (const candidate of [...new Set(candidates)].slice(0, 4)) {
+    const found = await imageAddress(candidate, options);
+    if (found) return found;
+  }
+  return null;
+}
+
+export type IconUpdate = { ok: true; icon: string | null; message: string } | { ok: false; status: 404 | 429; message: string };
+
+/** Looks the icon up again and stores it (null shows the product favicon). Only the site's owner may. */
+export async function updateSiteIcon(context: AppContext, userId: string, siteId: string): Promise<IconUpdate> {
+  const owned = and(eq(sites.id, siteId), eq(sites.userId, userId));
+  const site = await context.db.select({ url: sites.url }).from(sites).where(owned).get();
+  if (!site) return { ok: false, status: 404, message: "Not found" };
+  if (!(await consume(context.db, RATE_LIMITS.iconUpdatesPerSite, siteId, context.now()))) {
+    return { ok: false, status: 429, message: messages.tooManyIconUpdates };
+  }
+  const icon = await discoverSiteIcon(site.url, safeFetchOptionsFor(context.env, context.db));
+  await context.db.update(sites).set({ icon }).where(owned);
+  return { ok: true, icon, message: icon ? messages.iconUpdated : messages.iconNotFound };
+}
+
+/** After sign-up and add-site: the icon is looked up once the response has gone, never delaying it. */
+export function lookUpIconLater(context: AppContext, siteId: string, siteUrl: string): void {
+  context.ctx.waitUntil(
+    (async () => {
+      const icon = await discoverSiteIcon(siteUrl, safeFetchOptionsFor(context.env, context.db));
+      if (icon) await context.db.update(sites).set({ icon }).where(eq(sites.id, siteId));
+    })().catch((error) => console.error("icon lookup failed", siteId, error)),
+  );
+}

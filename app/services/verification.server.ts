@@ -1,0 +1,227 @@
+/**
+ * Site verification (spec 4, decision 9): the owner places a meta tag in the head of the home page; the check reads
+ * that head through the safe fetch. A verified site is re-checked about monthly by the daily job; three failures in
+ * a row remove the verification. Another account that proves the same host takes the verification over.
+ */
+import { and, asc, eq, inArray, isNotNull, lte, ne } from "drizzle-orm";
+import { sites, users } from "#drizzle/schema";
+import type { AppContext } from "~/lib/context";
+import { numberVar } from "~/lib/env";
+import { scanHead } from "~/lib/html.server";
+import { refused, safeFetch, safeFetchOptionsFor, type FetchedPage, type FetchFailureReason, type FetchRefused, type SafeFetchOptions } from "~/lib/safe-fetch.server";
+import { messages } from "~/domain/messages";
+import { isSameSite, typedHost } from "~/domain/site-address";
+import { RECHECK_FAILURES_ALLOWED, RECHECK_INTERVAL_DAYS, VERIFICATION_META_NAME, verificationTag } from "~/domain/verification";
+import { sendEmail } from "./email.server";
+import { consume, RATE_LIMITS } from "./rate-limit.server";
+import { generateToken } from "./sessions.server";
+import { getOwnedSite } from "./sites.server";
+
+const DAY_MS = 24 * 60 * 60_000;
+
+export type TagCheck =
+  | { found: true; url: string }
+  | { found: false; reason: FetchFailureReason | "missing" | "http_error" | "elsewhere"; message: string; url: string };
+
+/**
+ * Fetches the home page (https first; http when https cannot be reached at all) and follows redirects within the
+ * same site. A server that answers is read over the protocol it answered on.
+ */
+export async function fetchHomePage(siteUrl: string, options: SafeFetchOptions): Promise<FetchedPage | FetchRefused> {
+  const host = typedHost(siteUrl);
+  if (!host) return refused("invalid", siteUrl);
+  const secure = await safeFetch(`https://${host}/`, options);
+  if (secure.ok || secure.reason !== "unreachable") return secure;
+  return safeFetch(`http://${host}/`, options);
+}
+
+/** Whether the home page's head carries this token's tag. A tag in the body, or with another token, does not count. */
+export async function findVerificationTag(site: { url: string; host: string; verificationToken: string }, options: SafeFetchOptions): Promise<TagCheck> {
+  const page = await fetchHomePage(site.url, options);
+  if (!page.ok) return { found: false, reason: page.reason, message: page.message, url: page.url };
+  if (!isSameSite(page.url, site.host)) {
+    await page.cancel();
+    return { found: false, reason: "elsewhere", message: messages.redirectedElsewhere, url: page.url };
+  }
+  if (page.status < 200 || page.status > 299) {
+    await page.cancel();
+    return { found: false, reason: "http_error", message: `${messages.fetchHttpError} (HTTP ${page.status}).`, url: page.url };
+  }
+  const tokens: string[] = [];
+  const scanned = await scanHead(
+    page,
+    {
+      meta: (element) => {
+        if ((element.getAttribute("name") ?? "").trim().toLowerCase() === VERIFICATION_META_NAME) {
+          tokens.push((element.getAttribute("content") ?? "").trim());
+        }
+      },
+    },
+    () => tokens.includes(site.verificationToken),
+  );
+  if (tokens.includes(site.verificationToken)) return { found: true, url: page.url };
+  if (!scanned.ok) return { found: false, reason: scanned.reason, message: scanned.message, url: page.url };
+  return { found: false, reason: "missing", message: messages.tagNotFound, url: page.url };
+}
+
+export type CheckResult = { ok: true; verified: boolean; message: string } | { ok: false; status: 404 | 429; message: string };
+
+/** The owner's check of the active site: rate-limited per site; success verifies and takes the host over. */
+export async function checkSiteVerification(context: AppContext, userId: string, siteId: string): Promise<CheckResult> {
+  const site = await getOwnedSite(context.db, userId, siteId);
+  if (!site) return { ok: false, status: 404, message: "Not found" };
+  if (!(await consume(context.db, RATE_LIMITS.verificationChecksPerSite, site.id, context.now()))) {
+    return { ok: false, status: 429, message: messages.tooManyChecks };
+  }
+  const check = await findVerificationTag(site, safeFetchOptionsFor(context.env, context.db));
+  const now = context.now();
+  if (check.found) {
+    await markVerified(context, site, now);
+    return { ok: true, verified: true, message: messages.siteVerified };
+  }
+  // A verified site whose owner checks and fails keeps its verification; the monthly re-check decides.
+  await context.db.update(sites).set({ verificationCheckedAt: now, verificationError: check.message }).where(eq(sites.id, site.id));
+  return { ok: true, verified: site.verified, message: check.message };
+}
+
+function nextRecheck(now: number): number {
+  // Spread over about a week around the month, so sites verified on the same day are not all due on one day.
+  return now + (RECHECK_INTERVAL_DAYS - 3) * DAY_MS + Math.floor(Math.random() * 7 * DAY_MS);
+}
+
+/** Verifies the site and, in the same batch, takes the verification of the same host away from other accounts. */
+async function markVerified(context: AppContext, site: { id: string; userId: string; host: string }, now: number) {
+  const { db } = context;
+  const [, takenOver] = await db.batch([
+    db
+      .update(sites)
+      .set({ verified: true, verifiedAt: now, verificationCheckedAt: now, verificationError: null, verificationFailures: 0, verificationDueAt: nextRecheck(now) })
+      .where(eq(sites.id, site.id)),
+    db
+      .update(sites)
+      .set({ verified: false, verifiedAt: null, verificationDueAt: null, verificationFailures: 0, verificationError: messages.verificationTakenOver })
+      .where(and(eq(sites.host, site.host), eq(sites.verified, true), ne(sites.userId, site.userId)))
+      .returning({ userId: sites.userId, host: sites.host }),
+  ]);
+  if (takenOver.length === 0) return;
+  const owners = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, takenOver.map((row) => row.userId))).all();
+  for (const owner of owners) {
+    await sendEmail(context, {
+      to: owner.email,
+      kind: "verification-taken-over",
+      subject: `${site.host} is no longer verified on your account`,
+      text:
+        `Another account has just proved control of ${site.host} by placing its verification tag on the home page. ` +
+        `Your site ${site.host} is no longer verified and has left the market. Offers already made stay as they are.\n\n` +
+        `If this is a mistake, put your own tag back in the head of the home page and check again: ${verifyLink(context)}`,
+    });
+  }
+}
+
+/** A new tag for the site; the old one stops counting. A verified site stays verified until its next re-check. */
+export async function renewVerificationToken(context: AppContext, userId: string, siteId: string): Promise<boolean> {
+  const updated = await context.db
+    .update(sites)
+    .set({ verificationToken: generateToken(), verificationError: null })
+    .where(and(eq(sites.id, siteId), eq(sites.userId, userId)))
+    .returning({ id: sites.id });
+  return updated.length > 0;
+}
+
+function verifyLink(context: AppContext): string {
+  return new URL("/mysite/verify", context.env.APP_URL).toString();
+}
+
+/** Checks that may run at once (a Worker keeps at most six connections open). */
+const RECHECK_CONCURRENCY = 6;
+
+/**
+ * The daily job's part: re-checks verified sites that are due, oldest due first, in a batch that stays within a
+ * run's subrequest limit (each check is at most four fetches). The first failure warns the owner; the third in a
+ * row removes the verification and says so. Returns how many sites were checked.
+ */
+export async function recheckVerifiedSites(context: AppContext): Promise<number> {
+  const { db, env } = context;
+  const now = context.now();
+  const batch = Math.max(1, numberVar(env.VERIFICATION_RECHECK_BATCH, 100));
+  const due = await db
+    .select({
+      id: sites.id,
+      userId: sites.userId,
+      url: sites.url,
+      host: sites.host,
+      verificationToken: sites.verificationToken,
+      verificationFailures: sites.verificationFailures,
+      email: users.email,
+    })
+    .from(sites)
+    .innerJoin(users, eq(users.id, sites.userId))
+    .where(and(eq(sites.verified, true), isNotNull(sites.verificationDueAt), lte(sites.verificationDueAt, now)))
+    .orderBy(asc(sites.verificationDueAt))
+    .limit(batch)
+    .all();
+  const options = safeFetchOptionsFor(env, db);
+  let next = 0;
+  const worker = async () => {
+    while (next < due.length) {
+      const site = due[next++]!;
+      try {
+        await recheckOne(context, site, await findVerificationTag(site, options), now);
+      } catch (error) {
+        console.error("verification re-check failed", site.id, error);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(RECHECK_CONCURRENCY, due.length) }, worker));
+  return due.length;
+}
+
+async function recheckOne(
+  context: AppContext,
+  site: { id: string; url: string; host: string; verificationToken: string; verificationFailures: number; email: string },
+  check: TagCheck,
+  now: number,
+) {
+  const { db } = context;
+  const stillVerified = and(eq(sites.id, site.id), eq(sites.verified, true));
+  if (check.found) {
+    await db.update(sites).set({ verificationCheckedAt: now, verificationError: null, verificationFailures: 0, verificationDueAt: nextRecheck(now) }).where(stillVerified);
+    return;
+  }
+  const failures = site.verificationFailures + 1;
+  const tag = verificationTag(site.verificationToken);
+  if (failures >= RECHECK_FAILURES_ALLOWED) {
+    const removed = await db
+      .update(sites)
+      .set({ verified: false, verifiedAt: null, verificationDueAt: null, verificationFailures: failures, verificationCheckedAt: now, verificationError: check.message })
+      .where(stillVerified)
+      .returning({ id: sites.id });
+    if (removed.length === 0) return;
+    await sendEmail(context, {
+      to: site.email,
+      kind: "verification-removed",
+      subject: `${site.host} is no longer verified`,
+      text:
+        `We checked ${check.url} ${RECHECK_FAILURES_ALLOWED} times in a row and could not confirm your verification tag (${check.message}). ` +
+        `${site.host} is no longer verified and has left the market until you verify it again.\n\n` +
+        `Put this tag inside <head> of your home page and check again: ${tag}\n${verifyLink(context)}`,
+    });
+    return;
+  }
+  await db
+    .update(sites)
+    .set({ verificationFailures: failures, verificationCheckedAt: now, verificationError: check.message, verificationDueAt: now + DAY_MS })
+    .where(stillVerified);
+  if (failures === 1) {
+    await sendEmail(context, {
+      to: site.email,
+      kind: "verification-warning",
+      subject: `We could not confirm the verification tag of ${site.host}`,
+      text:
+        `Our monthly check of ${check.url} failed: ${check.message}\n\n` +
+        `Make sure this tag stays inside <head> of your home page: ${tag}\n` +
+        `We will check again tomorrow. After ${RECHECK_FAILURES_ALLOWED} failed checks in a row, ${site.host} loses its verification and leaves the market.\n\n` +
+        `Check it yourself now: ${verifyLink(context)}`,
+    });
+  }
+}

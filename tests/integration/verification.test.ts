@@ -1,0 +1,290 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import worker from "~/worker";
+import { messages } from "~/domain/messages";
+import { typedHost } from "~/domain/site-address";
+import { get, listSite, post, read, signUp, startOfFreshWindow } from "./helpers";
+import { endlessBytes, hangingBody, html, mockWeb, redirectTo, unreachable } from "./web-mock";
+
+afterEach(() => vi.restoreAllMocks());
+
+interface SiteRow {
+  id: string;
+  verified: number;
+  verified_at: number | null;
+  verification_token: string;
+  verification_error: string | null;
+  verification_failures: number;
+  verification_due_at: number | null;
+}
+
+async function siteOf(userId: string) {
+  return (await env.DB.prepare("SELECT * FROM sites WHERE user_id = ? ORDER BY created_at LIMIT 1").bind(userId).first<SiteRow>())!;
+}
+
+const tagOf = (token: string) => `<meta name="backlink-verification" content="${token}">`;
+const homeWith = (head: string, body = "<h1>Welcome</h1>") => html(`<!doctype html><html lang="en"><head><title>Home</title>${head}</head><body>${body}</body></html>`);
+
+function check(cookie: string) {
+  return post("/mysite/verify", { intent: "check" }, { cookie });
+}
+
+/** A new user whose home page (https://{host}/) answers with `page(token)`; returns the check's answer. */
+async function signUpAndCheck(page: (token: string) => Parameters<typeof mockWeb>[0][string], host?: string) {
+  const user = await signUp(undefined, host);
+  const site = await siteOf(user.userId);
+  const web = mockWeb({ [`https://${typedHost(user.url)}/`]: page(site.verification_token) });
+  const response = await check(user.cookie);
+  return { user, site, web, response, after: await siteOf(user.userId) };
+}
+
+describe("the Verify Site page", () => {
+  it("shows the site's tag, where it goes and a Check button; the tag stays the same until a new one is asked for", async () => {
+    const user = await signUp();
+    const site = await siteOf(user.userId);
+    const page = await read(await get("/mysite/verify", { cookie: user.cookie }));
+    expect(page).toMatch(/<input(?=[^>]*id="verification-tag")(?=[^>]*readonly="")[^>]*>/);
+    expect(page).toContain(`value="&lt;meta name=&quot;backlink-verification&quot; content=&quot;${site.verification_token}&quot;&gt;"`);
+    expect(page).toContain("&lt;head&gt;");
+    expect(page).toMatch(/<button[^>]*value="check"[^>]*>\s*Check<\/button>/);
+    expect(page).toContain("Not verified");
+    const again = await read(await get("/mysite/verify", { cookie: user.cookie }));
+    expect(again).toContain(site.verification_token);
+
+    const renewed = await post("/mysite/verify", { intent: "new-tag" }, { cookie: user.cookie });
+    expect(renewed.headers.get("Location")).toBe("/mysite/verify?notice=new-tag");
+    const after = await siteOf(user.userId);
+    expect(after.verification_token).not.toBe(site.verification_token);
+    expect(await read(await get("/mysite/verify", { cookie: user.cookie }))).toContain(after.verification_token);
+  });
+
+  it("verifies a site whose home page head carries the tag: stored, shown, banners gone, listing in the market, proposals allowed", async () => {
+    const { user, response, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/mysite/verify?notice=verified");
+    expect(after).toMatchObject({ verified: 1, verification_error: null, verification_failures: 0 });
+    expect(after.verified_at).toBeGreaterThan(Date.now() - 60_000);
+    expect(after.verification_due_at).toBeGreaterThan(Date.now() + 26 * 24 * 3600_000);
+
+    const shown = await read(await get("/mysite/verify?notice=verified", { cookie: user.cookie }));
+    expect(shown).toContain(messages.siteVerified);
+    expect(shown).toMatch(/class="verified"[^>]*>Verified</);
+    const dashboard = await read(await get("/mysite", { cookie: user.cookie }));
+    expect(dashboard).not.toContain(messages.verifyBanner);
+    expect(dashboard).toContain(">Verified<");
+
+    // Listed at a price, the verified site is in other users' market; and it can send proposals.
+    await post("/mysite/settings", { description: "A site about small-space gardening and balcony vegetables.", listed: "on", connects: "4", contentTypes: "blog-post" }, { cookie: user.cookie });
+    const other = await signUp();
+    expect(await read(await get(`/search?term=${user.url}`, { cookie: other.cookie }))).toContain(user.url);
+    const owner = await signUp();
+    const { listingId } = await listSite(owner.userId, { host: `listed-${crypto.randomUUID().slice(0, 6)}.com`, connects: 3 });
+    const proposal = await post(`/market?post=${listingId}`, { intent: "propose", listingId, myContentType: "blog-post", theirContentType: "feature" }, { cookie: user.cookie });
+    expect(proposal.status).toBe(302);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id = ?").bind(user.userId).first()).toEqual({ n: 1 });
+  });
+
+  it.each([
+    ["the tag is missing", (_: string) => homeWith('<meta name="description" content="Gardening">')],
+    ["the tag is in the body only", (token: string) => homeWith("", `<p>${tagOf(token)}</p>`)],
+    ["the tag has another token", (_: string) => homeWith(tagOf("someoneelsestoken"))],
+    ["the tag comes after the head has ended", (token: string) => html(`<html><head><title>x</title></head><body><div>hi</div>${tagOf(token)}</body></html>`)],
+  ])("does not verify when %s: 'Could not find your tag' and 'Check again'", async (_, page) => {
+    const { user, response, after } = await signUpAndCheck(page);
+    expect(response.headers.get("Location")).toBe("/mysite/verify");
+    expect(after).toMatchObject({ verified: 0, verification_error: messages.tagNotFound });
+    const shown = await read(await get("/mysite/verify", { cookie: user.cookie }));
+    expect(shown).toContain(messages.tagNotFound);
+    expect(shown).toMatch(/<button[^>]*value="check"[^>]*>\s*Check again<\/button>/);
+  });
+
+  it("does not verify with the tag of another site of the marketplace", async () => {
+    const first = await signUp();
+    const firstSite = await siteOf(first.userId);
+    const { after } = await signUpAndCheck(() => homeWith(tagOf(firstSite.verification_token)));
+    expect(after.verified).toBe(0);
+  });
+
+  it("reads malformed HTML the way browsers do", async () => {
+    const noHeadTag = await signUpAndCheck((token) => html(`<!DOCTYPE html><META NAME="Backlink-Verification" CONTENT="${token}"><p>Hello`));
+    expect(noHeadTag.after.verified).toBe(1);
+    const brokenTitle = await signUpAndCheck((token) => html(`<html><head><meta name=backlink-verification content=${token}><title>Oops</titl><body><p>never closed`));
+    expect(brokenTitle.after.verified).toBe(1);
+    const unclosedAttribute = await signUpAndCheck((token) => html(`<html><head><meta name="keywords" content="a><title>x</title>${tagOf(token)}</head></html>`));
+    expect(unclosedAttribute.after.verified).toBe(0);
+  });
+
+  it("stops reading once the head has the tag, even when the head never closes and the page never ends", async () => {
+    const { after, response } = await signUpAndCheck((token) => () => {
+      const body = hangingBody(`<html><head><title>x</title>${tagOf(token)}<link rel="stylesheet" href="/a.css">`);
+      return new Response(body.stream, { headers: { "Content-Type": "text/html" } });
+    });
+    expect(response.status).toBe(302);
+    expect(after.verified).toBe(1);
+  });
+
+  it("reads only the head of a huge page, and calls a head over 2 MB too large", async () => {
+    const bodies: ReturnType<typeof endlessBytes>[] = [];
+    const huge = await signUpAndCheck((token) => () => {
+      const body = endlessBytes(50 * 1024 * 1024, `<html><head>${tagOf(token)}</head><body><p>`);
+      bodies.push(body);
+      return new Response(body.stream, { headers: { "Content-Type": "text/html" } });
+    });
+    expect(huge.after.verified).toBe(1);
+    expect(bodies[0]!.state.pulled).toBeLessThan(512 * 1024);
+
+    const endlessHead = await signUpAndCheck(() => () => new Response(endlessBytes(50 * 1024 * 1024, "<html><head><title>").stream, { headers: { "Content-Type": "text/html" } }));
+    expect(endlessHead.after).toMatchObject({ verified: 0, verification_error: messages.fetchTooLarge });
+    expect(await read(await get("/mysite/verify", { cookie: endlessHead.user.cookie }))).toContain(messages.fetchTooLarge);
+  });
+
+  it("follows redirects within the site, up to three", async () => {
+    const user = await signUp();
+    const site = await siteOf(user.userId);
+    mockWeb({
+      [`https://${user.url}/`]: redirectTo(`https://www.${user.url}/`),
+      [`https://www.${user.url}/`]: redirectTo(`https://www.${user.url}/en/`, 302),
+      [`https://www.${user.url}/en/`]: homeWith(tagOf(site.verification_token)),
+    });
+    await check(user.cookie);
+    expect((await siteOf(user.userId)).verified).toBe(1);
+  });
+
+  it("refuses more than three redirects, and a tag on another site the home page sends visitors to", async () => {
+    const looping = await signUp();
+    mockWeb({
+      [`https://${looping.url}/`]: redirectTo(`https://${looping.url}/1`),
+      [`https://${looping.url}/1`]: redirectTo(`https://${looping.url}/2`),
+      [`https://${looping.url}/2`]: redirectTo(`https://${looping.url}/3`),
+      [`https://${looping.url}/3`]: redirectTo(`https://${looping.url}/4`),
+    });
+    await check(looping.cookie);
+    expect(await siteOf(looping.userId)).toMatchObject({ verified: 0, verification_error: messages.fetchTooManyRedirects });
+
+    const elsewhere = await signUp();
+    const token = (await siteOf(elsewhere.userId)).verification_token;
+    vi.restoreAllMocks();
+    mockWeb({ [`https://${elsewhere.url}/`]: redirectTo("https://attacker-controlled.com/"), "https://attacker-controlled.com/": homeWith(tagOf(token)) });
+    await check(elsewhere.cookie);
+    expect(await siteOf(elsewhere.userId)).toMatchObject({ verified: 0, verification_error: messages.redirectedElsewhere });
+  });
+
+  it("tries http when https cannot be reached, and says why when neither answers", async () => {
+    const user = await signUp();
+    const site = await siteOf(user.userId);
+    const web = mockWeb({ [`https://${user.url}/`]: unreachable, [`http://${user.url}/`]: homeWith(tagOf(site.verification_token)) });
+    await check(user.cookie);
+    expect(web.urls()).toEqual([`https://${user.url}/`, `http://${user.url}/`]);
+    expect((await siteOf(user.userId)).verified).toBe(1);
+
+    const gone = await signUp();
+    vi.restoreAllMocks();
+    mockWeb({});
+    await check(gone.cookie);
+    expect(await siteOf(gone.userId)).toMatchObject({ verified: 0, verification_error: messages.fetchNameNotFound });
+    const page = await read(await get("/mysite/verify", { cookie: gone.cookie }));
+    expect(page).toContain(messages.fetchNameNotFound);
+    expect(page).not.toContain(messages.tagNotFound);
+  });
+
+  it("says when the home page answers with an error", async () => {
+    const { after } = await signUpAndCheck(() => html("Server error", { status: 500 }));
+    expect(after).toMatchObject({ verified: 0, verification_error: `${messages.fetchHttpError} (HTTP 500).` });
+  });
+
+  it("cuts a home page that never finishes at 10 seconds and says the site took too long", async () => {
+    const started = Date.now();
+    const { after, response } = await signUpAndCheck(() => () => new Response(hangingBody("<html><head><title>").stream, { headers: { "Content-Type": "text/html" } }));
+    const took = Date.now() - started;
+    expect(response.status).toBe(302);
+    expect(after).toMatchObject({ verified: 0, verification_error: messages.fetchTimeout });
+    expect(took).toBeGreaterThanOrEqual(9_900);
+    expect(took).toBeLessThan(15_000);
+  });
+
+  it("allows 10 checks per site an hour, then says so", async () => {
+    await startOfFreshWindow(30, 60 * 60_000);
+    const user = await signUp();
+    mockWeb({ [`https://${user.url}/`]: homeWith("") });
+    for (let i = 0; i < 10; i += 1) expect((await check(user.cookie)).status).toBe(302);
+    const refused = await check(user.cookie);
+    expect(refused.status).toBe(429);
+    expect(await read(refused)).toContain(messages.tooManyChecks);
+  });
+
+  it("hands the host to another account that proves it, unverifies the previous holder and emails them; their offers stay", async () => {
+    const host = `contested-${crypto.randomUUID().slice(0, 6)}.com`;
+    const first = await signUpAndCheck((token) => homeWith(tagOf(token)), host);
+    expect(first.after.verified).toBe(1);
+    await post("/mysite/settings", { description: "Contested site with a long enough description.", listed: "on", connects: "3", contentTypes: "feature" }, { cookie: first.user.cookie });
+    const owner = await signUp();
+    expect(await read(await get(`/search?term=${host}`, { cookie: owner.cookie }))).toContain("Trade for 3 connects");
+    const { listingId } = await listSite(owner.userId, { host: `seller-${crypto.randomUUID().slice(0, 6)}.com`, connects: 2 });
+    await post(`/market?post=${listingId}`, { intent: "propose", listingId, myContentType: "blog-post", theirContentType: "feature" }, { cookie: first.user.cookie });
+
+    vi.restoreAllMocks();
+    const second = await signUpAndCheck((token) => homeWith(tagOf(token)), `https://www.${host}/`);
+    expect(second.after.verified).toBe(1);
+    const previous = await siteOf(first.user.userId);
+    expect(previous).toMatchObject({ verified: 0, verified_at: null, verification_error: messages.verificationTakenOver });
+    const mail = await env.DB.prepare("SELECT subject, text_body FROM email_outbox WHERE to_address = ? AND kind = 'verification-taken-over'").bind(first.user.email).first<{ subject: string; text_body: string }>();
+    expect(mail?.subject).toBe(`${host} is no longer verified on your account`);
+    expect(mail?.text_body).toContain("https://market.test/mysite/verify");
+    expect(await env.DB.prepare("SELECT status FROM offers WHERE sender_user_id = ?").bind(first.user.userId).first()).toEqual({ status: "pending" });
+    expect(await read(await get(`/search?term=${host}`, { cookie: owner.cookie }))).not.toContain("Trade for 3 connects");
+  });
+
+  it("works without JavaScript from the 'Not verified' link of the site header and the dashboard banner", async () => {
+    const user = await signUp();
+    const dashboard = await read(await get("/mysite", { cookie: user.cookie }));
+    expect(dashboard).toContain('href="/mysite/verify"');
+    expect((await get("/mysite/verify", { cookie: user.cookie })).status).toBe(200);
+    expect((await get("/mysite/verify")).headers.get("Location")).toBe("/login?redirectTo=%2Fmysite%2Fverify");
+  });
+});
+
+describe("the monthly re-check", () => {
+  const DAY = 24 * 3600_000;
+
+  async function runDailyJob(at: number) {
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: at }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+  }
+
+  async function emailsTo(address: string) {
+    return (await env.DB.prepare("SELECT kind FROM email_outbox WHERE to_address = ? ORDER BY created_at").bind(address).all<{ kind: string }>()).results.map((row) => row.kind);
+  }
+
+  it("keeps a site whose tag is still there, and checks it again about a month later", async () => {
+    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
+    vi.restoreAllMocks();
+    mockWeb({ [`https://${user.url}/`]: homeWith(tagOf(after.verification_token)) });
+    await runDailyJob(after.verification_due_at! + 1);
+    const checked = await siteOf(user.userId);
+    expect(checked).toMatchObject({ verified: 1, verification_failures: 0 });
+    expect(checked.verification_due_at).toBeGreaterThan(after.verification_due_at! + 26 * DAY);
+  });
+
+  it("warns after the first failure and removes the verification after three in a row, with a second email", async () => {
+    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
+    vi.restoreAllMocks();
+    mockWeb({ [`https://${user.url}/`]: homeWith("") });
+    const due = after.verification_due_at!;
+
+    await runDailyJob(due + 1);
+    expect(await siteOf(user.userId)).toMatchObject({ verified: 1, verification_failures: 1, verification_error: messages.tagNotFound });
+    expect(await emailsTo(user.email)).toEqual(["verification-warning"]);
+
+    await runDailyJob(due + DAY / 2); // not due yet: the next check is a day after the failure
+    expect((await siteOf(user.userId)).verification_failures).toBe(1);
+
+    await runDailyJob(due + DAY + 1);
+    expect(await siteOf(user.userId)).toMatchObject({ verified: 1, verification_failures: 2 });
+    expect(await emailsTo(user.email)).toEqual(["verification-warning"]);
+
+    await runDailyJob(due + 2 * DAY + 2);
+    expect(await siteOf(user.userId)).toMatchObject({ verified: 0, verified_at: null, verification_due_at: null });
+    expect(await emailsTo(user.email)).toEqual(["verification-warning", "verification-removed"]);
+  });
+});
