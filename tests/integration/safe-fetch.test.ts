@@ -1,6 +1,10 @@
+import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
-import { readText, safeFetch, SAFE_FETCH_LIMITS } from "~/lib/safe-fetch.server";
+import { database } from "~/lib/db.server";
+import type { Env } from "~/lib/env";
+import { isWebSandboxOn, readText, safeFetch, SAFE_FETCH_LIMITS, safeFetchOptionsFor } from "~/lib/safe-fetch.server";
+import { publishSandboxPage } from "~/lib/web-sandbox.server";
 import { endlessBytes, hangingBody, html, mockWeb, redirectTo } from "./web-mock";
 
 const options = { userAgent: "BacklinkMarket/1.0 (+https://market.test)" };
@@ -121,5 +125,36 @@ describe("the safe fetch", () => {
     mockWeb({ "https://down.com/": () => Promise.reject(new TypeError("Network connection lost")) });
     expect(await safeFetch("https://nowhere-at-all.com/", options)).toMatchObject({ ok: false, reason: "name_not_found", message: messages.fetchNameNotFound });
     expect(await safeFetch("https://down.com/", options)).toMatchObject({ ok: false, reason: "unreachable", message: messages.fetchUnreachable });
+  });
+});
+
+describe("the dev web sandbox as the safe fetch's transport", () => {
+  it("answers published pages, 404 for other paths of a known host, and an unknown host as a name that does not resolve", async () => {
+    const db = database(env.DB);
+    const base = { ...(env as unknown as Env) };
+    expect(isWebSandboxOn({ ...base, ENVIRONMENT: "development" })).toBe(true);
+    expect(isWebSandboxOn({ ...base, ENVIRONMENT: "development", DEV_WEB_SANDBOX: "0" })).toBe(false);
+    expect(isWebSandboxOn({ ...base, ENVIRONMENT: "test" })).toBe(false);
+    expect(isWebSandboxOn({ ...base, ENVIRONMENT: "production", DEV_WEB_SANDBOX: "1" })).toBe(false);
+
+    const host = `box-${crypto.randomUUID().slice(0, 6)}.com`;
+    await publishSandboxPage(db, { host, path: "/", contentType: "redirect", body: `https://${host}/home` }, Date.now());
+    await publishSandboxPage(db, { host, path: "/home", contentType: "text/html", body: "<title>Boxed</title>" }, Date.now());
+    const web = mockWeb({});
+    const sandbox = safeFetchOptionsFor({ ...base, ENVIRONMENT: "development", DEV_WEB_SANDBOX: "1" }, db);
+    const page = await safeFetch(`http://${host}/`, sandbox);
+    if (!page.ok) throw new Error(page.message);
+    expect(page.url).toBe(`https://${host}/home`);
+    expect(await readText(page)).toEqual({ ok: true, text: "<title>Boxed</title>" });
+    expect(await safeFetch(`https://${host}/other`, sandbox)).toMatchObject({ ok: true, status: 404 });
+    expect(await safeFetch("https://unpublished-host.com/", sandbox)).toMatchObject({ ok: false, reason: "name_not_found" });
+    expect(await safeFetch("http://127.0.0.1/", sandbox)).toMatchObject({ ok: false, reason: "private_network" });
+    expect(web.requests).toHaveLength(0);
+    const logged = await env.DB.prepare("SELECT url, status FROM dev_sandbox_requests WHERE url LIKE ? ORDER BY rowid").bind(`%${host}%`).all();
+    expect(logged.results).toEqual([
+      { url: `http://${host}/`, status: 301 },
+      { url: `https://${host}/home`, status: 200 },
+      { url: `https://${host}/other`, status: 404 },
+    ]);
   });
 });

@@ -1,0 +1,123 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { messages } from "~/domain/messages";
+import { get, post, read, signUp } from "./helpers";
+import { html, image, mockWeb, type Page } from "./web-mock";
+
+afterEach(() => vi.restoreAllMocks());
+
+async function iconOf(userId: string) {
+  return (await env.DB.prepare("SELECT icon FROM sites WHERE user_id = ? ORDER BY created_at LIMIT 1").bind(userId).first<{ icon: string | null }>())!.icon;
+}
+
+const head = (links: string) => html(`<!doctype html><html><head><title>Home</title>${links}</head><body><h1>Hi</h1></body></html>`);
+
+/** Signs up with the site's pages in place (the lookup after sign-up finds the same), then presses the icon control. */
+async function updateIconWith(pages: (host: string) => Record<string, Page>) {
+  const host = `icons-${crypto.randomUUID().slice(0, 8)}.com`;
+  const web = mockWeb(pages(host));
+  const user = await signUp(undefined, host);
+  const response = await post("/mysite/icon", { redirectTo: "/mysite/settings" }, { cookie: user.cookie });
+  return { user, web, response, icon: await iconOf(user.userId) };
+}
+
+describe("the site icon edit control", () => {
+  it("stores the page's icon link as an absolute https address, shows it and confirms it", async () => {
+    const { user, response, icon } = await updateIconWith((host) => ({
+      [`https://${host}/`]: head('<link rel="stylesheet" href="/a.css"><link rel="icon" href="/static/fav.png" sizes="32x32">'),
+      [`https://${host}/static/fav.png`]: image(),
+    }));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/mysite/settings?notice=icon-updated");
+    expect(icon).toBe(`https://${user.url}/static/fav.png`);
+    const page = await read(await get("/mysite/settings?notice=icon-updated", { cookie: user.cookie }));
+    expect(page).toContain(`src="https://${user.url}/static/fav.png"`);
+    expect(page).toContain(messages.iconUpdated);
+  });
+
+  it.each([
+    ["shortcut icon", '<link rel="shortcut icon" href="favicon.png">', (host: string) => `https://${host}/favicon.png`],
+    ["apple-touch-icon only", '<link rel="apple-touch-icon" href="/apple.png">', (host: string) => `https://${host}/apple.png`],
+    ["a protocol-relative CDN address", '<link rel="icon" href="//cdn.iconhost.com/i.png">', () => "https://cdn.iconhost.com/i.png"],
+    ["an http address, read over https", '<link rel="icon" href="http://cdn.iconhost.com/i.png">', () => "https://cdn.iconhost.com/i.png"],
+    ["a relative address under <base>", '<base href="https://cdn.iconhost.com/assets/"><link rel="icon" href="i.png">', () => "https://cdn.iconhost.com/assets/i.png"],
+    ["the page's own icon before the apple one", '<link rel="apple-touch-icon" href="/apple.png"><link rel="icon" href="/own.png">', (host: string) => `https://${host}/own.png`],
+  ])("finds %s", async (_, links, expected) => {
+    const { user, icon } = await updateIconWith((host) => ({
+      [`https://${host}/`]: head(links),
+      [`https://${host}/favicon.png`]: image(),
+      [`https://${host}/apple.png`]: image(),
+      [`https://${host}/own.png`]: image(),
+      "https://cdn.iconhost.com/i.png": image(),
+      "https://cdn.iconhost.com/assets/i.png": image(),
+    }));
+    expect(icon).toBe(expected(user.url));
+  });
+
+  it("falls back to /favicon.ico when the page names no icon and it answers with an image", async () => {
+    const { user, icon } = await updateIconWith((host) => ({
+      [`https://${host}/`]: head(""),
+      [`https://${host}/favicon.ico`]: image(new Uint8Array([0, 0, 1, 0, 1, 0, 16, 16]), "application/octet-stream"),
+    }));
+    expect(icon).toBe(`https://${user.url}/favicon.ico`);
+  });
+
+  it("skips a named icon that is not an image, and keeps the product favicon when nothing answers with one", async () => {
+    const { user, icon, response } = await updateIconWith((host) => ({
+      [`https://${host}/`]: head('<link rel="icon" href="/missing.png">'),
+      [`https://${host}/missing.png`]: html("<h1>Not found</h1>"),
+      [`https://${host}/favicon.ico`]: html("Not found", { status: 404 }),
+    }));
+    expect(icon).toBeNull();
+    expect(response.headers.get("Location")).toBe("/mysite/settings?notice=icon-missing");
+    const page = await read(await get("/mysite/settings?notice=icon-missing", { cookie: user.cookie }));
+    expect(page).toContain(messages.iconNotFound);
+    expect(page).toMatch(/<img[^>]*src="\/favicon.svg"[^>]*class="site-icon"/);
+  });
+
+  it("never stores an icon from a private address the page points to", async () => {
+    const { icon, web } = await updateIconWith((host) => ({
+      [`https://${host}/`]: head('<link rel="icon" href="http://169.254.169.254/icon.png">'),
+    }));
+    expect(icon).toBeNull();
+    expect(web.urls().some((url) => url.includes("169.254"))).toBe(false);
+  });
+
+  it("updates only the signed-in owner's active site", async () => {
+    const response = await post("/mysite/icon", { redirectTo: "/mysite" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toMatch(/^\/login/);
+  });
+});
+
+describe("the icon at sign-up", () => {
+  it("is looked up after the response: the redirect does not wait for the site", async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const host = `slow-${crypto.randomUUID().slice(0, 6)}.com`;
+    mockWeb({
+      [`https://${host}/`]: async () => {
+        await gate;
+        return new Response('<html><head><link rel="icon" href="/i.png"></head></html>', { headers: { "Content-Type": "text/html" } });
+      },
+      [`https://${host}/i.png`]: image(),
+    });
+    // The home page answers only after the sign-up has answered; waiting for it there would never finish.
+    const user = await signUp(undefined, host);
+    expect(await iconOf(user.userId)).toBeNull();
+    release();
+    await vi.waitFor(async () => expect(await iconOf(user.userId)).toBe(`https://${host}/i.png`), { timeout: 5_000 });
+  });
+});
+
+describe("one icon component everywhere", () => {
+  it("resolves logo names and https addresses, and falls back to the product favicon, in the site switcher too", async () => {
+    const user = await signUp();
+    await env.DB.prepare("UPDATE sites SET icon = 'blog' WHERE user_id = ?").bind(user.userId).run();
+    const market = await read(await get("/market", { cookie: user.cookie }));
+    expect(market).toMatch(/<summary aria-label="Switch website"><img[^>]*src="\/logos\/blog.svg"/);
+    await env.DB.prepare("UPDATE sites SET icon = 'javascript:alert(1)' WHERE user_id = ?").bind(user.userId).run();
+    const fallback = await read(await get("/market", { cookie: user.cookie }));
+    expect(fallback).toMatch(/<summary aria-label="Switch website"><img[^>]*src="\/favicon.svg"/);
+  });
+});
