@@ -26,7 +26,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     on: isWebSandboxOn(context.env),
     published: url.searchParams.get("published"),
-    draft: { host, path: "/", body: host ? homePageTemplate(host, tag) : "" },
+    draft: { host, path: "/", body: host && tag ? homePageTemplate(host, tag) : "" },
     pages: pages.map((page) => ({ host: page.host, path: page.path, contentType: page.contentType, size: page.body.length })),
     requests: requests.map((entry) => ({ id: entry.id, method: entry.method, url: entry.url, status: entry.status, at: new Date(entry.at).toISOString().slice(11, 19) })),
   };
@@ -60,7 +60,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   const { host, path, contentType, body } = parsed.value;
   await publishSandboxPage(context.db, { host, path, contentType, body }, context.now());
-  throw redirect(`/dev/sites?published=${encodeURIComponent(`${host}${path}`)}`);
+  // The host stays in the form, so the next page of the same site is one field away.
+  throw redirect(`/dev/sites?published=${encodeURIComponent(`${host}${path}`)}&host=${encodeURIComponent(host)}`);
 }
 
 export default function DevSites() {

@@ -5,7 +5,7 @@ import { queryLocal } from "../../scripts/lib.mjs";
 
 export const baseURL = () => inject("baseURL");
 
-/** Runs SQL on the e2e database, for what the product has no page for yet (site verification). */
+/** Runs SQL on the e2e database: setting up what a test is not about, and reading what the database holds. */
 export function sql<T = Record<string, unknown>>(statement: string): T[] {
   return queryLocal(statement, inject("persistTo")) as T[];
 }
@@ -74,3 +74,15 @@ export const modes = [
   { name: "with JavaScript", js: true },
   { name: "without JavaScript", js: false },
 ];
+
+/** Signs up through the two steps of the sign-up modal, as a new user does, and lands on /market. */
+export async function signUpInBrowser(page: Page, email: string, host: string) {
+  await page.goto("/signup");
+  await page.fill('.modal input[name="email"]', email);
+  await page.fill('.modal input[name="password"]', PASSWORD);
+  await page.getByRole("button", { name: "Continue" }).click();
+  await page.fill('.modal input[name="url"]', host);
+  await page.fill('.modal textarea[name="description"]', "A new site that wants to trade links with others.");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await page.waitForURL("**/market");
+}
