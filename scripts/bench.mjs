@@ -3,8 +3,11 @@
 // same Worker is measured in the same run, so the ratios hold on a noisy machine.
 // The market is seeded with BENCH_SITES sites (default 100,000) so /market and /search run at that size; the
 // search's own time inside the Worker (its Server-Timing header) is reported as p50/p95 too.
-// Options (environment): BENCH_SECONDS (default 5), BENCH_CONCURRENCY (default 8), BENCH_SITES (default 100000).
-import { mkdtempSync, rmSync } from "node:fs";
+// Verification checks run against pages of the dev web sandbox (no network), with the Worker's CPU time per check
+// read from its processes' counters.
+// Options (environment): BENCH_SECONDS (default 5), BENCH_CONCURRENCY (default 8), BENCH_SITES (default 100000),
+// BENCH_PROPOSALS (default 400), BENCH_CHECKS (default 300).
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash, randomBytes } from "node:crypto";
@@ -134,6 +137,92 @@ async function proposalLoad({ listingId, cookies }) {
   return { proposals: cookies.length, perSecond: cookies.length / elapsed, p50: q(0.5), p99: q(0.99), failures };
 }
 
+/** Signed-in sessions of `count` demo owners, each on its own site (made in the database, as above). */
+function sessionsOnOwnSites(count, offset) {
+  const rows = queryLocal(
+    `SELECT s.user_id AS userId, s.id AS siteId, s.host, s.verification_token AS token FROM sites s
+     WHERE s.user_id IN (SELECT id FROM users WHERE email LIKE 'owner%') GROUP BY s.user_id LIMIT ${count} OFFSET ${offset}`,
+    persistTo,
+  );
+  const far = Date.now() + 30 * 24 * 3600 * 1000;
+  const sessions = rows.map((row) => {
+    const token = randomBytes(20).toString("hex");
+    return { ...row, cookie: `session=${token}`, id: createHash("sha256").update(token).digest("hex") };
+  });
+  const file = join(persistTo, `bench-sessions-${offset}.sql`);
+  writeFileSync(
+    file,
+    `INSERT INTO sessions (id, user_id, active_site_id, expires_at, absolute_expires_at) VALUES\n${sessions
+      .map((s) => `('${s.id}', '${s.userId}', '${s.siteId}', ${far}, ${far})`)
+      .join(",\n")};`,
+  );
+  executeFile(file, persistTo);
+  return sessions;
+}
+
+/** CPU seconds used so far by the processes of the Worker's process group (wrangler and workerd). */
+function workerCpuSeconds(groupId) {
+  let ticks = 0;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+      if (Number(fields[2]) === groupId && /workerd/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // the process ended
+    }
+  }
+  return ticks / 100;
+}
+
+/**
+ * Each owner publishes a home page with its tag (a 4 KB head, a 60 KB body) in the dev web sandbox and checks it
+ * once, CONCURRENCY at a time. The Worker reads each page through the safe fetch and HTMLRewriter.
+ */
+async function verificationLoad(count) {
+  // Owners after the ones the proposal run used, so no session or site is shared with it.
+  const owners = sessionsOnOwnSites(count, Number(process.env.BENCH_PROPOSALS ?? 400) + 1);
+  const filler = "<link rel=\"preload\" href=\"/assets/font.woff2\" as=\"font\">".repeat(70);
+  const body = "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(950);
+  const file = join(persistTo, "bench-sandbox.sql");
+  writeFileSync(
+    file,
+    owners
+      .map(
+        (o) =>
+          `INSERT OR REPLACE INTO dev_sandbox_pages (host, path, content_type, body, updated_at) VALUES ('${o.host}', '/', 'text/html; charset=utf-8', '<!doctype html><html><head><title>${o.host}</title>${filler}<meta name="backlink-verification" content="${o.token}"></head><body>${body}</body></html>', 0);`,
+      )
+      .join("\n"),
+  );
+  executeFile(file, persistTo);
+  const latencies = [];
+  const failures = new Map();
+  let next = 0;
+  const cpuBefore = workerCpuSeconds(worker.child.pid);
+  const started = performance.now();
+  const client = async () => {
+    while (next < owners.length) {
+      const owner = owners[next++];
+      const began = performance.now();
+      const response = await fetch(`${base}/mysite/verify`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { Cookie: owner.cookie },
+        body: new URLSearchParams({ intent: "check" }),
+      });
+      await response.arrayBuffer();
+      latencies.push(performance.now() - began);
+      const location = response.headers.get("Location") ?? "";
+      if (response.status !== 302 || !location.startsWith("/mysite/verify")) failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, client));
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = workerCpuSeconds(worker.child.pid) - cpuBefore;
+  const [{ verified }] = queryLocal(`SELECT COUNT(*) AS verified FROM sites WHERE verified = 1 AND verification_error IS NULL AND id IN (${owners.map((o) => `'${o.siteId}'`).join(",")})`, persistTo);
+  const q = (p) => [...latencies].sort((a, b) => a - b)[Math.floor(p * (latencies.length - 1))];
+  return { checks: owners.length, verified, perSecond: owners.length / elapsed, p50: q(0.5), p99: q(0.99), cpuMsPerCheck: (cpu * 1000) / owners.length, failures };
+}
+
 const persistTo = mkdtempSync(join(tmpdir(), "bench-state-"));
 let worker;
 try {
@@ -210,6 +299,25 @@ try {
   ]);
   const [held] = queryLocal(`SELECT COUNT(*) AS offers FROM offers`, persistTo);
   console.log(`Offers stored: ${held.offers}`);
+
+  // The same CPU counter over static-file requests, so the check's own cost can be told from a request's.
+  const staticCpuBefore = workerCpuSeconds(worker.child.pid);
+  const staticRun = await load("/favicon.svg");
+  const staticCpuMs = ((workerCpuSeconds(worker.child.pid) - staticCpuBefore) * 1000) / staticRun.requests;
+  const checks = await verificationLoad(Number(process.env.BENCH_CHECKS ?? 300));
+  const checkFailures = [...checks.failures.entries()].map(([status, n]) => `${n} x ${status}`).join(", ") || "none";
+  console.log(`\nVerification checks against dev web sandbox pages (64 KB each), ${CONCURRENCY} at a time:`);
+  console.table([
+    {
+      "checks/s": checks.perSecond.toFixed(0),
+      "p50 ms": checks.p50.toFixed(1),
+      "p99 ms": checks.p99.toFixed(1),
+      "Worker CPU ms/check": checks.cpuMsPerCheck.toFixed(2),
+      "Worker CPU ms/static request": staticCpuMs.toFixed(2),
+      verified: `${checks.verified} of ${checks.checks}`,
+      errors: checkFailures,
+    },
+  ]);
 } finally {
   worker?.stop();
   rmSync(persistTo, { recursive: true, force: true });
