@@ -13,15 +13,7 @@ export function isWebsiteUrl(value: string): boolean {
 
 /** Host of a website address, normalised; null when the address is not a website address. */
 export function normaliseHost(value: string): string | null {
-  if (!isWebsiteUrl(value)) return null;
-  const trimmed = value.trim();
-  const withScheme = /^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`;
-  try {
-    const host = new URL(withScheme).hostname.toLowerCase().replace(/\.$/, "");
-    return host.startsWith("www.") ? host.slice(4) : host;
-  } catch {
-    return null;
-  }
+  return typedHost(value)?.replace(/^www\./, "") ?? null;
 }
 
 /** The https address of a site's home page, for links and fetches. */
@@ -42,5 +34,9 @@ export function typedHost(value: string): string | null {
 
 /** The same site, whatever the scheme and whether or not it has www. (the host check of a redirect chain). */
 export function isSameSite(address: string, host: string): boolean {
-  return normaliseHost(address) === host;
+  try {
+    return new URL(address).hostname.toLowerCase().replace(/\.$/, "").replace(/^www\./, "") === host;
+  } catch {
+    return false;
+  }
 }

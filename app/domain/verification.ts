@@ -6,8 +6,7 @@ export function verificationTag(token: string): string {
   return `<meta name="${VERIFICATION_META_NAME}" content="${token}">`;
 }
 
-/** Checks a site may run per hour (owner's checks); a verified site is re-checked about monthly. */
-export const CHECKS_PER_HOUR = 10;
+/** A verified site is re-checked about monthly. */
 export const RECHECK_INTERVAL_DAYS = 30;
 /** Re-checks that fail in a row before the verification is removed; after a failure the next is a day later. */
 export const RECHECK_FAILURES_ALLOWED = 3;

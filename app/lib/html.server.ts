@@ -31,9 +31,14 @@ export async function scanHead(page: FetchedPage, handlers: HeadHandlers, enough
     rewriter = rewriter.on(selector, { element: (element) => (headOver || rawDepth > 0 ? undefined : handler(element)) });
   }
   const declared = page.headers.get("Content-Type") ?? "";
-  const contentType = /html/i.test(declared) ? declared : "text/html";
-  const reader = rewriter.transform(new Response(page.body, { headers: { "Content-Type": contentType } })).body?.getReader();
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
+    try {
+      reader = rewriter.transform(new Response(page.body, { headers: { "Content-Type": /html/i.test(declared) ? declared : "text/html" } })).body?.getReader();
+    } catch {
+      // A charset the parser does not know: read the bytes as UTF-8, which the ASCII of a head's tags survives.
+      reader = rewriter.transform(new Response(page.body, { headers: { "Content-Type": "text/html; charset=utf-8" } })).body?.getReader();
+    }
     while (reader && !headOver && !enough()) {
       const { done } = await reader.read();
       if (done) break;

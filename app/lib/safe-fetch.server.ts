@@ -44,6 +44,8 @@ export interface SafeFetchOptions {
   maxBytes?: number;
   maxRedirects?: number;
   accept?: string;
+  /** Epoch ms by which this fetch must be over, shared by the fetches of one task; sooner than timeoutMs wins. */
+  deadline?: number;
 }
 
 export const SAFE_FETCH_LIMITS = { timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024, maxRedirects: 3 } as const;
@@ -85,7 +87,7 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 function networkReason(error: unknown): FetchFailureReason {
   if (error instanceof SafeFetchError) return error.reason;
   const text = error instanceof Error ? `${error.name} ${error.message}` : String(error);
-  return /dns|resolv|not known|enotfound|getaddrinfo|no such host|name/i.test(text) ? "name_not_found" : "unreachable";
+  return /dns|resolv|not known|enotfound|getaddrinfo|no such host|name not resolved|name_not_resolved/i.test(text) ? "name_not_found" : "unreachable";
 }
 
 /** Settles with the promise, or rejects with a timeout as soon as the deadline passes. */
@@ -109,7 +111,8 @@ function beforeDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T>
 
 /** Fetches a user-supplied address under the rules above. The caller reads or cancels `body`. */
 export async function safeFetch(address: string, options: SafeFetchOptions): Promise<FetchedPage | FetchRefused> {
-  const { timeoutMs, maxBytes, maxRedirects } = { ...SAFE_FETCH_LIMITS, ...options };
+  const { maxBytes, maxRedirects } = { ...SAFE_FETCH_LIMITS, ...options };
+  const timeoutMs = Math.max(0, Math.min(options.timeoutMs ?? SAFE_FETCH_LIMITS.timeoutMs, (options.deadline ?? Infinity) - Date.now()));
   const transport = options.transport ?? ((request: Request) => fetch(request));
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), timeoutMs);
@@ -160,12 +163,7 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
       current = next;
       continue;
     }
-    const declaredLength = Number(response.headers.get("Content-Length") ?? "0");
-    if (declaredLength > maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      release();
-      return refused("too_large", checked.url.href);
-    }
+    // A declared length over the cap is not refused: a reader of the head stops long before the cap.
     return { ok: true, url: checked.url.href, status: response.status, headers: response.headers, redirects, ...cappedBody(response.body, maxBytes, deadline.signal, release) };
   }
 }

@@ -23,7 +23,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ errors: {}, values: { url: parsed.value.url, description: parsed.value.description }, formError: result.message }, { status: 409 });
   }
   await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
-  lookUpIconLater(context, result.siteId, parsed.value.url);
+  lookUpIconLater(context, auth.user.id, result.siteId, parsed.value.url);
   throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("back")));
 }
 

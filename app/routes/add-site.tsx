@@ -43,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     );
     if (!result.ok) return data({ errors: {}, values: typedValues(formData), formError: result.message }, { status: 409 });
     await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
-    lookUpIconLater(context, result.siteId, value.url);
+    lookUpIconLater(context, auth.user.id, result.siteId, value.url);
     throw redirect("/market");
   }
 

@@ -11,7 +11,6 @@ import { SANDBOX_CONTENT_TYPES } from "~/domain/web-sandbox";
 
 export const meta: MetaFunction = () => [{ title: "Dev web sandbox - Backlink Market" }, { name: "robots", content: "noindex" }];
 
-const CONTENT_TYPES = SANDBOX_CONTENT_TYPES;
 
 function homePageTemplate(host: string, tag: string) {
   return `<!doctype html>\n<html lang="en">\n<head>\n  <title>${host}</title>\n  ${tag}\n</head>\n<body>\n  <h1>${host}</h1>\n  <p>A page of the dev web sandbox.</p>\n</body>\n</html>\n`;
@@ -44,7 +43,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
         return host ?? "";
       }),
       path: z.string().max(2000).default("/").refine((value) => value.startsWith("/"), "A path starts with /."),
-      contentType: z.enum(CONTENT_TYPES.map((type) => type.id) as [string, ...string[]]),
+      contentType: z.enum(SANDBOX_CONTENT_TYPES.map((type) => type.id) as [string, ...string[]]),
       body: z.string().max(500_000, "A sandbox page holds at most 500 KB.").default(""),
     }),
     z.object({ intent: z.literal("remove"), host: z.string().max(253), path: z.string().max(2000) }),
@@ -99,8 +98,8 @@ export default function DevSites() {
         </label>
         <label className="field">
           <span>Kind</span>
-          <select name="contentType" defaultValue={values.contentType ?? CONTENT_TYPES[0]!.id}>
-            {CONTENT_TYPES.map((type) => (
+          <select name="contentType" defaultValue={values.contentType ?? SANDBOX_CONTENT_TYPES[0]!.id}>
+            {SANDBOX_CONTENT_TYPES.map((type) => (
               <option key={type.id} value={type.id}>
                 {type.label}
               </option>

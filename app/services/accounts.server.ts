@@ -72,7 +72,7 @@ export async function signUp(context: AppContext, input: SignUpInput, clientAddr
     console.error("signUp failed", error);
     return { ok: false, status: 500, message: messages.signupFailed };
   }
-  lookUpIconLater(context, site.id, input.url);
+  lookUpIconLater(context, userId, site.id, input.url);
   return { ok: true, userId, token: session.token, expiresAt: session.expiresAt };
 }
 

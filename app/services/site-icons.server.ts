@@ -6,7 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { sites } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { scanHead } from "~/lib/html.server";
-import { safeFetch, safeFetchOptionsFor, type SafeFetchOptions } from "~/lib/safe-fetch.server";
+import { safeFetch, safeFetchOptionsFor, type FetchedPage, type SafeFetchOptions } from "~/lib/safe-fetch.server";
 import { messages } from "~/domain/messages";
 import { typedHost } from "~/domain/site-address";
 import { consume, RATE_LIMITS } from "./rate-limit.server";
@@ -27,8 +27,9 @@ function declaredSize(sizes: string | null, type: string | null, href: string): 
 }
 
 /** Icon addresses a page's head names, best first, made absolute against the page (and its <base>). */
-export async function iconLinksOf(pageUrl: string, page: Parameters<typeof scanHead>[0]): Promise<string[]> {
+export async function iconLinksOf(page: FetchedPage): Promise<string[]> {
   const links: IconLink[] = [];
+  const pageUrl = page.url;
   let base = pageUrl;
   await scanHead(page, {
     base: (element) => {
@@ -88,17 +89,20 @@ async function imageAddress(address: string, options: SafeFetchOptions): Promise
   }
 }
 
+/** The whole lookup (home page and candidates) ends within this, well inside what a Worker gives `waitUntil`. */
+const ICON_LOOKUP_MS = 15_000;
+
 /** The site's icon: the best icon link that answers with an image, else /favicon.ico, else null. */
 export async function discoverSiteIcon(siteUrl: string, options: SafeFetchOptions): Promise<string | null> {
   const host = typedHost(siteUrl);
   if (!host) return null;
-  const page = await fetchHomePage(siteUrl, options);
-  const candidates = page.ok ? await iconLinksOf(page.url, page) : [];
+  const within = { ...options, deadline: Date.now() + ICON_LOOKUP_MS };
+  const page = await fetchHomePage(siteUrl, { ...within, deadline: Date.now() + ICON_LOOKUP_MS / 2 });
   const origin = page.ok && page.url.startsWith("https://") ? new URL(page.url).origin : `https://${host}`;
-  candidates.push(`${origin}/favicon.ico`);
-  // A few candidates at most: each is a fetch, and a page may list dozens of sizes.
-  for (const candidate of [...new Set(candidates)].slice(0, 4)) {
-    const found = await imageAddress(candidate, options);
+  // Three named icons at most (each is a fetch, and a page may list dozens of sizes), then /favicon.ico.
+  const named = page.ok ? (await iconLinksOf(page)).slice(0, 3) : [];
+  for (const candidate of new Set([...named, `${origin}/favicon.ico`])) {
+    const found = await imageAddress(candidate, within);
     if (found) return found;
   }
   return null;
@@ -111,7 +115,11 @@ export async function updateSiteIcon(context: AppContext, userId: string, siteId
   const owned = and(eq(sites.id, siteId), eq(sites.userId, userId));
   const site = await context.db.select({ url: sites.url }).from(sites).where(owned).get();
   if (!site) return { ok: false, status: 404, message: "Not found" };
-  if (!(await consume(context.db, RATE_LIMITS.iconUpdatesPerSite, siteId, context.now()))) {
+  const asked = context.now();
+  if (
+    !(await consume(context.db, RATE_LIMITS.iconUpdatesPerSite, siteId, asked)) ||
+    !(await consume(context.db, RATE_LIMITS.siteFetchesPerUser, userId, asked))
+  ) {
     return { ok: false, status: 429, message: messages.tooManyIconUpdates };
   }
   const icon = await discoverSiteIcon(site.url, safeFetchOptionsFor(context.env, context.db));
@@ -120,9 +128,10 @@ export async function updateSiteIcon(context: AppContext, userId: string, siteId
 }
 
 /** After sign-up and add-site: the icon is looked up once the response has gone, never delaying it. */
-export function lookUpIconLater(context: AppContext, siteId: string, siteUrl: string): void {
+export function lookUpIconLater(context: AppContext, userId: string, siteId: string, siteUrl: string): void {
   context.ctx.waitUntil(
     (async () => {
+      if (!(await consume(context.db, RATE_LIMITS.siteFetchesPerUser, userId, context.now()))) return;
       const icon = await discoverSiteIcon(siteUrl, safeFetchOptionsFor(context.env, context.db));
       if (icon) await context.db.update(sites).set({ icon }).where(eq(sites.id, siteId));
     })().catch((error) => console.error("icon lookup failed", siteId, error)),

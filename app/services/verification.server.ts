@@ -8,7 +8,16 @@ import { sites, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { numberVar } from "~/lib/env";
 import { scanHead } from "~/lib/html.server";
-import { refused, safeFetch, safeFetchOptionsFor, type FetchedPage, type FetchFailureReason, type FetchRefused, type SafeFetchOptions } from "~/lib/safe-fetch.server";
+import {
+  refused,
+  SAFE_FETCH_LIMITS,
+  safeFetch,
+  safeFetchOptionsFor,
+  type FetchedPage,
+  type FetchFailureReason,
+  type FetchRefused,
+  type SafeFetchOptions,
+} from "~/lib/safe-fetch.server";
 import { messages } from "~/domain/messages";
 import { isSameSite, typedHost } from "~/domain/site-address";
 import { RECHECK_FAILURES_ALLOWED, RECHECK_INTERVAL_DAYS, VERIFICATION_META_NAME, verificationTag } from "~/domain/verification";
@@ -23,16 +32,21 @@ export type TagCheck =
   | { found: true; url: string }
   | { found: false; reason: FetchFailureReason | "missing" | "http_error" | "elsewhere"; message: string; url: string };
 
+/** Cloudflare's answers when it cannot connect to a site or its TLS fails (520-527): https is broken there. */
+const EDGE_CONNECTION_ERRORS = new Set([520, 521, 522, 523, 524, 525, 526, 527]);
+
 /**
- * Fetches the home page (https first; http when https cannot be reached at all) and follows redirects within the
- * same site. A server that answers is read over the protocol it answered on.
+ * Fetches the home page: https first, and http when https cannot be reached or its connection fails; both within
+ * one 10 s deadline. A server that answers is read over the protocol it answered on.
  */
 export async function fetchHomePage(siteUrl: string, options: SafeFetchOptions): Promise<FetchedPage | FetchRefused> {
   const host = typedHost(siteUrl);
   if (!host) return refused("invalid", siteUrl);
-  const secure = await safeFetch(`https://${host}/`, options);
-  if (secure.ok || secure.reason !== "unreachable") return secure;
-  return safeFetch(`http://${host}/`, options);
+  const shared = { ...options, deadline: options.deadline ?? Date.now() + SAFE_FETCH_LIMITS.timeoutMs };
+  const secure = await safeFetch(`https://${host}/`, shared);
+  if (secure.ok && EDGE_CONNECTION_ERRORS.has(secure.status)) await secure.cancel();
+  else if (secure.ok || secure.reason !== "unreachable") return secure;
+  return safeFetch(`http://${host}/`, shared);
 }
 
 /** Whether the home page's head carries this token's tag. A tag in the body, or with another token, does not count. */
@@ -70,7 +84,11 @@ export type CheckResult = { ok: true; verified: boolean; message: string } | { o
 export async function checkSiteVerification(context: AppContext, userId: string, siteId: string): Promise<CheckResult> {
   const site = await getOwnedSite(context.db, userId, siteId);
   if (!site) return { ok: false, status: 404, message: "Not found" };
-  if (!(await consume(context.db, RATE_LIMITS.verificationChecksPerSite, site.id, context.now()))) {
+  const asked = context.now();
+  if (
+    !(await consume(context.db, RATE_LIMITS.verificationChecksPerSite, site.id, asked)) ||
+    !(await consume(context.db, RATE_LIMITS.siteFetchesPerUser, userId, asked))
+  ) {
     return { ok: false, status: 429, message: messages.tooManyChecks };
   }
   const check = await findVerificationTag(site, safeFetchOptionsFor(context.env, context.db));
@@ -137,8 +155,9 @@ const RECHECK_CONCURRENCY = 6;
 
 /**
  * The daily job's part: re-checks verified sites that are due, oldest due first, in a batch that stays within a
- * run's subrequest limit (each check is at most four fetches). The first failure warns the owner; the third in a
- * row removes the verification and says so. Returns how many sites were checked.
+ * run's subrequest limit (a check is at most eight fetches: four hops over https, four over http, so the default
+ * 100 stays under 1,000). The first failure warns the owner; the third in a row removes the verification and says
+ * so. Returns how many sites were checked.
  */
 export async function recheckVerifiedSites(context: AppContext): Promise<number> {
   const { db, env } = context;
@@ -165,10 +184,18 @@ export async function recheckVerifiedSites(context: AppContext): Promise<number>
   const worker = async () => {
     while (next < due.length) {
       const site = due[next++]!;
+      let check: TagCheck;
       try {
-        await recheckOne(context, site, await findVerificationTag(site, options), now);
+        check = await findVerificationTag(site, options);
       } catch (error) {
+        // Whatever went wrong counts as a failed check, so the site does not stay due at the head of the queue.
         console.error("verification re-check failed", site.id, error);
+        check = { found: false, reason: "unreachable", message: messages.fetchUnreachable, url: site.url };
+      }
+      try {
+        await recheckOne(context, site, check, now);
+      } catch (error) {
+        console.error("verification re-check could not be stored", site.id, error);
       }
     }
   };

@@ -48,7 +48,7 @@ describe("links on signed-in pages", () => {
 });
 
 describe("the dev web sandbox", () => {
-  it("exists only on a local address outside production, and publishes pages the product then fetches", async () => {
+  it("exists only on a local address outside production, publishes pages and refuses a bad host", async () => {
     expect((await get("/dev/sites")).status).toBe(404);
     const local = (path: string, init?: RequestInit) => SELF.fetch(`http://localhost:8787${path}`, { redirect: "manual", ...init });
     const page = await local("/dev/sites?host=sandboxed.com&tag=%3Cmeta%20name%3D%22backlink-verification%22%3E");

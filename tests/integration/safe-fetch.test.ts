@@ -92,14 +92,22 @@ describe("the safe fetch", () => {
     expect(body.state.cancelled).toBe(true);
   });
 
-  it("refuses a body declared larger than 2 MiB without reading it", async () => {
+  it("reads a body declared larger than 2 MiB only up to the cap", async () => {
     const body = endlessBytes(50 * 1024 * 1024);
     mockWeb({ "https://declared.com/": () => new Response(body.stream, { headers: { "Content-Length": String(50 * 1024 * 1024) } }) });
     const result = await safeFetch("https://declared.com/", options);
-    expect(result).toMatchObject({ ok: false, reason: "too_large" });
-    // Only what the stream buffers by itself before anyone reads (one chunk); then it is cancelled.
-    expect(body.state.pulled).toBeLessThanOrEqual(64 * 1024);
+    if (!result.ok) throw new Error(result.message);
+    expect(await readText(result)).toMatchObject({ ok: false, reason: "too_large" });
+    expect(body.state.pulled).toBeLessThanOrEqual(SAFE_FETCH_LIMITS.maxBytes + 2 * 64 * 1024);
     expect(body.state.cancelled).toBe(true);
+  });
+
+  it("shares one deadline across calls when given one", async () => {
+    mockWeb({ "https://silent.com/": () => new Promise<Response>(() => undefined) });
+    const started = Date.now();
+    const result = await safeFetch("https://silent.com/", { ...options, deadline: Date.now() + 300 });
+    expect(result).toMatchObject({ ok: false, reason: "timeout" });
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it("cuts a body that never ends at the deadline", async () => {
@@ -122,7 +130,14 @@ describe("the safe fetch", () => {
   });
 
   it("tells a name that does not resolve from a site that cannot be reached", async () => {
-    mockWeb({ "https://down.com/": () => Promise.reject(new TypeError("Network connection lost")) });
+    mockWeb({
+      "https://down.com/": () => Promise.reject(new TypeError("Network connection lost")),
+      "https://cert.com/": () => Promise.reject(new TypeError("TLS peer's certificate name mismatch")),
+      // What Cloudflare's network answers a Worker when a name does not resolve (error 1016).
+      "https://unresolved.com/": () => new Response("error code: 1016", { status: 530 }),
+    });
+    expect(await safeFetch("https://unresolved.com/", options)).toMatchObject({ ok: false, reason: "name_not_found" });
+    expect(await safeFetch("https://cert.com/", options)).toMatchObject({ ok: false, reason: "unreachable" });
     expect(await safeFetch("https://nowhere-at-all.com/", options)).toMatchObject({ ok: false, reason: "name_not_found", message: messages.fetchNameNotFound });
     expect(await safeFetch("https://down.com/", options)).toMatchObject({ ok: false, reason: "unreachable", message: messages.fetchUnreachable });
   });

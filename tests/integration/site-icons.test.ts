@@ -54,6 +54,15 @@ describe("the site icon edit control", () => {
     expect(icon).toBe(expected(user.url));
   });
 
+  it("still tries /favicon.ico when the page names many icons that all fail", async () => {
+    const links = [1, 2, 3, 4, 5].map((n) => `<link rel="icon" href="/gone-${n}.png" sizes="${n * 16}x${n * 16}">`).join("");
+    const { user, icon } = await updateIconWith((host) => ({
+      [`https://${host}/`]: head(links),
+      [`https://${host}/favicon.ico`]: image(new Uint8Array([0, 0, 1, 0, 1, 0, 16, 16]), "image/x-icon"),
+    }));
+    expect(icon).toBe(`https://${user.url}/favicon.ico`);
+  });
+
   it("falls back to /favicon.ico when the page names no icon and it answers with an image", async () => {
     const { user, icon } = await updateIconWith((host) => ({
       [`https://${host}/`]: head(""),
@@ -87,6 +96,15 @@ describe("the site icon edit control", () => {
     const response = await post("/mysite/icon", { redirectTo: "/mysite" });
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toMatch(/^\/login/);
+
+    const owner = await signUp();
+    await env.DB.prepare("UPDATE sites SET icon = 'https://owner.example/icon.png' WHERE user_id = ?").bind(owner.userId).run();
+    const other = await signUp();
+    const ownerSite = (await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(owner.userId).first<{ id: string }>())!;
+    expect((await post("/sites/active", { siteId: ownerSite.id }, { cookie: other.cookie })).status).toBe(403);
+    mockWeb({});
+    await post("/mysite/icon", { redirectTo: "/mysite" }, { cookie: other.cookie });
+    expect(await iconOf(owner.userId)).toBe("https://owner.example/icon.png");
   });
 });
 

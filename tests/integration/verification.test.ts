@@ -138,6 +138,25 @@ describe("the Verify Site page", () => {
     expect(await read(await get("/mysite/verify", { cookie: endlessHead.user.cookie }))).toContain(messages.fetchTooLarge);
   });
 
+  it("reads a page in a charset the reader does not know, and a big page that declares its size", async () => {
+    const latin = await signUpAndCheck((token) => html(`<html><head>${tagOf(token)}</head></html>`, { headers: { "Content-Type": "text/html; charset=x-unknown-charset" } }));
+    expect(latin.response.status).toBe(302);
+    expect(latin.after.verified).toBe(1);
+    const utf16 = await signUpAndCheck((token) => html(`<html><head>${tagOf(token)}</head></html>`, { headers: { "Content-Type": "text/html; charset=utf-16" } }));
+    expect(utf16.response.status).toBe(302);
+    expect(utf16.after.verified).toBe(1);
+    const declared = await signUpAndCheck((token) => () => {
+      const body = endlessBytes(20 * 1024 * 1024, `<html><head>${tagOf(token)}</head><body>`);
+      return new Response(body.stream, { headers: { "Content-Type": "text/html", "Content-Length": String(20 * 1024 * 1024) } });
+    });
+    expect(declared.after.verified).toBe(1);
+  });
+
+  it("verifies a site under an internationalised domain", async () => {
+    const { after } = await signUpAndCheck((token) => homeWith(tagOf(token)), `https://пример-${crypto.randomUUID().slice(0, 4)}.рф/`);
+    expect(after.verified).toBe(1);
+  });
+
   it("follows redirects within the site, up to three", async () => {
     const user = await signUp();
     const site = await siteOf(user.userId);
@@ -167,6 +186,14 @@ describe("the Verify Site page", () => {
     mockWeb({ [`https://${elsewhere.url}/`]: redirectTo("https://attacker-controlled.com/"), "https://attacker-controlled.com/": homeWith(tagOf(token)) });
     await check(elsewhere.cookie);
     expect(await siteOf(elsewhere.userId)).toMatchObject({ verified: 0, verification_error: messages.redirectedElsewhere });
+  });
+
+  it("tries http when the https certificate or connection fails at Cloudflare's edge (52x)", async () => {
+    const user = await signUp();
+    const site = await siteOf(user.userId);
+    mockWeb({ [`https://${user.url}/`]: () => new Response("error code: 526", { status: 526 }), [`http://${user.url}/`]: homeWith(tagOf(site.verification_token)) });
+    await check(user.cookie);
+    expect((await siteOf(user.userId)).verified).toBe(1);
   });
 
   it("tries http when https cannot be reached, and says why when neither answers", async () => {
