@@ -86,3 +86,15 @@ export async function signUpInBrowser(page: Page, email: string, host: string) {
   await page.getByRole("button", { name: "Create Account" }).click();
   await page.waitForURL("**/market");
 }
+
+/** Verifies the page's active site as its owner does offline: tag from /mysite/verify, published in the sandbox, checked. */
+export async function verifyActiveSite(page: Page, host: string) {
+  await page.goto("/mysite/verify");
+  const tag = await page.inputValue("#verification-tag");
+  await page.goto(`/dev/sites?host=${encodeURIComponent(host)}&tag=${encodeURIComponent(tag)}`);
+  await page.getByRole("button", { name: "Publish" }).click();
+  await page.getByText(`Published ${host}/`).waitFor();
+  await page.goto("/mysite/verify");
+  await page.getByRole("button", { name: /^Check/ }).click();
+  await page.getByRole("link", { name: "Verified", exact: true }).waitFor();
+}

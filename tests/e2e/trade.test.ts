@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, logIn, modes, openPage, sharedChromium, sql } from "./browser";
+import { createAccount, logIn, modes, openPage, sharedChromium, sql, verifyActiveSite } from "./browser";
 
 const chromium = sharedChromium();
 
 describe.each(modes)("a trade between two users $name", ({ js }) => {
-  it("A proposes from the market, B accepts choosing materials, both complete, both see it completed", async () => {
+  it("A and B verify their sites, A proposes from the market, B accepts choosing materials, both complete, both see it completed", async () => {
     const a = await createAccount("sender");
     const b = await createAccount("receiver");
-    sql(`UPDATE sites SET verified = 1 WHERE host = '${a.host}'`);
     const listed = `listed-${crypto.randomUUID().slice(0, 6)}.com`;
 
     const bSide = await openPage(chromium(), js);
@@ -21,11 +20,12 @@ describe.each(modes)("a trade between two users $name", ({ js }) => {
     await bPage.fill('input[name="connects"]', "5");
     await bPage.getByRole("button", { name: "Complete" }).click();
     await bPage.waitForURL("**/market");
-    sql(`UPDATE sites SET verified = 1 WHERE host = '${listed}'`);
+    await verifyActiveSite(bPage, listed);
 
     const aSide = await openPage(chromium(), js);
     const aPage = aSide.page;
     await logIn(aPage, a.email);
+    await verifyActiveSite(aPage, a.host);
     await aPage.goto(`/search?term=${listed}`);
     await aPage.locator('[data-testid="post-card"]', { hasText: listed }).click();
     await aPage.getByRole("heading", { name: "Your proposal" }).waitFor();
