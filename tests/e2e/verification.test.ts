@@ -21,8 +21,19 @@ describe.each(modes)("verifying a new site through the dev web sandbox $name", (
     const tag = await page.inputValue("#verification-tag");
     expect(tag).toMatch(/^<meta name="backlink-verification" content="[a-z2-7]+">$/);
 
+    // The copy button needs JavaScript; the field can be selected either way.
+    expect(await page.getByRole("button", { name: "Copy" }).count()).toBe(js ? 1 : 0);
+
     // Nothing is published for the host yet: the check says what went wrong, and the button reads Check again.
+    if (js) {
+      // Hold the checks' answers a moment, so the spinner they show can be seen.
+      await page.route("**/mysite/verify**", async (route) => {
+        if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 700));
+        await route.continue();
+      });
+    }
     await page.getByRole("button", { name: "Check", exact: true }).click();
+    if (js) await page.getByRole("status", { name: "Checking" }).waitFor();
     await page.getByText(messages.fetchNameNotFound).waitFor();
     await page.getByRole("button", { name: messages.checkAgain }).waitFor();
 
@@ -52,7 +63,14 @@ describe.each(modes)("verifying a new site through the dev web sandbox $name", (
     // The icon control reads the home page and keeps the icon it names.
     await page.goto("/mysite");
     expect(await page.getByText(messages.verifyBanner).count()).toBe(0);
+    if (js) {
+      await page.route("**/mysite/icon**", async (route) => {
+        if (route.request().method() === "POST") await new Promise((resolve) => setTimeout(resolve, 700));
+        await route.continue();
+      });
+    }
     await page.getByRole("button", { name: "Update icon" }).click();
+    if (js) await page.getByRole("status", { name: "Updating icon" }).waitFor();
     await page.getByRole("status").filter({ hasText: messages.iconUpdated }).waitFor();
     expect(sql<{ icon: string }>(`SELECT icon FROM sites WHERE host = '${host}'`)[0]?.icon).toBe(`https://${host}/icon.svg`);
     const icon = page.locator(".site-header img.site-icon");
