@@ -7,7 +7,7 @@ import * as build from "remix-server-build";
 import type { AppContext } from "./lib/context";
 import { database } from "./lib/db.server";
 import type { Env } from "./lib/env";
-import { applySecurityHeaders, isRefusedCrossSiteRequest } from "./lib/security.server";
+import { applySecurityHeaders, isRefusedCrossSiteRequest, refusedBody } from "./lib/security.server";
 import { messages } from "./domain/messages";
 import { runHousekeeping } from "./services/housekeeping.server";
 
@@ -17,6 +17,12 @@ function createNonce(): string {
   const bytes = new Uint8Array(16);
   crypto.getRandomValues(bytes);
   return btoa(String.fromCharCode(...bytes));
+}
+
+function plainRefusal(message: string, status: number, nonce: string): Response {
+  const response = new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+  applySecurityHeaders(response.headers, nonce);
+  return response;
 }
 
 export function createContext(env: Env, ctx: ExecutionContext): AppContext {
@@ -34,11 +40,9 @@ export function createContext(env: Env, ctx: ExecutionContext): AppContext {
 export default {
   async fetch(request, env, ctx) {
     const context = createContext(env, ctx);
-    if (isRefusedCrossSiteRequest(request)) {
-      const refused = new Response(messages.crossSiteRefused, { status: 403, headers: { "Content-Type": "text/plain" } });
-      applySecurityHeaders(refused.headers, context.nonce);
-      return refused;
-    }
+    if (isRefusedCrossSiteRequest(request)) return plainRefusal(messages.crossSiteRefused, 403, context.nonce);
+    const badBody = refusedBody(request);
+    if (badBody) return plainRefusal(badBody.message, badBody.status, context.nonce);
     // AppLoadContext extends AppContext (app/lib/context.ts); only its index signature differs.
     const remixResponse = await handleRemixRequest(request, context as AppLoadContext);
     const response = new Response(remixResponse.body, remixResponse);

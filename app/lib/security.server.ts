@@ -21,6 +21,29 @@ export function isRefusedCrossSiteRequest(request: Request): boolean {
   return origin === "null";
 }
 
+/** Forms of this product are small; anything larger is refused before it is read. */
+export const MAX_FORM_BYTES = 64 * 1024;
+
+const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+/**
+ * Form actions take form bodies of a sane size only: 413 over the size (or 411 when the size is not declared),
+ * 415 for other content types. Webhooks read their own bodies.
+ */
+export function refusedBody(request: Request): { status: 411 | 413 | 415; message: string } | null {
+  if (SAFE_METHODS.has(request.method)) return null;
+  if (CROSS_SITE_POST_ALLOWED.some((pattern) => pattern.test(new URL(request.url).pathname))) return null;
+  const length = request.headers.get("Content-Length");
+  if (length === null) {
+    return request.body === null ? null : { status: 411, message: "Send the form with its length." };
+  }
+  if (!/^\d+$/.test(length) || Number(length) > MAX_FORM_BYTES) return { status: 413, message: "This form is too large." };
+  if (Number(length) === 0) return null;
+  const type = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
+  if (!FORM_TYPES.includes(type)) return { status: 415, message: "Send this as a form." };
+  return null;
+}
+
 export function contentSecurityPolicy(nonce: string): string {
   return [
     "default-src 'self'",

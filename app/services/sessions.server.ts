@@ -97,7 +97,13 @@ export function readCookie(request: Request, name: string): string | null {
   for (const part of header.split(";")) {
     const eqAt = part.indexOf("=");
     if (eqAt === -1) continue;
-    if (part.slice(0, eqAt).trim() === name) return decodeURIComponent(part.slice(eqAt + 1).trim());
+    if (part.slice(0, eqAt).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eqAt + 1).trim());
+    } catch {
+      // A malformed escape is no cookie of ours: ignore it as if it were absent.
+      return null;
+    }
   }
   return null;
 }
