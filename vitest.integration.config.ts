@@ -11,7 +11,7 @@ export default defineConfig({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         bindings: {
-          ENVIRONMENT: "test",
+          // No ENVIRONMENT: the tests run the Worker as production runs it (development features are tested with it set).
           APP_URL: "https://market.test",
           SIGNUP_DELAY_MS: "0",
           STARTER_CONNECTS: "20",

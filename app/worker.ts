@@ -7,7 +7,7 @@ import * as build from "remix-server-build";
 import type { AppContext } from "./lib/context";
 import { database } from "./lib/db.server";
 import type { Env } from "./lib/env";
-import { applySecurityHeaders, isRefusedCrossSiteRequest, refusedBody } from "./lib/security.server";
+import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
 import { messages } from "./domain/messages";
 import { runHousekeeping } from "./services/housekeeping.server";
 
@@ -38,17 +38,22 @@ export function createContext(env: Env, ctx: ExecutionContext): AppContext {
 }
 
 export default {
-  async fetch(request, env, ctx) {
+  async fetch(incoming, env, ctx) {
     const context = createContext(env, ctx);
-    if (isRefusedCrossSiteRequest(request)) return plainRefusal(messages.crossSiteRefused, 403, context.nonce);
-    const badBody = refusedBody(request);
-    if (badBody) return plainRefusal(badBody.message, badBody.status, context.nonce);
+    if (isRefusedCrossSiteRequest(incoming)) return plainRefusal(messages.crossSiteRefused, 403, context.nonce);
+    const checked = await checkFormBody(incoming);
+    if (!checked.ok) return plainRefusal(checked.message, checked.status, context.nonce);
+    const request = checked.request;
     // AppLoadContext extends AppContext (app/lib/context.ts); only its index signature differs.
     const remixResponse = await handleRemixRequest(request, context as AppLoadContext);
     const response = new Response(remixResponse.body, remixResponse);
     for (const [name, value] of context.responseHeaders) {
       if (name.toLowerCase() === "set-cookie") response.headers.append(name, value);
       else response.headers.set(name, value);
+    }
+    // Pages and data of a signed-in user are theirs alone: never stored by a browser cache or a shared one.
+    if ((context.auth && (await context.auth)) || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
+      response.headers.set("Cache-Control", "private, no-store");
     }
     applySecurityHeaders(response.headers, context.nonce);
     return response;

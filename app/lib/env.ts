@@ -2,7 +2,9 @@
 export interface Env {
   DB: D1Database;
   ASSETS: Fetcher;
-  ENVIRONMENT: "development" | "test" | "production";
+  /** "development" turns on what only a local machine may have (dev mailbox, web sandbox, plain cookie names);
+   * anything else, unset included, is production. */
+  ENVIRONMENT?: string;
   /** Public origin of the product, used in emailed links and OAuth redirects. */
   APP_URL: string;
   SIGNUP_DELAY_MS?: string;
@@ -29,6 +31,11 @@ export function numberVar(value: string | undefined, fallback: number): number {
   return value !== undefined && value !== "" && Number.isFinite(parsed) ? parsed : fallback;
 }
 
+/** Development is asked for explicitly (`npm start` does); everything else behaves as production. */
+export function isDevelopment(env: Env): boolean {
+  return env.ENVIRONMENT === "development";
+}
+
 export function isProduction(env: Env): boolean {
-  return env.ENVIRONMENT === "production";
+  return !isDevelopment(env);
 }

@@ -5,7 +5,7 @@
  */
 import { messages } from "~/domain/messages";
 import type { Database } from "./db.server";
-import { isProduction, type Env } from "./env";
+import { isDevelopment, type Env } from "./env";
 import { checkPublicAddress, type AddressRefusal } from "./public-address";
 import { sandboxTransport } from "./web-sandbox.server";
 
@@ -222,10 +222,9 @@ export async function readText(page: FetchedPage): Promise<{ ok: true; text: str
 
 /** The local web sandbox answers instead of the network in development (decision 21); never in production. */
 export function isWebSandboxOn(env: Env): boolean {
-  if (isProduction(env)) return false;
+  if (!isDevelopment(env)) return false;
   const setting = (env.DEV_WEB_SANDBOX ?? "").toLowerCase();
-  if (setting === "") return env.ENVIRONMENT === "development";
-  return setting === "1" || setting === "on" || setting === "true";
+  return setting === "" || setting === "1" || setting === "on" || setting === "true";
 }
 
 /** The options every fetch of a user-supplied address uses: the product's User-Agent and the right transport. */

@@ -26,22 +26,47 @@ export const MAX_FORM_BYTES = 64 * 1024;
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
+export type BodyCheck = { ok: true; request: Request } | { ok: false; status: 413 | 415; message: string };
+
+const TOO_LARGE = { ok: false, status: 413, message: "This form is too large." } as const;
+
 /**
- * Form actions take form bodies of a sane size only: 413 over the size (or 411 when the size is not declared),
- * 415 for other content types. Webhooks read their own bodies.
+ * Form actions take form bodies of a sane size only: 413 over the size, refused from its declared length before
+ * anything is read, and read at most to the limit when no length is declared; 415 for other content types.
+ * Webhooks read their own bodies.
  */
-export function refusedBody(request: Request): { status: 411 | 413 | 415; message: string } | null {
-  if (SAFE_METHODS.has(request.method)) return null;
-  if (CROSS_SITE_POST_ALLOWED.some((pattern) => pattern.test(new URL(request.url).pathname))) return null;
+export async function checkFormBody(request: Request): Promise<BodyCheck> {
+  if (SAFE_METHODS.has(request.method) || request.body === null) return { ok: true, request };
+  if (CROSS_SITE_POST_ALLOWED.some((pattern) => pattern.test(new URL(request.url).pathname))) return { ok: true, request };
   const length = request.headers.get("Content-Length");
-  if (length === null) {
-    return request.body === null ? null : { status: 411, message: "Send the form with its length." };
-  }
-  if (!/^\d+$/.test(length) || Number(length) > MAX_FORM_BYTES) return { status: 413, message: "This form is too large." };
-  if (Number(length) === 0) return null;
+  if (length !== null && (!/^\d+$/.test(length) || Number(length) > MAX_FORM_BYTES)) return TOO_LARGE;
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (!FORM_TYPES.includes(type)) return { status: 415, message: "Send this as a form." };
-  return null;
+  if (length !== "0" && !FORM_TYPES.includes(type)) {
+    await request.body.cancel().catch(() => undefined);
+    return { ok: false, status: 415, message: "Send this as a form." };
+  }
+  if (length !== null) return { ok: true, request };
+  // No declared length (a chunked upload): read at most the limit, then hand on a request with a known body.
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_FORM_BYTES) {
+      await reader.cancel().catch(() => undefined);
+      return TOO_LARGE;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { ok: true, request: new Request(request, { body }) };
 }
 
 export function contentSecurityPolicy(nonce: string): string {
@@ -51,7 +76,7 @@ export function contentSecurityPolicy(nonce: string): string {
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' https: data:",
     "font-src 'self'",
-    "connect-src 'self' ws: wss:",
+    "connect-src 'self'",
     "frame-src 'self' https://js.stripe.com",
     "frame-ancestors 'none'",
     "base-uri 'self'",
@@ -69,4 +94,6 @@ export function applySecurityHeaders(headers: Headers, nonce: string): void {
   headers.set("X-Frame-Options", "DENY");
   headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
+  headers.set("Cross-Origin-Opener-Policy", "same-origin");
+  headers.set("Cross-Origin-Resource-Policy", "same-origin");
 }

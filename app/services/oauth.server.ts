@@ -2,7 +2,7 @@
  * Sign-in with Google and GitHub through arctic (decision 6), offered only when configured. An OAuth sign-in
  * whose email already has an account joins it only when the provider says the email is verified.
  */
-import { generateCodeVerifier, generateState, GitHub, Google } from "arctic";
+import { CodeChallengeMethod, generateCodeVerifier, generateState, Google, OAuth2Client } from "arctic";
 import { and, eq } from "drizzle-orm";
 import { oauthAccounts, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
@@ -33,30 +33,37 @@ function callbackUrl(env: Env, provider: OAuthProvider) {
   return new URL(`/auth/${provider}/callback`, env.APP_URL).toString();
 }
 
-const STATE_COOKIE = "oauth_state";
+const GITHUB_AUTHORIZE = "https://github.com/login/oauth/authorize";
+const GITHUB_TOKEN = "https://github.com/login/oauth/access_token";
+
+function githubClient(env: Env) {
+  return new OAuth2Client(env.GITHUB_CLIENT_ID!, env.GITHUB_CLIENT_SECRET!, callbackUrl(env, "github"));
+}
+
+/** `__Host-` in production: only this origin over https may set it (so no path, and Path=/). */
+function stateCookieName(env: Env) {
+  return isProduction(env) ? "__Host-oauth_state" : "oauth_state";
+}
 
 function stateCookie(env: Env, value: string, maxAge: number) {
   const secure = isProduction(env) || env.APP_URL.startsWith("https:") ? "; Secure" : "";
-  return `${STATE_COOKIE}=${encodeURIComponent(value)}; HttpOnly; SameSite=Lax; Path=/auth; Max-Age=${maxAge}${secure}`;
+  return `${stateCookieName(env)}=${encodeURIComponent(value)}; HttpOnly; SameSite=Lax; Path=/; Max-Age=${maxAge}${secure}`;
 }
 
 /** The provider's authorization address and the cookie that remembers state, verifier and where to return. */
 export function beginSignIn(env: Env, provider: OAuthProvider, redirectTo: string) {
   const state = generateState();
   let url: URL;
-  let verifier = "";
+  const verifier = generateCodeVerifier();
   if (provider === "google") {
-    verifier = generateCodeVerifier();
     url = new Google(env.GOOGLE_CLIENT_ID!, env.GOOGLE_CLIENT_SECRET!, callbackUrl(env, provider)).createAuthorizationURL(
       state,
       verifier,
       ["openid", "email", "profile"],
     );
   } else {
-    url = new GitHub(env.GITHUB_CLIENT_ID!, env.GITHUB_CLIENT_SECRET!, callbackUrl(env, provider)).createAuthorizationURL(
-      state,
-      ["user:email"],
-    );
+    // GitHub supports PKCE; arctic's GitHub class does not send it, so its generic client does.
+    url = githubClient(env).createAuthorizationURLWithPKCE(GITHUB_AUTHORIZE, state, CodeChallengeMethod.S256, verifier, ["user:email"]);
   }
   return { url, cookie: stateCookie(env, JSON.stringify({ state, verifier, provider, redirectTo }), 600) };
 }
@@ -92,8 +99,7 @@ async function fetchProfile(env: Env, provider: OAuthProvider, code: string, ver
     if (!info.sub) throw new Error("Google profile without sub");
     return { providerUserId: info.sub, email: info.email ?? null, emailVerified: info.email_verified === true };
   }
-  const github = new GitHub(env.GITHUB_CLIENT_ID!, env.GITHUB_CLIENT_SECRET!, callbackUrl(env, provider));
-  const tokens = await github.validateAuthorizationCode(code);
+  const tokens = await githubClient(env).validateAuthorizationCode(GITHUB_TOKEN, code, verifier);
   const profile = (await fetchJson("https://api.github.com/user", tokens.accessToken())) as { id?: number };
   const emails = (await fetchJson("https://api.github.com/user/emails", tokens.accessToken())) as {
     email: string;
@@ -112,7 +118,7 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
   const failed: Refused = { ok: false, status: 400, message: messages.oauthFailed };
   let saved: { state?: string; verifier?: string; provider?: string; redirectTo?: string };
   try {
-    saved = JSON.parse(readCookie(request, STATE_COOKIE) ?? "{}");
+    saved = JSON.parse(readCookie(request, stateCookieName(context.env)) ?? "{}");
   } catch {
     return failed;
   }

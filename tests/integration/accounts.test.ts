@@ -1,7 +1,7 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { get, newAddress, newEmail, PASSWORD, post, sessionCookieOf, signUp, startOfFreshWindow } from "./helpers";
+import { devFetch, get, newAddress, newEmail, PASSWORD, post, sessionCookieOf, signUp, startOfFreshWindow, uniqueHost } from "./helpers";
 
 const escaped = (text: string) => text.replaceAll("'", "&#x27;");
 
@@ -18,7 +18,7 @@ describe("sign-up", () => {
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/market");
     const cookie = sessionCookieOf(response);
-    expect(cookie).toMatch(/^session=[a-z2-7]{32}$/);
+    expect(cookie).toMatch(/^__Host-session=[a-z2-7]{32}$/);
     expect(response.headers.getSetCookie()[0]).toMatch(/HttpOnly; Secure; SameSite=Lax; Path=\//);
 
     const user = await env.DB.prepare("SELECT id, email, connects FROM users WHERE email = ?").bind(email).first<{ id: string; connects: number }>();
@@ -162,7 +162,7 @@ describe("who goes where", () => {
   });
 
   it("treats an unknown or expired session as signed out and clears the cookie", async () => {
-    const response = await get("/market", { cookie: "session=abcdefghijklmnopqrstuvwxyz234567" });
+    const response = await get("/market", { cookie: "__Host-session=abcdefghijklmnopqrstuvwxyz234567" });
     expect(response.headers.get("Location")).toBe("/login");
     expect(response.headers.getSetCookie().join()).toContain("Max-Age=0");
   });
@@ -236,12 +236,38 @@ describe("security baseline", () => {
     }
   });
 
+  it("keeps signed-in pages and their data out of every cache, and lets public pages be", async () => {
+    const { cookie } = await signUp();
+    for (const path of ["/market", "/market.data", "/mysite", "/mysite/settings", "/search?term=a"]) {
+      expect((await get(path, { cookie })).headers.get("Cache-Control"), path).toBe("private, no-store");
+    }
+    const failedLogin = await post("/login", { email: "nobody@example.com", password: "Wrong-password1" });
+    expect(failedLogin.headers.get("Cache-Control")).not.toBe("private, no-store");
+    expect((await get("/")).headers.get("Cache-Control")).not.toBe("private, no-store");
+  });
+
+  it("runs as production unless ENVIRONMENT is development: __Host- cookie, no dev pages", async () => {
+    const { cookie } = await signUp();
+    expect(cookie).toMatch(/^__Host-session=/);
+    expect((await SELF.fetch("http://localhost:8787/dev/mailbox")).status).toBe(404);
+    const dev = await devFetch("/signup", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "create", email: newEmail("dev"), password: PASSWORD, url: uniqueHost("dev"), description: "A development sign-up with a long description." }),
+    });
+    expect(dev.headers.getSetCookie().join()).toMatch(/^session=[a-z2-7]{32};/);
+  });
+
   it("sends the security headers with every page", async () => {
     const response = await get("/");
     expect(response.headers.get("Content-Security-Policy")).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
     expect(response.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
     expect(response.headers.get("Strict-Transport-Security")).toContain("max-age=");
     expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(response.headers.get("Cross-Origin-Opener-Policy")).toBe("same-origin");
+    expect(response.headers.get("Cross-Origin-Resource-Policy")).toBe("same-origin");
+    // Live connections go to this origin only, not to any ws:/wss: host.
+    expect(response.headers.get("Content-Security-Policy")).toContain("connect-src 'self';");
     const nonce = response.headers.get("Content-Security-Policy")!.match(/nonce-([^']+)/)![1];
     expect(await response.text()).toContain(`nonce="${nonce}"`);
   });

@@ -1,4 +1,5 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import worker from "~/worker";
 
 export const BASE = "https://market.test";
 export const PASSWORD = "Abcdefg1";
@@ -42,11 +43,14 @@ export function get(path: string, options: RequestOptions = {}) {
   return SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: baseHeaders(options) });
 }
 
-/** The `session=...` pair of a response's Set-Cookie, ready for a Cookie header. */
+/** The session cookie's name as production sets it (the tests run the Worker as production). */
+export const SESSION_COOKIE = "__Host-session";
+
+/** The `__Host-session=...` pair of a response's Set-Cookie, ready for a Cookie header. */
 export function sessionCookieOf(response: Response): string | null {
   for (const cookie of response.headers.getSetCookie()) {
     const pair = cookie.split(";")[0] ?? "";
-    if (pair.startsWith("session=") && pair !== "session=") return pair;
+    if (pair.startsWith(`${SESSION_COOKIE}=`) && pair !== `${SESSION_COOKIE}=`) return pair;
   }
   return null;
 }
@@ -112,4 +116,19 @@ export function uniqueHost(prefix: string) {
 /** The page's HTML without the comments React puts between adjacent text parts. */
 export async function read(response: Response): Promise<string> {
   return (await response.text()).replaceAll("<!-- -->", "");
+}
+
+/**
+ * A request to the Worker as `npm start` runs it (ENVIRONMENT=development, the web sandbox off unless asked) on a
+ * local address: what the development-only pages need. The other tests run it as production.
+ */
+export async function devFetch(path: string, init: RequestInit & { headers?: Record<string, string> } = {}, vars: Record<string, string> = {}) {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(
+    new Request(`http://localhost:8787${path}`, { redirect: "manual", ...init, headers: { Host: "localhost:8787", Origin: "http://localhost:8787", ...init.headers } }) as never,
+    { ...(env as unknown as Record<string, unknown>), ENVIRONMENT: "development", DEV_WEB_SANDBOX: "0", ...vars } as never,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return response;
 }

@@ -1,6 +1,7 @@
-import { SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { BASE, listSite, newAddress, signUp } from "./helpers";
+import worker from "~/worker";
+import { BASE, listSite, newAddress, SESSION_COOKIE, signUp } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -98,12 +99,12 @@ const BODIES: { name: string; body: BodyInit; type?: string }[] = [
 ];
 
 const COOKIES = [
-  "session=%E0%A4%A",
-  "session=%",
-  `session=${"a".repeat(8000)}`,
-  "session",
-  "=;;;session=;oauth_state=%E0%A4%A",
-  "oauth_state={not json}; session=abc",
+  `${SESSION_COOKIE}=%E0%A4%A`,
+  `${SESSION_COOKIE}=%`,
+  `${SESSION_COOKIE}=${"a".repeat(8000)}`,
+  SESSION_COOKIE,
+  `=;;;${SESSION_COOKIE}=;__Host-oauth_state=%E0%A4%A`,
+  `__Host-oauth_state={not json}; ${SESSION_COOKIE}=abc`,
 ];
 
 async function send(path: string, init: RequestInit & { headers?: Record<string, string> }) {
@@ -122,7 +123,7 @@ describe("malformed input never reaches a 5xx", () => {
     const owner = await signUp();
     await listSite(owner.userId, { host: `malformed-${crypto.randomUUID().slice(0, 6)}.com` });
     const failures: string[] = [];
-    for (const cookie of [null, user.cookie, ...COOKIES, `${user.cookie}; session=%E0%A4%A`]) {
+    for (const cookie of [null, user.cookie, ...COOKIES, `${user.cookie}; ${SESSION_COOKIE}=%E0%A4%A`]) {
       for (const path of PAGES) {
         const status = await send(path, { headers: cookie ? { Cookie: cookie } : {} });
         if (status >= 500) failures.push(`GET ${path} [${cookie?.slice(0, 24)}] -> ${status}`);
@@ -135,7 +136,7 @@ describe("malformed input never reaches a 5xx", () => {
     const user = await signUp();
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const failures: string[] = [];
-    for (const cookie of [null, user.cookie, "session=%E0%A4%A"]) {
+    for (const cookie of [null, user.cookie, `${SESSION_COOKIE}=%E0%A4%A`]) {
       for (const path of ACTIONS) {
         for (const { name, body, type } of BODIES) {
           const status = await send(path, { method: "POST", body, headers: { ...(type ? { "Content-Type": type } : {}), ...(cookie ? { Cookie: cookie } : {}) } });
@@ -156,5 +157,29 @@ describe("malformed input never reaches a 5xx", () => {
       expect(await send("/login", { method: "POST", body: "{}", headers: { "Content-Type": type } }), type).toBe(415);
     }
     expect(await send("/login", { method: "POST", body: "email=a%40b.com&password=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).toBe(400);
+  });
+});
+
+describe("form bodies without a declared length", () => {
+  it("are read up to 64 KB and refused past it", async () => {
+    const chunked = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          const bytes = new TextEncoder().encode(text);
+          for (let i = 0; i < bytes.length; i += 8192) controller.enqueue(bytes.slice(i, i + 8192));
+          controller.close();
+        },
+      });
+    const request = (text: string) =>
+      new Request(`${BASE}/login`, {
+        method: "POST",
+        body: chunked(text),
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Host: new URL(BASE).host, Origin: BASE, "CF-Connecting-IP": newAddress() },
+      });
+    const small = await worker.fetch(request("email=nobody%40example.com&password=Wrong-password1") as never, env as never, createExecutionContext());
+    expect(small.status).toBe(400);
+    expect(await small.text()).toContain("Incorrect email or password");
+    const large = await worker.fetch(request(`email=${"x".repeat(70 * 1024)}`) as never, env as never, createExecutionContext());
+    expect(large.status).toBe(413);
   });
 });

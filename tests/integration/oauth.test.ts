@@ -3,11 +3,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { get, newEmail, sessionCookieOf, signUp } from "./helpers";
 
 /** Answers the providers' token and profile endpoints; anything else is a test failure. */
-function mockProviders(profile: { google?: object; githubUser?: object; githubEmails?: object[] }) {
+function mockProviders(profile: { google?: object; githubUser?: object; githubEmails?: object[] }, bodies: string[] = []) {
   const calls: string[] = [];
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
     const url = input instanceof Request ? input.url : String(input);
     calls.push(url);
+    if (input instanceof Request && input.method === "POST") bodies.push(await input.clone().text());
     const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json" } });
     if (url === "https://oauth2.googleapis.com/token") return json({ access_token: "google-token", token_type: "Bearer", expires_in: 3600 });
     if (url === "https://openidconnect.googleapis.com/v1/userinfo") return json(profile.google);
@@ -25,7 +26,7 @@ async function startAndReturn(provider: "google" | "github", code = "the-code") 
   const location = new URL(start.headers.get("Location")!);
   const state = location.searchParams.get("state")!;
   const stateCookie = start.headers.getSetCookie()[0]!.split(";")[0]!;
-  return { location, state, callback: (query = `code=${code}&state=${state}`) => get(`/auth/${provider}/callback?${query}`, { cookie: stateCookie }) };
+  return { location, state, stateCookie, callback: (query = `code=${code}&state=${state}`) => get(`/auth/${provider}/callback?${query}`, { cookie: stateCookie }) };
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -37,6 +38,26 @@ describe("OAuth sign-in", () => {
     expect(location.searchParams.get("client_id")).toBe("google-client");
     expect(location.searchParams.get("redirect_uri")).toBe("https://market.test/auth/google/callback");
     expect(location.searchParams.get("code_challenge_method")).toBe("S256");
+  });
+
+  it("sends the browser to GitHub with PKCE too, and proves the verifier when it comes back", async () => {
+    const bodies: string[] = [];
+    const { email } = await signUp();
+    mockProviders({ githubUser: { id: 5151 }, githubEmails: [{ email, primary: true, verified: true }] }, bodies);
+    const { location, callback, stateCookie } = await startAndReturn("github");
+    expect(location.origin).toBe("https://github.com");
+    expect(location.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(location.searchParams.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Production: the state cookie can only be set by this origin over https.
+    expect(stateCookie).toMatch(/^__Host-oauth_state=/);
+    expect((await callback()).headers.get("Location")).toBe("/market");
+    const verifier = new URLSearchParams(bodies[0]).get("code_verifier");
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43,}$/);
+    const challenge = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier!)))))
+      .replaceAll("+", "-")
+      .replaceAll("/", "_")
+      .replace(/=+$/, "");
+    expect(challenge).toBe(location.searchParams.get("code_challenge"));
   });
 
   it("creates an account for a new Google user, with the starter connects, and signs in", async () => {
