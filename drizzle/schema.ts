@@ -410,6 +410,8 @@ export const emailOutbox = sqliteTable(
     subject: text("subject").notNull(),
     textBody: text("text_body").notNull(),
     kind: text("kind").notNull(),
+    /** One email per event: a second insert with the same key is ignored (e.g. `offer:ID:accepted`). */
+    dedupeKey: text("dedupe_key"),
     status: text("status", { enum: ["pending", "sent", "failed"] }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
@@ -417,7 +419,11 @@ export const emailOutbox = sqliteTable(
     sentAt: integer("sent_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("email_outbox_status_next_idx").on(t.status, t.nextAttemptAt), index("email_outbox_created_idx").on(t.createdAt)],
+  (t) => [
+    index("email_outbox_status_next_idx").on(t.status, t.nextAttemptAt),
+    index("email_outbox_created_idx").on(t.createdAt),
+    uniqueIndex("email_outbox_dedupe_unique").on(t.dedupeKey),
+  ],
 );
 
 /** Audits of a site that produce its authority score and the Your Score cards. */

@@ -49,6 +49,8 @@ export const messages = {
   duplicateOffer: "You already have a pending offer for this post.",
   offerChangeRefused: "That change is not possible for this offer.",
   offerSaveFailed: "Your change could not be saved. Please try again.",
+  offerAnswerWindowOver: "This offer waited more than 14 days for an answer and can no longer be accepted.",
+  tooManyProposals: "You have sent 20 offers in the last hour. Please wait a while before sending more.",
 
   // Verification and site icons (spec 2, 7 and 8)
   tagNotFound: "Could not find your tag",

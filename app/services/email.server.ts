@@ -2,8 +2,8 @@
  * Email goes into the outbox table first (decision 18). With an HTTP email API configured the outbox is
  * delivered in the background and retried by the cron job; without one it stays in the dev mailbox.
  */
-import { and, asc, desc, eq, lte } from "drizzle-orm";
-import { emailOutbox } from "#drizzle/schema";
+import { and, asc, desc, eq, lte, sql, type SQL } from "drizzle-orm";
+import { emailOutbox, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
@@ -34,9 +34,53 @@ export async function sendEmail(context: AppContext, email: OutgoingEmail): Prom
     nextAttemptAt: now,
     createdAt: now,
   });
-  if (hasEmailTransport(context.env)) {
-    context.ctx.waitUntil(deliverOutbox(context.db, context.env, now).catch((error) => console.error("outbox", error)));
-  }
+  deliverSoon(context);
+}
+
+export interface UserEmail {
+  userId: string;
+  subject: string;
+  text: string;
+  kind: string;
+  /** At most one email per key, ever (e.g. `offer:ID:accepted`). */
+  dedupeKey: string;
+  /** Written only when this holds at its place in the batch: the change it reports really happened. */
+  onlyIf?: SQL;
+}
+
+/**
+ * An email to a user as a statement for the same `db.batch` as the change it reports, so the two are written
+ * together or not at all. Call `deliverSoon` after the batch.
+ */
+export function emailToUser(db: Database, email: UserEmail, now: number) {
+  return db
+    .insert(emailOutbox)
+    .select(
+      db
+        .select({
+          id: sql<string>`${newId()}`.as("id"),
+          toAddress: users.email,
+          subject: sql<string>`${email.subject}`.as("subject"),
+          textBody: sql<string>`${email.text}`.as("text_body"),
+          kind: sql<string>`${email.kind}`.as("kind"),
+          dedupeKey: sql<string>`${email.dedupeKey}`.as("dedupe_key"),
+          status: sql<"pending">`'pending'`.as("status"),
+          attempts: sql<number>`0`.as("attempts"),
+          lastError: sql<null>`NULL`.as("last_error"),
+          nextAttemptAt: sql<number>`${now}`.as("next_attempt_at"),
+          sentAt: sql<null>`NULL`.as("sent_at"),
+          createdAt: sql<number>`${now}`.as("created_at"),
+        })
+        .from(users)
+        .where(email.onlyIf ? and(eq(users.id, email.userId), email.onlyIf) : eq(users.id, email.userId)),
+    )
+    .onConflictDoNothing();
+}
+
+/** Starts delivering what was queued, after the response, when an email API is configured. */
+export function deliverSoon(context: AppContext): void {
+  if (!hasEmailTransport(context.env)) return;
+  context.ctx.waitUntil(deliverOutbox(context.db, context.env, context.now()).catch((error) => console.error("outbox", error)));
 }
 
 async function postToEmailApi(env: Env, row: typeof emailOutbox.$inferSelect): Promise<void> {

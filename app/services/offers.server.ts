@@ -3,8 +3,8 @@
  * from the listing and the session, never from the browser. Connects move in database triggers
  * (migrations/0004), atomically with the status change that causes them.
  */
-import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
-import { connectLedger, connectLots, listings, offerEntries, offers, sites, users } from "#drizzle/schema";
+import { and, eq, gt, inArray, lte, sql, type SQL } from "drizzle-orm";
+import { connectLedger, connectLots, emailOutbox, listings, offerEntries, offers, sites, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { isUniqueConstraintError } from "~/lib/db.server";
 import { messages } from "~/domain/messages";
@@ -19,7 +19,8 @@ import {
   type Role,
 } from "~/domain/offer-rules";
 import type { CurrentAuth } from "./auth.server";
-import { sendEmail } from "./email.server";
+import { deliverSoon, emailToUser, type UserEmail } from "./email.server";
+import { consume, RATE_LIMITS } from "./rate-limit.server";
 import { loadSignedInShell } from "./layout.server";
 import { newId } from "~/lib/ids";
 import { hostsOf } from "./trades-read.server";
@@ -34,6 +35,16 @@ export interface PartyTerms {
 function isInsufficientConnects(error: unknown) {
   const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
   return text.includes("insufficient connects");
+}
+
+/** A batch's results, or null (logged) when the database refused it: nothing of it was written. */
+async function savedOrNull<T>(batch: Promise<T>): Promise<T | null> {
+  try {
+    return await batch;
+  } catch (error) {
+    console.error("offer change failed", error);
+    return null;
+  }
 }
 
 const withDefaultMaterial = (materials: string[]) => (materials.length > 0 ? materials : [DEFAULT_MATERIAL]);
@@ -60,6 +71,9 @@ export async function propose(
   if (auth.user.connects < listing.connects) return { ok: false, status: 402, message: messages.notEnoughConnects };
 
   const now = context.now();
+  if (!(await consume(db, RATE_LIMITS.proposalsPerSender, auth.user.id, now))) {
+    return { ok: false, status: 429, message: messages.tooManyProposals };
+  }
   const offerId = newId();
   const entry = (userId: string, siteId: string, role: Role, terms: PartyTerms) =>
     db.insert(offerEntries).values({
@@ -87,6 +101,7 @@ export async function propose(
       }),
       entry(auth.user.id, sender.id, "sender", input.mine),
       entry(listing.userId, listing.siteId, "receiver", input.theirs),
+      emailToUser(db, offerEmail(context, offerId, "proposed", listing.userId, `New offer from ${sender.host}`, `${sender.host} sent you an offer for ${listing.host}.`), now),
     ]);
   } catch (error) {
     if (isInsufficientConnects(error)) return { ok: false, status: 402, message: messages.notEnoughConnects };
@@ -94,15 +109,17 @@ export async function propose(
     console.error("propose failed", error);
     return { ok: false, status: 500, message: messages.offerSendFailed };
   }
-  await notify(context, listing.userId, `New offer from ${sender.host}`, `${sender.host} sent you an offer for ${listing.host}.`, offerId);
+  deliverSoon(context);
   return { ok: true, offerId };
 }
 
-async function notify(context: AppContext, userId: string, subject: string, text: string, offerId: string) {
-  const user = await context.db.select({ email: users.email }).from(users).where(eq(users.id, userId)).get();
-  if (!user) return;
-  const link = new URL(`/mysite/offers?offer=${offerId}`, context.env.APP_URL).toString();
-  await sendEmail(context, { to: user.email, kind: "offer", subject, text: `${text}\n\nSee it here: ${link}` });
+function offerLink(context: AppContext, offerId: string) {
+  return new URL(`/mysite/offers?offer=${offerId}`, context.env.APP_URL).toString();
+}
+
+/** The email an offer's event sends to one participant, once per offer and event. */
+function offerEmail(context: AppContext, offerId: string, event: string, userId: string, subject: string, text: string, onlyIf?: SQL): UserEmail {
+  return { userId, subject, text: `${text}\n\nSee it here: ${offerLink(context, offerId)}`, kind: "offer", dedupeKey: `offer:${offerId}:${event}`, onlyIf };
 }
 
 /** The offer as one participant sees it, or null for anyone else. */
@@ -144,40 +161,37 @@ export async function actOnOffer(
 
   const next = action === "accept" ? "accepted" : action === "decline" ? "declined" : "rescind";
   const party = action === "rescind" ? offers.senderUserId : offers.receiverUserId;
-  // The guarded status change; the ledger triggers run only when it really changes the row.
-  const changeStatus = db
-    .update(offers)
-    .set({ status: next, answeredAt: now, updatedAt: now })
-    .where(and(eq(offers.id, offerId), eq(offers.status, "pending"), eq(party, auth.user.id)))
-    .returning({ id: offers.id });
-  let changed: { id: string }[];
-  if (action === "accept") {
-    const [rows] = await db.batch([
-      changeStatus,
-      // Stored on the sender's entry only if this very request accepted the offer.
-      db
-        .update(offerEntries)
-        .set({ provideMaterials: withDefaultMaterial(requestedMaterials), updatedAt: now })
-        .where(
-          and(
-            eq(offerEntries.offerId, offerId),
-            eq(offerEntries.role, "sender"),
-            sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND status = 'accepted' AND answered_at = ${now})`,
-          ),
-        ),
-    ]);
-    changed = rows;
-  } else {
-    changed = await changeStatus;
-  }
-  if (changed.length === 0) return { ok: false, status: 409, message: messages.offerChangeRefused };
-
-  const hosts = await hostsOf(context.db, offerId);
+  // What the rest of the batch may do only if this very request changed the offer.
+  const changedHere = sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND status = ${next} AND answered_at = ${now})`;
+  const hosts = await hostsOf(db, offerId);
   const verb = action === "accept" ? "accepted" : action === "decline" ? "declined" : "rescinded";
   const to = action === "rescind" ? offer.receiverUserId : offer.senderUserId;
   const about = action === "rescind" ? hosts?.sender : hosts?.receiver;
-  const refund = action === "accept" ? "" : ` The ${offer.connects} connects it held are back in your balance.`;
-  await notify(context, to, `Your offer was ${verb}`, `${about ?? "The other site"} ${verb} the offer.${action === "rescind" ? "" : refund}`, offerId);
+  const refund = action === "rescind" || action === "accept" ? "" : ` The ${offer.connects} connects it held are back in your balance.`;
+  const [changed] = await savedOrNull(db.batch([
+    // The guarded status change; the ledger triggers run only when it really changes the row. An accept must
+    // come within the answer window, even before the daily job has expired the offer.
+    db
+      .update(offers)
+      .set({ status: next, answeredAt: now, updatedAt: now })
+      .where(and(eq(offers.id, offerId), eq(offers.status, "pending"), eq(party, auth.user.id), action === "accept" ? gt(offers.answerBy, now) : undefined))
+      .returning({ id: offers.id }),
+    ...(action === "accept"
+      ? [
+          db
+            .update(offerEntries)
+            .set({ provideMaterials: withDefaultMaterial(requestedMaterials), updatedAt: now })
+            .where(and(eq(offerEntries.offerId, offerId), eq(offerEntries.role, "sender"), changedHere)),
+        ]
+      : []),
+    emailToUser(db, offerEmail(context, offerId, verb, to, `Your offer was ${verb}`, `${about ?? "The other site"} ${verb} the offer.${refund}`, changedHere), now),
+  ])) ?? [null];
+  if (changed === null) return { ok: false, status: 500, message: messages.offerSaveFailed };
+  if (changed.length === 0) {
+    const lapsed = action === "accept" && offer.status === "pending" && offer.answerBy <= now;
+    return { ok: false, status: 409, message: lapsed ? messages.offerAnswerWindowOver : messages.offerChangeRefused };
+  }
+  deliverSoon(context);
   return { ok: true, offerId };
 }
 
@@ -196,24 +210,45 @@ export async function moveTradeEntry(
   }
   if (to === "completed" && !contentUrl) return { ok: false, status: 400, message: messages.enterContentUrl };
   const now = context.now();
-  const moved = await context.db
-    .update(offerEntries)
-    .set({ status: to, updatedAt: now, ...(to === "completed" ? { contentUrl } : {}) })
-    .where(
-      and(
-        eq(offerEntries.offerId, offerId),
-        eq(offerEntries.userId, auth.user.id),
-        inArray(offerEntries.status, entryStatesBefore(to)),
-        sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND status = 'accepted')`,
-      ),
-    )
-    .returning({ offerId: offerEntries.offerId });
+  const { db } = context;
+  const userId = auth.user.id;
+  const tellPartner = to === "completed" && found.other;
+  const hosts = tellPartner ? await hostsOf(db, offerId) : null;
+  const mine = (found.role === "sender" ? hosts?.sender : hosts?.receiver) ?? "Your partner";
+  const [moved] = (await savedOrNull(db.batch([
+    db
+      .update(offerEntries)
+      .set({ status: to, updatedAt: now, ...(to === "completed" ? { contentUrl } : {}) })
+      .where(
+        and(
+          eq(offerEntries.offerId, offerId),
+          eq(offerEntries.userId, userId),
+          inArray(offerEntries.status, entryStatesBefore(to)),
+          sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND status = 'accepted')`,
+        ),
+      )
+      .returning({ offerId: offerEntries.offerId }),
+    ...(tellPartner && found.other
+      ? [
+          emailToUser(
+            db,
+            offerEmail(
+              context,
+              offerId,
+              `completed:${userId}`,
+              found.other.userId,
+              `${mine} completed their side`,
+              `${mine} delivered: ${contentUrl}`,
+              sql`EXISTS (SELECT 1 FROM offer_entries WHERE offer_id = ${offerId} AND user_id = ${userId} AND status = 'completed' AND updated_at = ${now})`,
+            ),
+            now,
+          ),
+        ]
+      : []),
+  ]))) ?? [null];
+  if (moved === null) return { ok: false, status: 500, message: messages.offerSaveFailed };
   if (moved.length === 0) return { ok: false, status: 409, message: messages.offerChangeRefused };
-  if (to === "completed" && found.other) {
-    const hosts = await hostsOf(context.db, offerId);
-    const mine = found.role === "sender" ? hosts?.sender : hosts?.receiver;
-    await notify(context, found.other.userId, `${mine ?? "Your partner"} completed their side`, `${mine ?? "Your partner"} delivered: ${contentUrl}`, offerId);
-  }
+  deliverSoon(context);
   return { ok: true, offerId };
 }
 
@@ -224,11 +259,38 @@ export async function moveTradeEntry(
 export async function expireOffersAndConnects(context: AppContext) {
   const { db } = context;
   const now = context.now();
-  const expired = await db
-    .update(offers)
-    .set({ status: "expired", expiredAt: now, updatedAt: now })
-    .where(and(eq(offers.status, "pending"), lte(offers.answerBy, now)))
-    .returning({ id: offers.id, senderUserId: offers.senderUserId, connects: offers.connects });
+  const lapsed = and(eq(offers.status, "pending"), lte(offers.answerBy, now));
+  const link = new URL("/mysite/offers?offer=", context.env.APP_URL).toString();
+  // Set-based: two statements in one atomic batch for any number of offers (the holds return in triggers).
+  const [, expired] = await db.batch([
+    db
+      .insert(emailOutbox)
+      .select(
+        db
+          .select({
+            id: sql<string>`lower(hex(randomblob(16)))`.as("id"),
+            toAddress: users.email,
+            subject: sql<string>`'Your offer got no answer'`.as("subject"),
+            textBody: sql<string>`${sites.host} || ' did not answer your offer in 14 days. The ' || ${offers.connects} || ' connects it held are back in your balance.' || char(10) || char(10) || 'See it here: ' || ${link} || ${offers.id}`.as(
+              "text_body",
+            ),
+            kind: sql<string>`'offer'`.as("kind"),
+            dedupeKey: sql<string>`'offer:' || ${offers.id} || ':expired'`.as("dedupe_key"),
+            status: sql<"pending">`'pending'`.as("status"),
+            attempts: sql<number>`0`.as("attempts"),
+            lastError: sql<null>`NULL`.as("last_error"),
+            nextAttemptAt: sql<number>`${now}`.as("next_attempt_at"),
+            sentAt: sql<null>`NULL`.as("sent_at"),
+            createdAt: sql<number>`${now}`.as("created_at"),
+          })
+          .from(offers)
+          .innerJoin(users, eq(users.id, offers.senderUserId))
+          .innerJoin(sites, eq(sites.id, offers.receiverSiteId))
+          .where(lapsed),
+      )
+      .onConflictDoNothing(),
+    db.update(offers).set({ status: "expired", expiredAt: now, updatedAt: now }).where(lapsed).returning({ id: offers.id }),
+  ]);
   const due = and(lte(connectLots.expiresAt, now), gt(connectLots.remaining, 0));
   await db.batch([
     db.insert(connectLedger).select(
@@ -256,15 +318,5 @@ export async function expireOffersAndConnects(context: AppContext) {
       .where(inArray(users.id, db.select({ id: connectLots.userId }).from(connectLots).where(due))),
     db.update(connectLots).set({ remaining: 0 }).where(due),
   ]);
-  for (const offer of expired) {
-    const hosts = await hostsOf(context.db, offer.id);
-    await notify(
-      context,
-      offer.senderUserId,
-      "Your offer got no answer",
-      `${hosts?.receiver ?? "The other site"} did not answer your offer in 14 days. The ${offer.connects} connects it held are back in your balance.`,
-      offer.id,
-    );
-  }
   return { expiredOffers: expired.length };
 }

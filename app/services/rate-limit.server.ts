@@ -21,6 +21,7 @@ export const RATE_LIMITS = {
   resetPerAccount: { name: "reset:account", limit: 5, windowMs: 60 * 60_000 },
   verificationChecksPerSite: { name: "verify:site", limit: 10, windowMs: 60 * 60_000 },
   iconUpdatesPerSite: { name: "icon:site", limit: 10, windowMs: 60 * 60_000 },
+  proposalsPerSender: { name: "propose:user", limit: 20, windowMs: 60 * 60_000 },
   /** Every check, icon update and icon lookup after adding a site, per account: new sites do not add budget. */
   siteFetchesPerUser: { name: "site-fetch:user", limit: 40, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;

@@ -1,5 +1,5 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import worker from "~/worker";
 import { messages } from "~/domain/messages";
 import { get, listSite, post, read, signUp, uniqueHost } from "./helpers";
@@ -237,7 +237,8 @@ describe("concurrency", () => {
     const responses = await Promise.all(listings.map(({ listingId }) => propose(a.cookie, listingId)));
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 302)).toHaveLength(10);
-    expect(statuses.filter((status) => status === 402)).toHaveLength(40);
+    // The rest are refused for want of connects, or by the 20-an-hour proposal limit when they count first.
+    expect(statuses.filter((status) => status === 402 || status === 429)).toHaveLength(40);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id = ?").bind(a.userId).first()).toEqual({ n: 10 });
     expect(await balances(a.userId)).toEqual({ connects: 0, held: 20 });
     await expectLedgerMatches(a.userId);
@@ -310,5 +311,105 @@ describe("connects page", () => {
     expect(page).toContain("17 of 20");
     expect(page).toContain("Held for a proposal");
     expect(page).toContain("Starter grant");
+  });
+});
+
+describe("email written with the change it reports", () => {
+  /** Makes the outbox refuse email to one address, as a failing write would. */
+  async function breakOutboxFor(email: string) {
+    const name = `fail_${crypto.randomUUID().replaceAll("-", "")}`;
+    await env.DB.prepare(`CREATE TRIGGER ${name} BEFORE INSERT ON email_outbox WHEN NEW.to_address = '${email}' BEGIN SELECT RAISE(ABORT, 'outbox down'); END`).run();
+    return () => env.DB.prepare(`DROP TRIGGER ${name}`).run();
+  }
+
+  it("a proposal whose email cannot be written saves nothing and holds nothing", async () => {
+    const a = await trader();
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("mailless"), connects: 6 });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const repair = await breakOutboxFor(b.email);
+    const response = await propose(a.cookie, listingId);
+    await repair();
+    expect(logged).toHaveBeenCalled();
+    logged.mockRestore();
+    expect(response.status).toBe(500);
+    expect(await read(response)).toContain(messages.offerSendFailed);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id = ?").bind(a.userId).first()).toEqual({ n: 0 });
+    expect(await balances(a.userId)).toEqual({ connects: 20, held: 0 });
+    await expectLedgerMatches(a.userId);
+  });
+
+  it("an accept whose email cannot be written changes nothing; with the outbox back, it goes through with one email", async () => {
+    const a = await trader();
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("mailless"), connects: 6 });
+    await propose(a.cookie, listingId);
+    const offer = (await latestOfferOf(a.userId))!;
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const repair = await breakOutboxFor(a.email);
+    const refused = await act(b.cookie, offer.id, [["intent", "accept"]]);
+    expect(refused.status).toBe(500);
+    expect(await read(refused)).toContain(messages.offerSaveFailed);
+    await repair();
+    logged.mockRestore();
+    expect((await latestOfferOf(a.userId))!.status).toBe("pending");
+    expect(await balances(a.userId)).toEqual({ connects: 14, held: 6 });
+    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
+    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(409);
+    expect((await mailsTo(a.email)).filter((subject) => subject === "Your offer was accepted")).toHaveLength(1);
+  });
+
+  it("refuses an accept after the 14-day window even before the daily job has run", async () => {
+    const a = await trader();
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("late"), connects: 5 });
+    await propose(a.cookie, listingId);
+    const offer = (await latestOfferOf(a.userId))!;
+    await env.DB.prepare("UPDATE offers SET answer_by = ? WHERE id = ?").bind(Date.now() - 1_000, offer.id).run();
+    const late = await act(b.cookie, offer.id, [["intent", "accept"]]);
+    expect(late.status).toBe(409);
+    expect(await read(late)).toContain(messages.offerAnswerWindowOver);
+    expect((await latestOfferOf(a.userId))!.status).toBe("pending");
+    expect(await balances(a.userId)).toEqual({ connects: 15, held: 5 });
+  });
+
+  it("expires any number of offers in a few statements, each sender told once", async () => {
+    const a = await trader();
+    const b = await trader();
+    const listings = await Promise.all(Array.from({ length: 12 }, (_, i) => listSite(b.userId, { host: uniqueHost(`many${i}`), connects: 1 })));
+    for (const { listingId } of listings) expect((await propose(a.cookie, listingId)).status).toBe(302);
+    let statements = 0;
+    const counted = new Proxy(env.DB, {
+      get(target, property, receiver) {
+        if (property === "prepare") return (query: string) => ((statements += 1), target.prepare(query));
+        const value = Reflect.get(target, property, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() + 15 * DAY }), { ...env, DB: counted } as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id = ? AND status = 'expired'").bind(a.userId).first()).toEqual({ n: 12 });
+    expect((await mailsTo(a.email)).filter((subject) => subject === "Your offer got no answer")).toHaveLength(12);
+    const text = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND subject = 'Your offer got no answer' LIMIT 1").bind(a.email).first<{ text_body: string }>();
+    expect(text!.text_body).toMatch(/^many\d+-[0-9a-f]{8}\.com did not answer your offer in 14 days\. The 1 connects it held are back in your balance\.\n\nSee it here: https:\/\/market\.test\/mysite\/offers\?offer=/);
+    expect(await balances(a.userId)).toEqual({ connects: 20, held: 0 });
+    // The whole daily job, every part of it, for 12 offers: a fixed number of statements, not three per offer.
+    expect(statements).toBeLessThan(25);
+  });
+
+  it("limits proposals per sender per hour, so a propose-and-rescind loop cannot flood a listing owner", async () => {
+    const a = await trader();
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("looped"), connects: 1 });
+    for (let i = 0; i < 20; i += 1) {
+      expect((await propose(a.cookie, listingId)).status).toBe(302);
+      const offer = (await latestOfferOf(a.userId))!;
+      expect((await act(a.cookie, offer.id, [["intent", "rescind"]])).status).toBe(302);
+    }
+    const refused = await propose(a.cookie, listingId);
+    expect(refused.status).toBe(429);
+    expect(await read(refused)).toContain(messages.tooManyProposals);
+    expect((await mailsTo(b.email)).filter((subject) => subject.startsWith("New offer"))).toHaveLength(20);
   });
 });
