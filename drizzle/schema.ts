@@ -399,7 +399,8 @@ export const betaSignups = sqliteTable(
     source: text("source", { enum: ["hero", "market", "other"] }).notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("beta_signups_email_idx").on(t.email), index("beta_signups_created_idx").on(t.createdAt)],
+  // Each email once (rows from the "other" source have none).
+  (t) => [uniqueIndex("beta_signups_email_unique").on(t.email), index("beta_signups_created_idx").on(t.createdAt)],
 );
 
 export const emailOutbox = sqliteTable(

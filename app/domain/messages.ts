@@ -27,7 +27,8 @@ export const messages = {
   passwordsDoNotMatch: "Passwords do not match",
 
   // Rate limits (ours)
-  tooManyAttempts: "Too many attempts. Please wait a minute and try again.",
+  tooManyAttempts: "Too many attempts. Please wait a while and try again.",
+  tooManySearches: "That is a lot of searches in a minute. Please wait a moment and search again.",
 
   // Site-add form (spec 5 and 8)
   invalidUrl: "Invalid Url",

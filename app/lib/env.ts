@@ -2,6 +2,8 @@
 export interface Env {
   DB: D1Database;
   ASSETS: Fetcher;
+  /** Searches per user (120 a minute), counted by Cloudflare's rate limiting binding. */
+  SEARCH_LIMITER?: RateLimit;
   /** "development" turns on what only a local machine may have (dev mailbox, web sandbox, plain cookie names);
    * anything else, unset included, is production. */
   ENVIRONMENT?: string;

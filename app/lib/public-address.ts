@@ -31,7 +31,7 @@ function isNonPublicIPv4(parts: number[]): boolean {
 }
 
 /** Expands an IPv6 literal (as the URL parser writes it, without brackets) to its eight 16-bit groups. */
-function ipv6Groups(literal: string): number[] | null {
+export function ipv6Groups(literal: string): number[] | null {
   const halves = literal.split("::");
   if (halves.length > 2) return null;
   const parse = (part: string) => (part === "" ? [] : part.split(":").map((group) => parseInt(group, 16)));

@@ -7,6 +7,7 @@ import { feedbackSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { saveFeedback } from "~/services/feedback.server";
+import { allow, RATE_LIMITS } from "~/services/rate-limit.server";
 
 export const meta: MetaFunction = () => [{ title: "Feedback - Backlink Market" }];
 
@@ -16,6 +17,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = parseForm(formData, feedbackSchema);
   if (!parsed.ok) {
     return data({ error: firstError(parsed.errors, "feedback") ?? messages.feedbackEmpty, text: parsed.values.feedback ?? "" }, { status: 400 });
+  }
+  if (!(await allow(context, RATE_LIMITS.feedbackPerUser, auth.user.id))) {
+    return data({ error: messages.tooManyAttempts, text: parsed.value.feedback }, { status: 429 });
   }
   await saveFeedback(context.db, auth.user.id, auth.session.activeSiteId, parsed.value.feedback, context.now());
   const back = new URL(safeRedirectPath(new URL(request.url).searchParams.get("back")), "https://x");

@@ -10,6 +10,8 @@ import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
 import { getListingOf, updateSiteSettings } from "~/services/sites.server";
+import { allow, RATE_LIMITS } from "~/services/rate-limit.server";
+import { messages } from "~/domain/messages";
 import type { MySiteData } from "./_app.mysite";
 
 export const meta: MetaFunction = () => [{ title: "Site Settings - Backlink Market" }];
@@ -28,6 +30,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) {
     const error = firstError(parsed.errors, "description") ?? firstError(parsed.errors, "connects") ?? "Choose from the lists.";
     return data({ error, description: parsed.values.description ?? "" }, { status: 400 });
+  }
+  if (!(await allow(context, RATE_LIMITS.settingsPerUser, auth.user.id))) {
+    return data({ error: messages.tooManyAttempts, description: parsed.value.description }, { status: 429 });
   }
   if (!shell.activeSite || !(await updateSiteSettings(context.db, auth.user.id, shell.activeSite.id, parsed.value, context.now()))) {
     throw new Response("Not found", { status: 404 });

@@ -1,6 +1,7 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { PostCard } from "~/components/post-card";
+import { messages } from "~/domain/messages";
 import { CATEGORY_TAGS, type Option } from "~/domain/options";
 import { AUTHORITY_BANDS, displayScore } from "~/domain/score";
 import { parseSearchQuery } from "~/domain/search";
@@ -16,6 +17,9 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const url = new URL(request.url);
   const query = parseSearchQuery(url.searchParams, params.term);
+  // Counted at the edge (no database write per search); people never reach it, scripts do.
+  const limited = context.env.SEARCH_LIMITER && !(await context.env.SEARCH_LIMITER.limit({ key: auth.user.id })).success;
+  if (limited) return data({ query, posts: [], count: 0, next: null, limited: true }, { status: 429 });
   const result = await searchListings(context.db, auth.user.id, query, url.searchParams.get("after"));
   context.responseHeaders.set("Server-Timing", `search;dur=${result.durationMs.toFixed(1)}`);
   return {
@@ -23,6 +27,7 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
     posts: result.posts.map((post) => ({ ...post, score: displayScore(post.score) })),
     count: result.count,
     next: result.next,
+    limited: false,
   };
 }
 
@@ -56,7 +61,7 @@ function FilterDropdown({ title, name, options, chosen }: { title: string; name:
 }
 
 export default function SearchResults() {
-  const { query, posts, count, next } = useLoaderData<typeof loader>();
+  const { query, posts, count, next, limited } = useLoaderData<typeof loader>();
   const filtered = query.tags.length > 0 || query.bands.length > 0;
   return (
     <main className="market">
@@ -74,7 +79,13 @@ export default function SearchResults() {
           </Link>
         ) : null}
       </Form>
-      <p className="count-line">{count}+ sites available</p>
+      {limited ? (
+        <p className="form-error" role="alert">
+          {messages.tooManySearches}
+        </p>
+      ) : (
+        <p className="count-line">{count}+ sites available</p>
+      )}
       <div className="post-grid">
         {posts.map((post) => (
           <PostCard key={post.id} post={post} to={`/market?post=${post.id}`} />

@@ -7,6 +7,8 @@ import { processingDelay } from "~/lib/delay";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import type { loader as appLoader } from "./_app";
+import { messages } from "~/domain/messages";
+import { allow, RATE_LIMITS } from "~/services/rate-limit.server";
 import { lookUpIconLater } from "~/services/site-icons.server";
 import { addSite, setActiveSite } from "~/services/sites.server";
 
@@ -17,6 +19,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
   const parsed = parseForm(formData, addWebsiteSchema);
   if (!parsed.ok) return data({ errors: parsed.errors, values: parsed.values, formError: null }, { status: 400 });
+  if (!(await allow(context, RATE_LIMITS.addSitePerUser, auth.user.id))) {
+    return data({ errors: {}, values: { url: parsed.value.url, description: parsed.value.description }, formError: messages.tooManyAttempts }, { status: 429 });
+  }
   await processingDelay(context.env);
   const result = await addSite(context.db, { userId: auth.user.id, ...parsed.value, category: "blog" }, context.now());
   if (!result.ok) {

@@ -11,6 +11,8 @@ import { addSiteWithListing } from "~/services/listings.server";
 import { lookUpIconLater } from "~/services/site-icons.server";
 import { setActiveSite } from "~/services/sites.server";
 import { joinWaitlist } from "~/services/waitlist.server";
+import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server";
+import { messages } from "~/domain/messages";
 
 export const meta: MetaFunction = () => [{ title: "Let the matching begin - Backlink Market" }];
 
@@ -35,6 +37,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
   if (source === "market") {
     const auth = await requireAuth(request, context);
+    if (!(await allow(context, RATE_LIMITS.addSitePerUser, auth.user.id))) {
+      return data({ errors: {}, values: typedValues(formData), formError: messages.tooManyAttempts }, { status: 429 });
+    }
     const result = await addSiteWithListing(
       context.db,
       { userId: auth.user.id, url: value.url, category: value.category, description: value.description },
@@ -47,6 +52,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw redirect("/market");
   }
 
+  if (!(await allow(context, RATE_LIMITS.waitlistPerAddress, clientAddress(request)))) {
+    return data({ errors: {}, values: typedValues(formData), formError: messages.tooManyAttempts }, { status: 429 });
+  }
   await joinWaitlist(
     context.db,
     { url: value.url, email: value.email, category: value.category, description: value.description, source },

@@ -7,7 +7,7 @@ import { processingDelay } from "~/lib/delay";
 import { messages } from "~/domain/messages";
 import { starterConnects, starterGrantStatements } from "./connects.server";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "./passwords.server";
-import { addressLimitScale, consume, RATE_LIMITS, refund } from "./rate-limit.server";
+import { addressLimitScale, allow, consume, RATE_LIMITS, refund } from "./rate-limit.server";
 import { newId } from "~/lib/ids";
 import { prepareSession } from "./sessions.server";
 import { lookUpIconLater } from "./site-icons.server";
@@ -89,8 +89,17 @@ export async function logIn(
   const now = context.now();
   const email = input.email.trim().toLowerCase();
   const tooMany: Refused = { ok: false, status: 429, message: messages.tooManyAttempts };
-  if (!(await consume(db, RATE_LIMITS.loginPerAddress, clientAddress, now, addressLimitScale(context.env)))) return tooMany;
-  if (!(await consume(db, RATE_LIMITS.loginPerAccount, email, now))) return tooMany;
+  // The per-account locks are keyed with the address, so a stranger's guesses never lock the owner out; the
+  // account-wide ceiling is far above what one owner types.
+  const accountAtAddress = `${email}|${clientAddress}`;
+  for (const [rule, subject] of [
+    [RATE_LIMITS.loginPerAddress, clientAddress],
+    [RATE_LIMITS.loginPerAccountAddress, accountAtAddress],
+    [RATE_LIMITS.loginPerAccountAddressDaily, accountAtAddress],
+    [RATE_LIMITS.loginPerAccount, email],
+  ] as const) {
+    if (!(await allow(context, rule, subject))) return tooMany;
+  }
 
   const row = email
     ? await db
@@ -104,7 +113,12 @@ export async function logIn(
   if (!row || !row.passwordHash || !matches) {
     return { ok: false, status: 400, message: messages.incorrectCredentials };
   }
-  await refund(db, RATE_LIMITS.loginPerAccount, email, now);
+  // A right password does not count against the account.
+  await Promise.all([
+    refund(db, RATE_LIMITS.loginPerAccountAddress, accountAtAddress, now),
+    refund(db, RATE_LIMITS.loginPerAccountAddressDaily, accountAtAddress, now),
+    refund(db, RATE_LIMITS.loginPerAccount, email, now),
+  ]);
   return startSession(context, row.id);
 }
 

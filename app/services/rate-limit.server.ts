@@ -1,7 +1,9 @@
 /** Exact fixed-window counters in D1: one atomic upsert per attempt. */
 import { and, eq, lt, sql } from "drizzle-orm";
 import { rateLimits } from "#drizzle/schema";
+import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
+import { ipv6Groups } from "~/lib/public-address";
 import { numberVar, type Env } from "~/lib/env";
 
 export interface RateLimitRule {
@@ -14,7 +16,11 @@ export interface RateLimitRule {
 }
 
 export const RATE_LIMITS = {
-  loginPerAccount: { name: "login:account", limit: 10, windowMs: 60_000 },
+  /** Wrong passwords for one account from one address: 10 a quarter hour, then 30 a day (the back-off). */
+  loginPerAccountAddress: { name: "login:account-ip", limit: 10, windowMs: 15 * 60_000 },
+  loginPerAccountAddressDaily: { name: "login:account-ip:day", limit: 30, windowMs: 24 * 60 * 60_000 },
+  /** From every address together: high enough that nobody can lock an owner out from elsewhere. */
+  loginPerAccount: { name: "login:account", limit: 100, windowMs: 60 * 60_000 },
   loginPerAddress: { name: "login:ip", limit: 50, windowMs: 60_000, perAddress: true },
   signupPerAddress: { name: "signup:ip", limit: 10, windowMs: 60_000, perAddress: true },
   resetPerAddress: { name: "reset:ip", limit: 10, windowMs: 60_000, perAddress: true },
@@ -22,6 +28,11 @@ export const RATE_LIMITS = {
   verificationChecksPerSite: { name: "verify:site", limit: 10, windowMs: 60 * 60_000 },
   iconUpdatesPerSite: { name: "icon:site", limit: 10, windowMs: 60 * 60_000 },
   proposalsPerSender: { name: "propose:user", limit: 20, windowMs: 60 * 60_000 },
+  waitlistPerAddress: { name: "waitlist:ip", limit: 10, windowMs: 60 * 60_000, perAddress: true },
+  feedbackPerUser: { name: "feedback:user", limit: 10, windowMs: 60 * 60_000 },
+  addSitePerUser: { name: "add-site:user", limit: 10, windowMs: 60 * 60_000 },
+  settingsPerUser: { name: "settings:user", limit: 60, windowMs: 60 * 60_000 },
+
   /** Every check, icon update and icon lookup after adding a site, per account: new sites do not add budget. */
   siteFetchesPerUser: { name: "site-fetch:user", limit: 40, windowMs: 60 * 60_000 },
 } satisfies Record<string, RateLimitRule>;
@@ -61,7 +72,18 @@ export function addressLimitScale(env: Env): number {
   return Math.max(1, numberVar(env.ADDRESS_RATE_LIMIT_SCALE, 1));
 }
 
-/** Cloudflare's edge sets CF-Connecting-IP on every request and clients cannot override it. */
+/**
+ * Cloudflare's edge sets CF-Connecting-IP on every request and clients cannot override it. An IPv6 client gets a
+ * whole /64 to itself, so limits count the /64, not the address.
+ */
 export function clientAddress(request: Request): string {
-  return request.headers.get("CF-Connecting-IP") ?? "unknown";
+  const address = request.headers.get("CF-Connecting-IP") ?? "unknown";
+  if (!address.includes(":")) return address;
+  const groups = ipv6Groups(address.replace(/^\[|\]$/g, "").split("%")[0]!.toLowerCase());
+  return groups ? `${groups.slice(0, 4).map((group) => group.toString(16)).join(":")}::/64` : address;
+}
+
+/** Counts one use of `rule` by `subject` in this request's context; false when the limit is passed. */
+export function allow(context: AppContext, rule: RateLimitRule, subject: string): Promise<boolean> {
+  return consume(context.db, rule, subject, context.now(), rule.perAddress ? addressLimitScale(context.env) : 1);
 }

@@ -12,15 +12,12 @@ export interface WaitlistEntry {
   source: "hero" | "other";
 }
 
+/** Each email is stored once: joining again keeps the latest site and description. */
 export async function joinWaitlist(db: Database, entry: WaitlistEntry, now: number): Promise<void> {
-  await db.insert(betaSignups).values({
-    id: newId(),
-    url: entry.url,
-    host: normaliseHost(entry.url) ?? entry.url,
-    email: entry.email ?? null,
-    category: entry.category,
-    description: entry.description,
-    source: entry.source,
-    createdAt: now,
-  });
+  const email = entry.email?.trim().toLowerCase() || null;
+  const details = { url: entry.url, host: normaliseHost(entry.url) ?? entry.url, category: entry.category, description: entry.description, source: entry.source };
+  await db
+    .insert(betaSignups)
+    .values({ id: newId(), email, ...details, createdAt: now })
+    .onConflictDoUpdate({ target: betaSignups.email, set: { ...details, createdAt: now } });
 }

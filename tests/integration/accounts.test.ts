@@ -1,6 +1,8 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
+import { logIn } from "~/services/accounts.server";
 import { devFetch, get, newAddress, newEmail, PASSWORD, post, sessionCookieOf, signUp, startOfFreshWindow, uniqueHost } from "./helpers";
 
 const escaped = (text: string) => text.replaceAll("'", "&#x27;");
@@ -107,18 +109,42 @@ describe("login and logout", () => {
     expect(sessionCookieOf(wrong)).toBeNull();
   });
 
-  it("refuses the 11th wrong password in a minute, even from other addresses", async () => {
+  it("refuses the 11th wrong password from one address, while the owner still signs in from another", async () => {
     const { email } = await signUp();
-    await startOfFreshWindow(10);
+    await startOfFreshWindow(20, 15 * 60_000);
+    const attacker = newAddress();
     for (let attempt = 1; attempt <= 10; attempt += 1) {
-      const response = await post("/login", { email, password: `Wrong-${attempt}` });
+      const response = await post("/login", { email, password: `Wrong-${attempt}` }, { address: attacker });
       expect(response.status).toBe(400);
     }
-    const eleventh = await post("/login", { email, password: PASSWORD });
+    const eleventh = await post("/login", { email, password: PASSWORD }, { address: attacker });
     expect(eleventh.status).toBe(429);
     expect(await eleventh.text()).toContain(messages.tooManyAttempts);
-    const counter = await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?").bind(`login:account:${email}`).first<{ count: number }>();
+    const counter = await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?").bind(`login:account-ip:${email}|${attacker}`).first<{ count: number }>();
     expect(counter!.count).toBe(11);
+    const owner = await post("/login", { email, password: PASSWORD });
+    expect(owner.status).toBe(302);
+  });
+
+  it("backs off over a quarter hour and a day per account and address, under an account-wide ceiling", async () => {
+    const { email } = await signUp();
+    const start = Date.UTC(2030, 0, 1, 0, 0, 0);
+    const at = (ms: number) => ({ ...createContext(env as never, createExecutionContext()), now: () => start + ms });
+    const attempt = async (ms: number, password = "Wrong-password1", address = "203.0.113.7") => (await logIn(at(ms), { email, password }, address)).ok;
+    for (let i = 0; i < 10; i += 1) expect(await attempt(i * 1000)).toBe(false);
+    // Locked for the rest of the quarter hour, even with the right password; not just for a minute.
+    const minute = 60_000;
+    expect(await logIn(at(2 * minute), { email, password: PASSWORD }, "203.0.113.7")).toMatchObject({ ok: false, status: 429 });
+    // The next quarters allow 10 more each, until 30 in the day.
+    for (let i = 0; i < 10; i += 1) expect(await attempt(15 * minute + i)).toBe(false);
+    for (let i = 0; i < 10; i += 1) expect(await attempt(30 * minute + i)).toBe(false);
+    expect(await logIn(at(50 * minute), { email, password: PASSWORD }, "203.0.113.7")).toMatchObject({ ok: false, status: 429 });
+    expect(await logIn(at(23 * 60 * minute), { email, password: PASSWORD }, "203.0.113.7")).toMatchObject({ ok: false, status: 429 });
+    expect(await logIn(at(24 * 60 * minute), { email, password: PASSWORD }, "203.0.113.7")).toMatchObject({ ok: true });
+    // All addresses together: 100 an hour for the account.
+    const hour = 60 * minute;
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 100)").bind(`login:account:${email}`, start + 30 * hour).run();
+    expect(await logIn(at(30 * hour + 5), { email, password: PASSWORD }, "198.51.100.99")).toMatchObject({ ok: false, status: 429 });
   });
 
   it("limits sign-in attempts per address", async () => {

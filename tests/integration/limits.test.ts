@@ -1,0 +1,94 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { messages } from "~/domain/messages";
+import { clientAddress } from "~/services/rate-limit.server";
+import { get, newEmail, PASSWORD, post, read, signUp, startOfFreshWindow, uniqueHost } from "./helpers";
+
+const HOUR = 60 * 60_000;
+const description = "A site about small-space gardening and balcony vegetables.";
+
+describe("per-address limits", () => {
+  it("count an IPv6 client by its /64", async () => {
+    const at = (address: string) => clientAddress(new Request("https://market.test/", { headers: { "CF-Connecting-IP": address } }));
+    expect(at("2001:db8:abcd:12:1::5")).toBe("2001:db8:abcd:12::/64");
+    expect(at("2001:db8:abcd:12:ffff:ffff:ffff:1")).toBe("2001:db8:abcd:12::/64");
+    expect(at("2001:db8:abcd:13::1")).toBe("2001:db8:abcd:13::/64");
+    expect(at("198.51.100.7")).toBe("198.51.100.7");
+
+    await startOfFreshWindow(15);
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    for (let i = 1; i <= 10; i += 1) {
+      const response = await post(
+        "/signup",
+        { intent: "create", email: newEmail("v6"), password: PASSWORD, url: uniqueHost("v6"), description },
+        { address: `${prefix}:${i}::${i}` },
+      );
+      expect(response.status).toBe(302);
+    }
+    const eleventh = await post("/signup", { intent: "create", email: newEmail("v6"), password: PASSWORD, url: uniqueHost("v6"), description }, { address: `${prefix}:ffff::1` });
+    expect(eleventh.status).toBe(429);
+  });
+});
+
+describe("the waitlist (site-add form, sources hero and other)", () => {
+  it("stores each email once, keeping the latest site, and limits entries per address", async () => {
+    await startOfFreshWindow(10, HOUR);
+    const address = "203.0.113.50";
+    const email = newEmail("wait");
+    const join = (url: string, mail = email) => post("/add-site?source=hero", { url, email: mail, category: "blog", description: "First version of it." }, { address });
+    expect((await join("first-site.com")).status).toBe(302);
+    expect((await join("second-site.com", email.toUpperCase())).status).toBe(302);
+    const rows = await env.DB.prepare("SELECT url FROM beta_signups WHERE email = ?").bind(email).all();
+    expect(rows.results).toEqual([{ url: "second-site.com" }]);
+    for (let i = 0; i < 8; i += 1) expect((await join(`more-${i}.com`, newEmail("wait"))).status).toBe(302);
+    const refused = await join("one-too-many.com", newEmail("wait"));
+    expect(refused.status).toBe(429);
+    expect(await read(refused)).toContain(messages.tooManyAttempts);
+  });
+});
+
+describe("limits of signed-in actions", () => {
+  it("feedback: 10 an hour", async () => {
+    await startOfFreshWindow(10, HOUR);
+    const { cookie } = await signUp();
+    for (let i = 0; i < 10; i += 1) expect((await post("/feedback", { feedback: `Note ${i}` }, { cookie })).status).toBe(302);
+    const refused = await post("/feedback", { feedback: "One more" }, { cookie });
+    expect(refused.status).toBe(429);
+    const page = await read(refused);
+    expect(page).toContain(messages.tooManyAttempts);
+    expect(page).toContain("One more");
+  });
+
+  it("adding sites: 10 an hour, from the dialog and the market form together", async () => {
+    await startOfFreshWindow(10, HOUR);
+    const { cookie } = await signUp();
+    for (let i = 0; i < 5; i += 1) expect((await post("/sites/new", { url: uniqueHost("added"), description }, { cookie })).status).toBe(302);
+    for (let i = 0; i < 5; i += 1) {
+      expect((await post("/add-site?source=market", { url: uniqueHost("listed"), category: "blog", description, connects: "5" }, { cookie })).status).toBe(302);
+    }
+    const refused = await post("/sites/new", { url: uniqueHost("extra"), description }, { cookie });
+    expect(refused.status).toBe(429);
+    expect(await read(refused)).toContain(messages.tooManyAttempts);
+  });
+
+  it("settings: 60 saves an hour", async () => {
+    await startOfFreshWindow(10, HOUR);
+    const { cookie } = await signUp();
+    for (let i = 0; i < 60; i += 1) expect((await post("/mysite/settings", { description: `${description} ${i}` }, { cookie })).status).toBe(302);
+    const refused = await post("/mysite/settings", { description: `${description} again` }, { cookie });
+    expect(refused.status).toBe(429);
+    expect(await read(refused)).toContain(messages.tooManyAttempts);
+  });
+
+  it("search: 120 a minute per user, then a message instead of results", async () => {
+    const { cookie } = await signUp();
+    let refused: Response | null = null;
+    for (let i = 0; i < 125 && !refused; i += 1) {
+      const response = await get(`/search?term=garden${i}`, { cookie });
+      if (response.status === 429) refused = response;
+      else await response.arrayBuffer();
+    }
+    expect(refused).not.toBeNull();
+    expect(await read(refused!)).toContain(messages.tooManySearches);
+  });
+});
