@@ -68,6 +68,8 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
 
   const conditions: SQL[] = [sql`s.verified = 1`, sql`s.user_id <> ${viewerUserId}`];
   if (query.term && !longTerm) conditions.push(shortTermCondition(query.term));
+  // The index finds candidates; the site's own tags decide, so "#gaming#" typed in a description is no tag.
+  for (const tag of query.tags) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(s.tags) WHERE json_each.value = ${tag})`);
   const bands = bandCondition(query);
   if (bands) conditions.push(bands);
 

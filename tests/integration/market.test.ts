@@ -80,6 +80,18 @@ describe("search", () => {
     expect(page).toContain("3+ sites available");
   });
 
+  it("takes a category only from the site's tags, never from text that looks like one", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const word = `zt${crypto.randomUUID().slice(0, 6)}`;
+    const tagged = await listSite(other.userId, { host: uniqueHost("tagged"), description: `Real ${word} gaming site`, tags: ["travel"] });
+    await listSite(other.userId, { host: uniqueHost("posing"), description: `Says ${word} #travel# and #ai# in its text`, tags: ["seo"] });
+    await listSite(other.userId, { host: `${word}-travel-.com`, description: "Address that spells a tag", tags: [] });
+    const html = await read(await get(`/search?term=${word}&tag=travel`, { cookie: viewer.cookie }));
+    expect([...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1])).toEqual([tagged.listingId]);
+    expect(await read(await get(`/search?term=${word}&tag=ai`, { cookie: viewer.cookie }))).toContain("0+ sites available");
+  });
+
   it("titles a search without a term 'Search results' and survives any input", async () => {
     const viewer = await signUp();
     const page = await read(await get("/search?tag=seo", { cookie: viewer.cookie }));
