@@ -10,6 +10,7 @@ export const messages = {
   passwordLowercase: "1 lowercase letter",
   passwordNumber: "1 number",
   passwordTooLong: "Passwords can be at most 128 characters",
+  passwordTooCommon: "This password is one of the most common ones. Choose one that is harder to guess.",
   emailInUse: "Email already in use",
   invalidEmail: "Invalid email",
   signupFailed: "There was an error creating your account",

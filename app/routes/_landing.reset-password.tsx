@@ -7,6 +7,7 @@ import { PasswordInput } from "~/components/password-input";
 import { Spinner } from "~/components/spinner";
 import { messages } from "~/domain/messages";
 import { resetPasswordSchema, resetRequestSchema } from "~/domain/validation";
+import { isCommonPassword } from "~/lib/common-passwords.server";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { isResetTokenUsable, requestPasswordReset, resetPassword } from "~/services/password-reset.server";
 import { clientAddress } from "~/services/rate-limit.server";
@@ -36,6 +37,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!parsed.ok) {
       const error = firstError(parsed.errors, "token") ?? firstError(parsed.errors, "password") ?? messages.resetFailed;
       return data<ResetActionData>({ intent: "reset", error }, { status: 400 });
+    }
+    if (isCommonPassword(parsed.value.password)) {
+      return data<ResetActionData>({ intent: "reset", error: messages.passwordTooCommon }, { status: 400 });
     }
     const userId = await resetPassword(context, parsed.value.token, parsed.value.password);
     if (!userId) return data<ResetActionData>({ intent: "reset", error: messages.resetLinkInvalid }, { status: 400 });

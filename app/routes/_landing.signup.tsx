@@ -11,6 +11,7 @@ import { messages } from "~/domain/messages";
 import { isWebsiteUrl } from "~/domain/site-address";
 import { isDescription, isEmail, isStrongPassword } from "~/domain/rules";
 import { signupAccountSchema, signupSchema } from "~/domain/validation";
+import { isCommonPassword } from "~/lib/common-passwords.server";
 import { parseForm, readFormData, type FieldErrors } from "~/lib/forms.server";
 import { signUp } from "~/services/accounts.server";
 import { requireSignedOut, sessionCookieHeaders } from "~/services/auth.server";
@@ -46,6 +47,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 }
 
 const ACCOUNT_FIELDS = ["email", "password"];
+const COMMON_PASSWORD: FieldErrors = { password: [messages.passwordTooCommon] };
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const formData = await readFormData(request);
@@ -62,6 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "continue") {
     const parsed = parseForm(formData, signupAccountSchema);
     if (!parsed.ok) return reply({ step: 0, values: { ...values, password: "" }, errors: parsed.errors }, 400);
+    if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: { ...values, password: "" }, errors: COMMON_PASSWORD }, 400);
     return reply({ step: 1, values, errors: {} });
   }
 
@@ -73,6 +76,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       400,
     );
   }
+  if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: { ...values, password: "" }, errors: COMMON_PASSWORD }, 400);
   const result = await signUp(context, parsed.value, clientAddress(request));
   if (!result.ok) {
     return reply({ step: 1, values, errors: {}, formError: result.message }, result.status >= 500 ? 500 : result.status);
@@ -161,10 +165,17 @@ export default function SignupModal() {
               name="password"
               autoComplete="new-password"
               value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              aria-describedby="signup-password-rules"
+              onChange={(event) => {
+                setPassword(event.target.value);
+                setServerErrors((errors) => ({ ...errors, password: undefined }));
+              }}
+              aria-describedby="signup-password-error signup-password-rules"
+              aria-invalid={Boolean(serverErrors.password?.[0])}
               maxLength={128}
             />
+            <span className="field-error" id="signup-password-error">
+              {serverErrors.password?.[0]}
+            </span>
           </label>
           <PasswordChecklist password={password} id="signup-password-rules" />
           {step === 0 ? (

@@ -9,7 +9,7 @@ export const baseURL = () => inject("baseURL");
 export function sql<T = Record<string, unknown>>(statement: string): T[] {
   return queryLocal(statement, inject("persistTo")) as T[];
 }
-export const PASSWORD = "Abcdefg1";
+export const PASSWORD = "Tr4de-Links-Now";
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

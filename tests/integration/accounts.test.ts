@@ -3,11 +3,24 @@ import { describe, expect, it } from "vitest";
 import { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
 import { logIn } from "~/services/accounts.server";
-import { devFetch, get, newAddress, newEmail, PASSWORD, post, sessionCookieOf, signUp, startOfFreshWindow, uniqueHost } from "./helpers";
+import { devFetch, get, newAddress, newEmail, PASSWORD, post, read, sessionCookieOf, signUp, startOfFreshWindow, uniqueHost } from "./helpers";
 
 const escaped = (text: string) => text.replaceAll("'", "&#x27;");
 
 describe("sign-up", () => {
+  it("refuses a password from the list of common ones, such as Password1, with a clear message", async () => {
+    const email = newEmail("common");
+    const step0 = await post("/signup", { intent: "continue", email, password: "Password1" });
+    expect(step0.status).toBe(400);
+    const page = await read(step0);
+    expect(page).toContain(messages.passwordTooCommon);
+    expect(page).not.toContain("Password1");
+    const create = await post("/signup", { intent: "create", email, password: "Password1", url: uniqueHost("common"), description: "A site with a long enough description here." });
+    expect(create.status).toBe(400);
+    expect(await read(create)).toContain(messages.passwordTooCommon);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first()).toEqual({ n: 0 });
+  });
+
   it("creates the user, the site (category blog), the starter connects and a session, and lands on /market", async () => {
     const email = newEmail("new");
     const response = await post("/signup", {
@@ -218,6 +231,9 @@ describe("password reset", () => {
     const weak = await post("/reset-password", { intent: "reset", token, password: "weak" });
     expect(weak.status).toBe(400);
     expect(await weak.text()).toContain(messages.passwordMinLength);
+    const common = await post("/reset-password", { intent: "reset", token, password: "Qwerty123" });
+    expect(common.status).toBe(400);
+    expect(await read(common)).toContain(messages.passwordTooCommon);
 
     const done = await post("/reset-password", { intent: "reset", token, password: "Newpassword9" });
     expect(done.status).toBe(302);

@@ -2,7 +2,7 @@ import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloud
 import worker from "~/worker";
 
 export const BASE = "https://market.test";
-export const PASSWORD = "Abcdefg1";
+export const PASSWORD = "Tr4de-Links-Now";
 
 /** A client address of its own, so rate limits of one test do not touch another. */
 export function newAddress(): string {
