@@ -2,7 +2,7 @@
  * Email goes into the outbox table first (decision 18). With an HTTP email API configured the outbox is
  * delivered in the background and retried by the cron job; without one it stays in the dev mailbox.
  */
-import { and, asc, desc, eq, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, lt, lte, ne, sql, type SQL } from "drizzle-orm";
 import { emailOutbox, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
@@ -17,6 +17,13 @@ export interface OutgoingEmail {
 }
 
 const MAX_ATTEMPTS = 8;
+
+/** Emails that carry a one-time secret (a reset link): their body is kept only until delivered, or until the
+ * secret has expired, whichever comes first. */
+export const SECRET_BEARING_KINDS = ["password-reset", "email-confirmation"];
+export const SECRET_BODY_REMOVED = "(This email held a one-time link. It was removed once the email was delivered or the link expired.)";
+/** The longest-lived secret an email carries (email confirmation links live a day). */
+const SECRET_LIFETIME_MS = 24 * 60 * 60_000;
 
 export function hasEmailTransport(env: Env): boolean {
   return Boolean(env.EMAIL_API_URL && env.EMAIL_API_KEY);
@@ -38,12 +45,14 @@ export async function sendEmail(context: AppContext, email: OutgoingEmail): Prom
 }
 
 export interface UserEmail {
-  userId: string;
+  /** The account it goes to, by id or by its email address (no row, no email). */
+  userId?: string;
+  userEmail?: string;
   subject: string;
   text: string;
   kind: string;
   /** At most one email per key, ever (e.g. `offer:ID:accepted`). */
-  dedupeKey: string;
+  dedupeKey?: string;
   /** Written only when this holds at its place in the batch: the change it reports really happened. */
   onlyIf?: SQL;
 }
@@ -63,7 +72,7 @@ export function emailToUser(db: Database, email: UserEmail, now: number) {
           subject: sql<string>`${email.subject}`.as("subject"),
           textBody: sql<string>`${email.text}`.as("text_body"),
           kind: sql<string>`${email.kind}`.as("kind"),
-          dedupeKey: sql<string>`${email.dedupeKey}`.as("dedupe_key"),
+          dedupeKey: sql<string | null>`${email.dedupeKey ?? null}`.as("dedupe_key"),
           status: sql<"pending">`'pending'`.as("status"),
           attempts: sql<number>`0`.as("attempts"),
           lastError: sql<null>`NULL`.as("last_error"),
@@ -72,7 +81,7 @@ export function emailToUser(db: Database, email: UserEmail, now: number) {
           createdAt: sql<number>`${now}`.as("created_at"),
         })
         .from(users)
-        .where(email.onlyIf ? and(eq(users.id, email.userId), email.onlyIf) : eq(users.id, email.userId)),
+        .where(and(email.userId !== undefined ? eq(users.id, email.userId) : eq(users.email, email.userEmail ?? ""), email.onlyIf)),
     )
     .onConflictDoNothing();
 }
@@ -120,7 +129,8 @@ export async function deliverOutbox(db: Database, env: Env, now: number): Promis
     if (!claimed) continue;
     try {
       await postToEmailApi(env, row);
-      await db.update(emailOutbox).set({ status: "sent", sentAt: Date.now() }).where(eq(emailOutbox.id, row.id));
+      const purge = SECRET_BEARING_KINDS.includes(row.kind) ? { textBody: SECRET_BODY_REMOVED } : {};
+      await db.update(emailOutbox).set({ status: "sent", sentAt: Date.now(), ...purge }).where(eq(emailOutbox.id, row.id));
       sent += 1;
     } catch (error) {
       const failedForGood = row.attempts + 1 >= MAX_ATTEMPTS;
@@ -131,6 +141,14 @@ export async function deliverOutbox(db: Database, env: Env, now: number): Promis
     }
   }
   return sent;
+}
+
+/** The daily job: bodies with secrets that outlived their secret are emptied, delivered or not. */
+export async function purgeExpiredSecrets(db: Database, now: number): Promise<void> {
+  await db
+    .update(emailOutbox)
+    .set({ textBody: SECRET_BODY_REMOVED })
+    .where(and(inArray(emailOutbox.kind, SECRET_BEARING_KINDS), lt(emailOutbox.createdAt, now - SECRET_LIFETIME_MS), ne(emailOutbox.textBody, SECRET_BODY_REMOVED)));
 }
 
 export function listMailbox(db: Database, limit = 100) {

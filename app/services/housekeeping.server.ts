@@ -5,7 +5,7 @@
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
-import { deliverOutbox } from "./email.server";
+import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
 import { expireOffersAndConnects } from "./offers.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteOldWindows } from "./rate-limit.server";
@@ -20,4 +20,5 @@ export async function runHousekeeping(context: AppContext) {
   await deleteOldWindows(db, now);
   await recheckVerifiedSites(context);
   await deliverOutbox(db, env, now);
+  await purgeExpiredSecrets(db, now);
 }

@@ -1,9 +1,9 @@
 /** Password reset (decision 5): single-use emailed links valid for one hour; only their hash is stored. */
-import { and, eq, gt, isNull, lt, or } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { messages } from "~/domain/messages";
-import { sendEmail } from "./email.server";
+import { deliverSoon, emailToUser } from "./email.server";
 import { hashPassword } from "./passwords.server";
 import { addressLimitScale, consume, RATE_LIMITS } from "./rate-limit.server";
 import { generateToken, hashToken } from "./sessions.server";
@@ -26,27 +26,37 @@ export async function requestPasswordReset(
   ) {
     return { ok: false, status: 429, message: messages.tooManyAttempts };
   }
-  const user = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
-  if (user) {
-    const token = generateToken();
-    // A new request invalidates older links.
-    await db.batch([
-      db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, user.id)),
-      db.insert(passwordResetTokens).values({
-        id: hashToken(token),
-        userId: user.id,
-        expiresAt: now + RESET_TOKEN_LIFETIME_MS,
-        createdAt: now,
-      }),
-    ]);
-    const link = new URL(`/reset-password?token=${token}`, context.env.APP_URL).toString();
-    await sendEmail(context, {
-      to: email,
-      kind: "password-reset",
-      subject: "Reset your password",
-      text: `Someone asked to reset the password of your account.\n\nChoose a new password here (the link works once, for one hour):\n${link}\n\nIf it was not you, ignore this email; your password stays as it is.`,
-    });
-  }
+  // The same work and the same statements whether or not the email has an account: each statement finds the
+  // account by its email itself, so an unknown address simply writes no rows. A new request invalidates older links.
+  const token = generateToken();
+  const link = new URL(`/reset-password?token=${token}`, context.env.APP_URL).toString();
+  const account = eq(users.email, email);
+  await db.batch([
+    db.delete(passwordResetTokens).where(inArray(passwordResetTokens.userId, db.select({ id: users.id }).from(users).where(account))),
+    db.insert(passwordResetTokens).select(
+      db
+        .select({
+          id: sql<string>`${hashToken(token)}`.as("id"),
+          userId: users.id,
+          expiresAt: sql<number>`${now + RESET_TOKEN_LIFETIME_MS}`.as("expires_at"),
+          usedAt: sql<null>`NULL`.as("used_at"),
+          createdAt: sql<number>`${now}`.as("created_at"),
+        })
+        .from(users)
+        .where(account),
+    ),
+    emailToUser(
+      db,
+      {
+        userEmail: email,
+        kind: "password-reset",
+        subject: "Reset your password",
+        text: `Someone asked to reset the password of your account.\n\nChoose a new password here (the link works once, for one hour):\n${link}\n\nIf it was not you, ignore this email; your password stays as it is.`,
+      },
+      now,
+    ),
+  ]);
+  deliverSoon(context);
   return { ok: true, message: messages.resetLinkSent };
 }
 
@@ -90,16 +100,18 @@ export async function resetPassword(context: AppContext, token: string, password
       .onConflictDoUpdate({ target: passwordCredentials.userId, set: { passwordHash, updatedAt: now } }),
     db.delete(sessions).where(eq(sessions.userId, claimed.userId)),
     db.update(users).set({ emailVerified: true }).where(eq(users.id, claimed.userId)),
+    emailToUser(
+      db,
+      {
+        userId: claimed.userId,
+        kind: "password-changed",
+        subject: "Your password was changed",
+        text: "The password of your account was just changed and every session was signed out. If this was not you, reset your password now.",
+      },
+      now,
+    ),
   ]);
-  const user = await db.select({ email: users.email }).from(users).where(eq(users.id, claimed.userId)).get();
-  if (user) {
-    await sendEmail(context, {
-      to: user.email,
-      kind: "password-changed",
-      subject: "Your password was changed",
-      text: "The password of your account was just changed and every session was signed out. If this was not you, reset your password now.",
-    });
-  }
+  deliverSoon(context);
   return claimed.userId;
 }
 

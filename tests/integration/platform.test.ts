@@ -1,9 +1,11 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
-import { deliverOutbox } from "~/services/email.server";
+import worker, { createContext } from "~/worker";
+import { deliverOutbox, SECRET_BODY_REMOVED } from "~/services/email.server";
+import { requestPasswordReset } from "~/services/password-reset.server";
 import { devFetch, get, newAddress, newEmail, PASSWORD, post, signUp, startOfFreshWindow } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
@@ -87,5 +89,56 @@ describe("email outbox delivery", () => {
     // Not due yet: nothing is sent again on the same tick.
     expect(await deliverOutbox(db, mailEnv, now)).toBe(0);
     expect(sent).toHaveLength(2);
+  });
+});
+
+describe("reset links in the outbox", () => {
+  async function requestReset(email: string) {
+    expect((await post("/reset-password", { intent: "request", email })).status).toBe(200);
+    return env.DB.prepare("SELECT id, text_body FROM email_outbox WHERE to_address = ? AND kind = 'password-reset' ORDER BY created_at DESC").bind(email).first<{ id: string; text_body: string }>();
+  }
+
+  it("are kept only until the email is delivered", async () => {
+    const { email } = await signUp();
+    const mail = (await requestReset(email))!;
+    expect(mail.text_body).toMatch(/reset-password\?token=[a-z2-7]+/);
+    vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 202 }));
+    const mailEnv = { ...env, EMAIL_API_URL: "https://mail.test/send", EMAIL_API_KEY: "key" } as unknown as Env;
+    await deliverOutbox(database(env.DB), mailEnv, Date.now() + 1);
+    const after = await env.DB.prepare("SELECT status, text_body FROM email_outbox WHERE id = ?").bind(mail.id).first();
+    expect(after).toEqual({ status: "sent", text_body: SECRET_BODY_REMOVED });
+  });
+
+  it("are removed by the daily job once expired, delivered or not, and show in the dev mailbox until then", async () => {
+    const { email } = await signUp();
+    const mail = (await requestReset(email))!;
+    const token = mail.text_body.match(/token=([a-z2-7]+)/)![1]!;
+    expect(await (await devFetch("/dev/mailbox")).text()).toContain(token);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() + 25 * 3600_000 }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await env.DB.prepare("SELECT text_body FROM email_outbox WHERE id = ?").bind(mail.id).first()).toEqual({ text_body: SECRET_BODY_REMOVED });
+    expect(await (await devFetch("/dev/mailbox")).text()).not.toContain(token);
+  });
+
+  it("a reset request runs the same statements whether or not the account exists", async () => {
+    const { email } = await signUp();
+    const statementsFor = async (address: string) => {
+      const seen: string[] = [];
+      const counted = new Proxy(env.DB, {
+        get(target, property, receiver) {
+          if (property === "prepare") return (query: string) => (seen.push(query), target.prepare(query));
+          const value = Reflect.get(target, property, receiver);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+      const context = { ...createContext({ ...env, DB: counted } as never, createExecutionContext()) };
+      expect(await requestPasswordReset(context, address, newAddress())).toEqual({ ok: true, message: messages.resetLinkSent });
+      return seen;
+    };
+    const known = await statementsFor(email);
+    const unknown = await statementsFor(newEmail("nobody"));
+    expect(known.length).toBeGreaterThan(2);
+    expect(unknown).toEqual(known);
   });
 });
