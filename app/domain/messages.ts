@@ -26,6 +26,10 @@ export const messages = {
   resetLinkInvalid: "This reset link is invalid or has expired. Please ask for a new one.",
   passwordChanged: "Your password has been changed. Please log in.",
   passwordsDoNotMatch: "Passwords do not match",
+  currentPasswordWrong: "That is not your current password.",
+  noPasswordYet: "Your account has no password yet (you sign in with Google or GitHub). Set one with a reset link.",
+  passwordUpdated: "Password changed. Your other sessions are signed out.",
+  otherSessionsEnded: "Signed out on every other device.",
 
   // Rate limits (ours)
   tooManyAttempts: "Too many attempts. Please wait a while and try again.",

@@ -76,6 +76,12 @@ export const resetPasswordSchema = z.object({
   password: newPasswordField,
 });
 
+/** A signed-in owner's new password: the current one proves it is them. */
+export const changePasswordSchema = z.object({
+  currentPassword: z.string({ required_error: messages.currentPasswordWrong }).max(128, messages.currentPasswordWrong),
+  newPassword: newPasswordField,
+});
+
 /** The add-website dialog of the signed-in area: url and description; the category is always blog. */
 export const addWebsiteSchema = z.object({
   url: websiteUrlField(messages.linkIncomplete),

@@ -1,12 +1,15 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
 import { useState } from "react";
 import { ChipGroup } from "~/components/chip-group";
+import { PasswordChecklist } from "~/components/password-checklist";
+import { PasswordInput } from "~/components/password-input";
 import { Spinner } from "~/components/spinner";
 import { useHydrated } from "~/components/use-hydrated";
 import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/options";
-import { siteSettingsSchema } from "~/domain/validation";
+import { changePasswordSchema, siteSettingsSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
+import { changePassword, signOutOtherSessions } from "~/services/account-security.server";
 import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
 import { getListingOf, updateSiteSettings } from "~/services/sites.server";
@@ -19,13 +22,28 @@ export const meta: MetaFunction = () => [{ title: "Site Settings - Backlink Mark
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const shell = await loadSignedInShell(context, auth);
-  return { listing: shell.activeSite ? ((await getListingOf(context.db, shell.activeSite.id)) ?? null) : null };
+  return { listing: shell.activeSite ? (await getListingOf(context.db, shell.activeSite.id)) ?? null : null };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireAuth(request, context);
   const shell = await loadSignedInShell(context, auth);
   const formData = await readFormData(request);
+  const intent = formData.get("intent");
+  if (intent === "sign-out-others") {
+    await signOutOtherSessions(context, auth);
+    throw redirect("/mysite/settings?notice=other-sessions-ended");
+  }
+  if (intent === "change-password") {
+    const change = parseForm(formData, changePasswordSchema, ["currentPassword", "newPassword"]);
+    if (!change.ok) {
+      const field = change.errors.currentPassword ? ("currentPassword" as const) : ("newPassword" as const);
+      return data({ account: { field, error: firstError(change.errors, field) ?? messages.currentPasswordWrong } }, { status: 400 });
+    }
+    const changed = await changePassword(context, auth, change.value.currentPassword, change.value.newPassword);
+    if (!changed.ok) return data({ account: { field: changed.field ?? null, error: changed.message } }, { status: changed.status });
+    throw redirect("/mysite/settings?notice=password-changed-here");
+  }
   const parsed = parseForm(formData, siteSettingsSchema);
   if (!parsed.ok) {
     const error = firstError(parsed.errors, "description") ?? firstError(parsed.errors, "connects") ?? "Choose from the lists.";
@@ -47,63 +65,124 @@ export default function SiteSettings() {
   const navigation = useNavigation();
   const hydrated = useHydrated();
   const [editing, setEditing] = useState(false);
-  const [description, setDescription] = useState(actionData?.description ?? site.description);
-  const busy = navigation.state === "submitting" && navigation.formAction?.startsWith("/mysite/settings") === true;
+  const [description, setDescription] = useState((actionData && "description" in actionData ? actionData.description : null) ?? site.description);
+  const busy =
+    navigation.state === "submitting" && navigation.formAction?.startsWith("/mysite/settings") === true && !navigation.formData?.get("intent");
+  const siteError = actionData && "error" in actionData ? actionData.error : null;
   return (
-    <Form method="post" className="settings stack-lg" key={site.id}>
-      <h2>Site Settings</h2>
-      <section className="card stack">
-        <h3>Description</h3>
-        {hydrated && !editing ? (
-          <>
-            <button type="button" className="editable" onClick={() => setEditing(true)} aria-label="Edit description">
-              {description || "Add a description"}
-              <span className="edit-hint" aria-hidden="true">
-                Edit
-              </span>
-            </button>
-            <input type="hidden" name="description" value={description} />
-          </>
-        ) : (
-          <textarea
-            name="description"
-            rows={4}
-            maxLength={500}
-            value={description}
-            onChange={(event) => setDescription(event.target.value)}
-            aria-label="Description"
-            className="textarea"
-            autoFocus={editing}
+    <div className="stack-lg">
+      <Form method="post" className="settings stack-lg" key={site.id}>
+        <h2>Site Settings</h2>
+        <section className="card stack">
+          <h3>Description</h3>
+          {hydrated && !editing ? (
+            <>
+              <button type="button" className="editable" onClick={() => setEditing(true)} aria-label="Edit description">
+                {description || "Add a description"}
+                <span className="edit-hint" aria-hidden="true">
+                  Edit
+                </span>
+              </button>
+              <input type="hidden" name="description" value={description} />
+            </>
+          ) : (
+            <textarea
+              name="description"
+              rows={4}
+              maxLength={500}
+              value={description}
+              onChange={(event) => setDescription(event.target.value)}
+              aria-label="Description"
+              className="textarea"
+              autoFocus={editing}
+            />
+          )}
+          {siteError ? (
+            <p className="form-error" role="alert">
+              {siteError}
+            </p>
+          ) : null}
+        </section>
+        <section className="card stack">
+          <ChipGroup legend="You are willing to provide" name="contentTypes" options={CONTENT_TYPES} chosen={site.contentTypes} />
+          <ChipGroup legend="Provided materials" name="materials" options={PROVIDED_MATERIALS} chosen={site.materials} />
+          <ChipGroup legend="Category" name="tags" options={CATEGORY_TAGS} chosen={site.tags} />
+        </section>
+        <section className="card stack">
+          <h3>Market listing</h3>
+          <label className="check">
+            <input type="checkbox" name="listed" defaultChecked={listing?.active ?? false} />
+            Show {site.host} in the market
+          </label>
+          <label className="field narrow">
+            <span>Connects a proposal needs</span>
+            <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={listing?.connects ?? ""} />
+          </label>
+          <p className="muted small">Only verified sites appear in the market. The listing offers what you chose above.</p>
+        </section>
+        <div>
+          <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
+            {busy ? <Spinner label="Saving" /> : null} Save
+          </button>
+        </div>
+      </Form>
+      <AccountSecurity failure={actionData && "account" in actionData ? actionData.account : null} />
+    </div>
+  );
+}
+
+/** The account's password and sessions: forms of their own, beside the site's settings. */
+function AccountSecurity({ failure }: { failure: { field: "currentPassword" | "newPassword" | null; error: string } | null }) {
+  const [newPassword, setNewPassword] = useState("");
+  const navigation = useNavigation();
+  const changing = navigation.state === "submitting" && navigation.formData?.get("intent") === "change-password";
+  return (
+    <section className="card stack" aria-labelledby="account-title">
+      <h3 id="account-title">Your account</h3>
+      <Form method="post" className="stack narrow-form">
+        <input type="hidden" name="intent" value="change-password" />
+        <label className="field">
+          <span>Current password</span>
+          <PasswordInput name="currentPassword" autoComplete="current-password" maxLength={128} aria-invalid={failure?.field === "currentPassword"} />
+        </label>
+        <label className="field">
+          <span>New password</span>
+          <PasswordInput
+            name="newPassword"
+            autoComplete="new-password"
+            maxLength={128}
+            value={newPassword}
+            onChange={(event) => setNewPassword(event.target.value)}
+            aria-describedby="new-password-rules"
+            aria-invalid={failure?.field === "newPassword"}
           />
-        )}
-        {actionData?.error ? (
+        </label>
+        <PasswordChecklist password={newPassword} id="new-password-rules" />
+        {failure ? (
           <p className="form-error" role="alert">
-            {actionData.error}
+            {failure.error}
+            {failure.error === messages.noPasswordYet ? (
+              <>
+                {" "}
+                <Link to="/reset-password">Send me a link</Link>
+              </>
+            ) : null}
           </p>
         ) : null}
-      </section>
-      <section className="card stack">
-        <ChipGroup legend="You are willing to provide" name="contentTypes" options={CONTENT_TYPES} chosen={site.contentTypes} />
-        <ChipGroup legend="Provided materials" name="materials" options={PROVIDED_MATERIALS} chosen={site.materials} />
-        <ChipGroup legend="Category" name="tags" options={CATEGORY_TAGS} chosen={site.tags} />
-      </section>
-      <section className="card stack">
-        <h3>Market listing</h3>
-        <label className="check">
-          <input type="checkbox" name="listed" defaultChecked={listing?.active ?? false} />
-          Show {site.host} in the market
-        </label>
-        <label className="field narrow">
-          <span>Connects a proposal needs</span>
-          <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={listing?.connects ?? ""} />
-        </label>
-        <p className="muted small">Only verified sites appear in the market. The listing offers what you chose above.</p>
-      </section>
-      <div>
-        <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
-          {busy ? <Spinner label="Saving" /> : null} Save
-        </button>
-      </div>
-    </Form>
+        <div>
+          <button type="submit" className="button button-primary" disabled={changing} aria-busy={changing}>
+            {changing ? <Spinner label="Changing password" /> : null} Change password
+          </button>
+        </div>
+      </Form>
+      <Form method="post" className="stack">
+        <p className="muted">Lost a phone or used a shared computer? End every session but this one.</p>
+        <div>
+          <button type="submit" name="intent" value="sign-out-others" className="button button-outline">
+            Sign out everywhere else
+          </button>
+        </div>
+      </Form>
+    </section>
   );
 }

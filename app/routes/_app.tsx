@@ -25,6 +25,8 @@ const NOTICES: Record<string, string> = {
   "icon-updated": messages.iconUpdated,
   "icon-missing": messages.iconNotFound,
   "icon-limited": messages.tooManyIconUpdates,
+  "password-changed-here": messages.passwordUpdated,
+  "other-sessions-ended": messages.otherSessionsEnded,
 };
 
 export default function SignedInLayout() {

@@ -342,3 +342,42 @@ describe("security baseline", () => {
     expect(await withFiles.text()).toContain(messages.incorrectCredentials);
   });
 });
+
+describe("account security for signed-in owners", () => {
+  async function secondSession(email: string) {
+    const response = await post("/login", { email, password: PASSWORD });
+    return sessionCookieOf(response)!;
+  }
+
+  it("changes the password with the current one, ends every other session and says so by email", async () => {
+    const user = await signUp();
+    const other = await secondSession(user.email);
+    const wrong = await post("/mysite/settings", { intent: "change-password", currentPassword: "Not-my-password9", newPassword: "Fresh-Secret-77" }, { cookie: user.cookie });
+    expect(wrong.status).toBe(400);
+    const page = await read(wrong);
+    expect(page).toContain(messages.currentPasswordWrong);
+    expect(page).not.toContain("Fresh-Secret-77");
+    const common = await post("/mysite/settings", { intent: "change-password", currentPassword: PASSWORD, newPassword: "Password1" }, { cookie: user.cookie });
+    expect(await read(common)).toContain(messages.passwordTooCommon);
+
+    const done = await post("/mysite/settings", { intent: "change-password", currentPassword: PASSWORD, newPassword: "Fresh-Secret-77" }, { cookie: user.cookie });
+    expect(done.headers.get("Location")).toBe("/mysite/settings?notice=password-changed-here");
+    expect((await get("/mysite", { cookie: user.cookie })).status).toBe(200);
+    expect((await get("/mysite", { cookie: other })).headers.get("Location")).toBe("/login?redirectTo=%2Fmysite");
+    expect((await post("/login", { email: user.email, password: PASSWORD })).status).toBe(400);
+    expect((await post("/login", { email: user.email, password: "Fresh-Secret-77" })).status).toBe(302);
+    const mail = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_address = ? AND kind = 'password-changed'").bind(user.email).first();
+    expect(mail).toEqual({ subject: "Your password was changed" });
+  });
+
+  it("signs out everywhere else, keeping this session", async () => {
+    const user = await signUp();
+    const others = [await secondSession(user.email), await secondSession(user.email)];
+    const response = await post("/mysite/settings", { intent: "sign-out-others" }, { cookie: user.cookie });
+    expect(response.headers.get("Location")).toBe("/mysite/settings?notice=other-sessions-ended");
+    expect((await get("/mysite/settings?notice=other-sessions-ended", { cookie: user.cookie })).status).toBe(200);
+    for (const cookie of others) expect((await get("/market", { cookie })).status).toBe(302);
+    const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(user.userId).first();
+    expect(left).toEqual({ n: 1 });
+  });
+});

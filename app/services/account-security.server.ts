@@ -1,0 +1,58 @@
+/** A signed-in owner's account security: change the password, sign out every other session. */
+import { and, eq, ne } from "drizzle-orm";
+import { passwordCredentials, sessions } from "#drizzle/schema";
+import type { AppContext } from "~/lib/context";
+import { isCommonPassword } from "~/lib/common-passwords.server";
+import { messages } from "~/domain/messages";
+import type { CurrentAuth } from "./auth.server";
+import { deliverSoon, emailToUser } from "./email.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
+import { allow, RATE_LIMITS } from "./rate-limit.server";
+
+export type AccountChange = { ok: true } | { ok: false; status: number; field?: "currentPassword" | "newPassword"; message: string };
+
+/** Needs the current password; sets the new one and ends every other session, with an email saying so. */
+export async function changePassword(context: AppContext, auth: CurrentAuth, currentPassword: string, newPassword: string): Promise<AccountChange> {
+  const { db } = context;
+  if (!(await allow(context, RATE_LIMITS.passwordChangesPerUser, auth.user.id))) {
+    return { ok: false, status: 429, message: messages.tooManyAttempts };
+  }
+  const stored = await db
+    .select({ hash: passwordCredentials.passwordHash })
+    .from(passwordCredentials)
+    .where(eq(passwordCredentials.userId, auth.user.id))
+    .get();
+  if (!stored) return { ok: false, status: 400, field: "currentPassword", message: messages.noPasswordYet };
+  if (!(await verifyPassword(currentPassword, stored.hash))) {
+    return { ok: false, status: 400, field: "currentPassword", message: messages.currentPasswordWrong };
+  }
+  if (isCommonPassword(newPassword)) return { ok: false, status: 400, field: "newPassword", message: messages.passwordTooCommon };
+  const now = context.now();
+  const passwordHash = await hashPassword(newPassword);
+  await db.batch([
+    db.update(passwordCredentials).set({ passwordHash, updatedAt: now }).where(eq(passwordCredentials.userId, auth.user.id)),
+    endOtherSessions(context, auth),
+    emailToUser(
+      db,
+      {
+        userId: auth.user.id,
+        kind: "password-changed",
+        subject: "Your password was changed",
+        text: "The password of your account was just changed, and every other session was signed out. If this was not you, reset your password now.",
+      },
+      now
+    ),
+  ]);
+  deliverSoon(context);
+  return { ok: true };
+}
+
+function endOtherSessions(context: AppContext, auth: CurrentAuth) {
+  return context.db.delete(sessions).where(and(eq(sessions.userId, auth.user.id), ne(sessions.id, auth.session.id)));
+}
+
+/** Ends every session of the account but this one (a lost phone, a shared computer). */
+export async function signOutOtherSessions(context: AppContext, auth: CurrentAuth): Promise<number> {
+  const ended = await endOtherSessions(context, auth).returning({ id: sessions.id });
+  return ended.length;
+}
