@@ -89,6 +89,21 @@ export const passwordResetTokens = sqliteTable(
   (t) => [index("password_reset_tokens_user_idx").on(t.userId), index("password_reset_tokens_expires_idx").on(t.expiresAt)],
 );
 
+/** Email confirmation links (decision 22): single use, a day long; only the token's hash is stored. */
+export const emailConfirmationTokens = sqliteTable(
+  "email_confirmation_tokens",
+  {
+    /** Hex SHA-256 of the token in the emailed link. */
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("email_confirmation_tokens_user_idx").on(t.userId), index("email_confirmation_tokens_expires_idx").on(t.expiresAt)],
+);
+
 /** Fixed-window counters for rate limits; `key` names the action and the subject (ip or account). */
 export const rateLimits = sqliteTable(
   "rate_limits",

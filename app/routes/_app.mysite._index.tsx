@@ -1,9 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useLocation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
 import { OfferRows } from "~/components/offer-rows";
 import { PostCard } from "~/components/post-card";
 import { VerifyBanner } from "~/components/verify-banner";
+import { messages } from "~/domain/messages";
 import { labelOf, CATEGORY_TAGS } from "~/domain/options";
 import { displayScore } from "~/domain/score";
 import { requireAuth } from "~/services/auth.server";
@@ -34,6 +35,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     now,
     connects: shell.user.connects,
+    email: shell.user.email,
+    emailVerified: shell.user.emailVerified,
     ...dashboard,
     suggestions: { tag: suggestions.tag, matched: suggestions.matched.map(card), somethingNew: suggestions.somethingNew.map(card) },
   };
@@ -50,6 +53,16 @@ export default function Dashboard() {
     <div className="dashboard stack-lg">
       <h2 className="greeting">Happy trading with {site.host}</h2>
       {!site.verified ? <VerifyBanner /> : null}
+      {!data.emailVerified ? (
+        <Form method="post" action="/confirm-email" className="banner-warning" role="note">
+          <span>
+            {messages.confirmEmailBanner} {data.email}.
+          </span>
+          <button type="submit" name="intent" value="resend" className="button button-small button-outline">
+            Send it again
+          </button>
+        </Form>
+      ) : null}
       <section className="counters" aria-label="Your numbers">
         <div className="counter">
           <strong>{counts.received}</strong>

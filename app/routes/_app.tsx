@@ -26,6 +26,9 @@ const NOTICES: Record<string, string> = {
   "icon-missing": messages.iconNotFound,
   "icon-limited": messages.tooManyIconUpdates,
   "password-changed-here": messages.passwordUpdated,
+  "email-confirmed": messages.emailConfirmed,
+  "confirmation-sent": messages.confirmationSent,
+  "confirmation-limited": messages.tooManyAttempts,
   "other-sessions-ended": messages.otherSessionsEnded,
 };
 

@@ -23,6 +23,7 @@ const NOTICES: Record<string, string> = {
   "password-changed": messages.passwordChanged,
   "oauth-failed": messages.oauthFailed,
   "oauth-unverified": messages.oauthEmailUnverified,
+  "email-confirmed": messages.emailConfirmed,
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -10,6 +10,8 @@ import { decoyPasswordHash, hashPassword, verifyPassword } from "./passwords.ser
 import { addressLimitScale, allow, consume, RATE_LIMITS, refund } from "./rate-limit.server";
 import { newId } from "~/lib/ids";
 import { prepareSession } from "./sessions.server";
+import { confirmationStatements } from "./email-confirmation.server";
+import { deliverSoon } from "./email.server";
 import { lookUpIconLater } from "./site-icons.server";
 import { prepareSite } from "./sites.server";
 
@@ -66,12 +68,14 @@ export async function signUp(context: AppContext, input: SignUpInput, clientAddr
       site.statement,
       ...starterGrantStatements(db, userId, grant, now),
       session.statement,
+      ...confirmationStatements(context, userId, now),
     ]);
   } catch (error) {
     if (isUniqueConstraintError(error)) return { ok: false, status: 409, message: messages.emailInUse, field: "email" };
     console.error("signUp failed", error);
     return { ok: false, status: 500, message: messages.signupFailed };
   }
+  deliverSoon(context);
   lookUpIconLater(context, userId, site.id, input.url);
   return { ok: true, userId, token: session.token, expiresAt: session.expiresAt };
 }

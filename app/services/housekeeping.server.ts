@@ -5,6 +5,7 @@
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
+import { deleteExpiredConfirmations } from "./email-confirmation.server";
 import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
 import { expireOffersAndConnects } from "./offers.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
@@ -17,6 +18,7 @@ export async function runHousekeeping(context: AppContext) {
   await expireOffersAndConnects(context);
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)));
   await deleteExpiredResetTokens({ db }, now);
+  await deleteExpiredConfirmations(db, now);
   await deleteOldWindows(db, now);
   await recheckVerifiedSites(context);
   await deliverOutbox(db, env, now);

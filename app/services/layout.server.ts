@@ -7,7 +7,7 @@ export function loadSignedInShell(context: AppContext, auth: CurrentAuth) {
   return once(context, "shell", async () => {
     const userSites = await listUserSites(context.db, auth.user.id);
     return {
-      user: { email: auth.user.email, connects: auth.user.connects, connectsHeld: auth.user.connectsHeld },
+      user: { email: auth.user.email, emailVerified: auth.user.emailVerified, connects: auth.user.connects, connectsHeld: auth.user.connectsHeld },
       sites: userSites,
       activeSite: resolveActiveSite(userSites, auth.session.activeSiteId),
     };

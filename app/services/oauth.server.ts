@@ -4,7 +4,7 @@
  */
 import { CodeChallengeMethod, generateCodeVerifier, generateState, Google, OAuth2Client } from "arctic";
 import { and, eq } from "drizzle-orm";
-import { oauthAccounts, users } from "#drizzle/schema";
+import { oauthAccounts, passwordCredentials, sessions, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { Env } from "~/lib/env";
 import { isProduction } from "~/lib/env";
@@ -12,7 +12,10 @@ import { messages } from "~/domain/messages";
 import { starterConnects, starterGrantStatements } from "./connects.server";
 import { startSession, type Refused, type SignedIn } from "./accounts.server";
 import { newId } from "~/lib/ids";
+import { deliverSoon, emailToUser } from "./email.server";
 import { readCookie } from "./sessions.server";
+
+const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: "Google", github: "GitHub" };
 
 export const OAUTH_PROVIDERS = ["google", "github"] as const;
 export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
@@ -142,14 +145,41 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
   if (linked) return { ...(await startSession(context, linked.userId)), redirectTo };
 
   if (!profile.email) return failed;
+  // An address the provider has not verified never joins nor creates an account with that address.
+  if (!profile.emailVerified) return { ok: false, status: 400, message: messages.oauthEmailUnverified };
   const email = profile.email.trim().toLowerCase();
-  const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, email)).get();
+  const existing = await db.select({ id: users.id, emailVerified: users.emailVerified }).from(users).where(eq(users.email, email)).get();
   const now = context.now();
   const link = (userId: string) =>
     db.insert(oauthAccounts).values({ provider, providerUserId: profile.providerUserId, userId, email, createdAt: now });
   if (existing) {
-    if (!profile.emailVerified) return { ok: false, status: 400, message: messages.oauthEmailUnverified };
-    await db.batch([link(existing.id), db.update(users).set({ emailVerified: true }).where(eq(users.id, existing.id))]);
+    // The provider proves the address now. If the account never proved it, whoever registered it first may not
+    // own it: its password and sessions end before the owner comes in, and the address is told.
+    const unproven = !existing.emailVerified;
+    await db.batch([
+      link(existing.id),
+      db.update(users).set({ emailVerified: true }).where(eq(users.id, existing.id)),
+      ...(unproven
+        ? [
+            db.delete(passwordCredentials).where(eq(passwordCredentials.userId, existing.id)),
+            db.delete(sessions).where(eq(sessions.userId, existing.id)),
+            emailToUser(
+              db,
+              {
+                userId: existing.id,
+                kind: "account-joined",
+                subject: `Your account now signs in with ${PROVIDER_NAMES[provider]}`,
+                text:
+                  `You signed in with ${PROVIDER_NAMES[provider]} using ${email}. This address had never been confirmed on its account, ` +
+                  `so to keep it yours we removed the account's password and signed out every other session.\n\n` +
+                  `To sign in with a password again, set a new one: ${new URL("/reset-password", context.env.APP_URL).toString()}`,
+              },
+              now,
+            ),
+          ]
+        : []),
+    ]);
+    if (unproven) deliverSoon(context);
     return { ...(await startSession(context, existing.id)), redirectTo };
   }
   const userId = newId();

@@ -27,6 +27,7 @@ export const RATE_LIMITS = {
   resetPerAccount: { name: "reset:account", limit: 5, windowMs: 60 * 60_000 },
   verificationChecksPerSite: { name: "verify:site", limit: 10, windowMs: 60 * 60_000 },
   iconUpdatesPerSite: { name: "icon:site", limit: 10, windowMs: 60 * 60_000 },
+  confirmationsPerUser: { name: "confirm-email:user", limit: 3, windowMs: 60 * 60_000 },
   passwordChangesPerUser: { name: "password-change:user", limit: 10, windowMs: 60 * 60_000 },
   proposalsPerSender: { name: "propose:user", limit: 20, windowMs: 60 * 60_000 },
   waitlistPerAddress: { name: "waitlist:ip", limit: 10, windowMs: 60 * 60_000, perAddress: true },

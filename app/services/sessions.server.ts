@@ -43,7 +43,7 @@ export function prepareSession(db: Database, userId: string, activeSiteId: strin
 
 export interface ValidSession {
   session: typeof sessions.$inferSelect;
-  user: { id: string; email: string; connects: number; connectsHeld: number };
+  user: { id: string; email: string; emailVerified: boolean; connects: number; connectsHeld: number };
   /** Set when the idle expiry moved and the cookie must be sent again. */
   refreshedExpiresAt: number | null;
 }
@@ -51,7 +51,10 @@ export interface ValidSession {
 export async function validateSessionToken(db: Database, token: string, now: number): Promise<ValidSession | null> {
   const id = hashToken(token);
   const row = await db
-    .select({ session: sessions, user: { id: users.id, email: users.email, connects: users.connects, connectsHeld: users.connectsHeld } })
+    .select({
+      session: sessions,
+      user: { id: users.id, email: users.email, emailVerified: users.emailVerified, connects: users.connects, connectsHeld: users.connectsHeld },
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, id))

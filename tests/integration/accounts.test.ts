@@ -381,3 +381,47 @@ describe("account security for signed-in owners", () => {
     expect(left).toEqual({ n: 1 });
   });
 });
+
+describe("email confirmation", () => {
+  async function confirmationLinkOf(email: string) {
+    const mail = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND kind = 'email-confirmation' ORDER BY created_at DESC LIMIT 1")
+      .bind(email)
+      .first<{ text_body: string }>();
+    return mail!.text_body.match(/https:\/\/market\.test\/confirm-email\?token=([a-z2-7]+)/)![1]!;
+  }
+
+  it("sends a single-use link at sign-up; the page confirms with a button; the account works meanwhile", async () => {
+    const user = await signUp();
+    const token = await confirmationLinkOf(user.email);
+    const stored = await env.DB.prepare("SELECT id FROM email_confirmation_tokens WHERE user_id = ?").bind(user.userId).first<{ id: string }>();
+    expect(stored!.id).not.toBe(token);
+    const dashboard = await read(await get("/mysite", { cookie: user.cookie }));
+    expect(dashboard).toContain(`${messages.confirmEmailBanner} ${user.email}.`);
+
+    // Opening the link (as a mail scanner would) confirms nothing; the button does.
+    const page = await read(await get(`/confirm-email?token=${token}`));
+    expect(page).toContain("Confirm my email");
+    expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(user.userId).first()).toEqual({ email_verified: 0 });
+    const confirmed = await post("/confirm-email", { intent: "confirm", token }, { cookie: user.cookie });
+    expect(confirmed.headers.get("Location")).toBe("/mysite?notice=email-confirmed");
+    expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(user.userId).first()).toEqual({ email_verified: 1 });
+    expect(await read(await get("/mysite", { cookie: user.cookie }))).not.toContain(messages.confirmEmailBanner);
+
+    const again = await post("/confirm-email", { intent: "confirm", token });
+    expect(again.status).toBe(400);
+    expect(await read(again)).toContain(messages.confirmationLinkInvalid);
+  });
+
+  it("refuses an expired link, and sends a new one on request, which replaces the old", async () => {
+    const user = await signUp();
+    const first = await confirmationLinkOf(user.email);
+    const resent = await post("/confirm-email", { intent: "resend" }, { cookie: user.cookie });
+    expect(resent.headers.get("Location")).toBe("/mysite?notice=confirmation-sent");
+    const second = await confirmationLinkOf(user.email);
+    expect(second).not.toBe(first);
+    expect(await read(await get(`/confirm-email?token=${first}`))).toContain(messages.confirmationLinkInvalid);
+    await env.DB.prepare("UPDATE email_confirmation_tokens SET expires_at = ? WHERE user_id = ?").bind(Date.now() - 1, user.userId).run();
+    expect((await post("/confirm-email", { intent: "confirm", token: second })).status).toBe(400);
+    expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(user.userId).first()).toEqual({ email_verified: 0 });
+  });
+});

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { get, newEmail, sessionCookieOf, signUp } from "./helpers";
+import { get, newEmail, PASSWORD, post, sessionCookieOf, signUp } from "./helpers";
 
 /** Answers the providers' token and profile endpoints; anything else is a test failure. */
 function mockProviders(profile: { google?: object; githubUser?: object; githubEmails?: object[] }, bodies: string[] = []) {
@@ -89,6 +89,41 @@ describe("OAuth sign-in", () => {
     expect(link).toEqual({ user_id: userId });
     const users = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first<{ n: number }>();
     expect(users!.n).toBe(1);
+  });
+
+  it("joining an account whose email was never confirmed ends its password and sessions, and says so", async () => {
+    const squatter = await signUp();
+    mockProviders({ google: { sub: "g-owner", email: squatter.email, email_verified: true } });
+    const { callback } = await startAndReturn("google");
+    const response = await callback();
+    expect(response.headers.get("Location")).toBe("/market");
+    const owner = sessionCookieOf(response)!;
+    expect((await get("/market", { cookie: owner })).status).toBe(200);
+    // The squatter's session and password are gone.
+    expect((await get("/market", { cookie: squatter.cookie })).headers.get("Location")).toBe("/login");
+    expect((await post("/login", { email: squatter.email, password: PASSWORD })).status).toBe(400);
+    expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(squatter.userId).first()).toEqual({ email_verified: 1 });
+    const mail = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_address = ? AND kind = 'account-joined'").bind(squatter.email).first();
+    expect(mail).toEqual({ subject: "Your account now signs in with Google" });
+  });
+
+  it("joining an account whose email was confirmed keeps its password and sessions", async () => {
+    const user = await signUp();
+    await env.DB.prepare("UPDATE users SET email_verified = 1 WHERE id = ?").bind(user.userId).run();
+    mockProviders({ google: { sub: "g-confirmed", email: user.email, email_verified: true } });
+    const { callback } = await startAndReturn("google");
+    expect((await callback()).headers.get("Location")).toBe("/market");
+    expect((await get("/market", { cookie: user.cookie })).status).toBe(200);
+    expect((await post("/login", { email: user.email, password: PASSWORD })).status).toBe(302);
+  });
+
+  it("never creates an account with an address the provider has not verified", async () => {
+    const email = newEmail("unverified");
+    mockProviders({ google: { sub: "g-unverified", email, email_verified: false } });
+    const { callback } = await startAndReturn("google");
+    const response = await callback();
+    expect(response.headers.get("Location")).toBe("/login?notice=oauth-unverified");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first()).toEqual({ n: 0 });
   });
 
   it("does not join an existing account when the provider has not verified the email", async () => {

@@ -1,0 +1,79 @@
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { z } from "zod";
+import { Wordmark } from "~/components/brand";
+import { messages } from "~/domain/messages";
+import { parseForm, readFormData } from "~/lib/forms.server";
+import { getCurrentAuth, requireAuth } from "~/services/auth.server";
+import { confirmEmail, isConfirmationUsable, resendConfirmation } from "~/services/email-confirmation.server";
+
+export const meta: MetaFunction = () => [{ title: "Confirm your email - Backlink Market" }, { name: "robots", content: "noindex" }];
+
+// The page holds a one-time link; nothing of it is cached.
+export const headers = () => ({ "Cache-Control": "no-store" });
+
+/** The emailed link opens this page; confirming is a button (a post), so link scanners that open mail do not. */
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const token = (new URL(request.url).searchParams.get("token") ?? "").slice(0, 200);
+  const usable = token !== "" && (await isConfirmationUsable(context, token));
+  const auth = await getCurrentAuth(request, context);
+  return { token: usable ? token : null, signedIn: Boolean(auth), confirmed: auth?.user.emailVerified ?? false };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const parsed = parseForm(
+    await readFormData(request),
+    z.discriminatedUnion("intent", [z.object({ intent: z.literal("confirm"), token: z.string().max(200) }), z.object({ intent: z.literal("resend") })]),
+  );
+  if (!parsed.ok) return data({ error: messages.confirmationLinkInvalid }, { status: 400 });
+  if (parsed.value.intent === "resend") {
+    const auth = await requireAuth(request, context);
+    const outcome = await resendConfirmation(context, auth);
+    throw redirect(`/mysite?notice=${outcome === "sent" ? "confirmation-sent" : outcome === "limited" ? "confirmation-limited" : "email-confirmed"}`);
+  }
+  if (!(await confirmEmail(context, parsed.value.token))) return data({ error: messages.confirmationLinkInvalid }, { status: 400 });
+  const auth = await getCurrentAuth(request, context);
+  throw redirect(auth ? "/mysite?notice=email-confirmed" : "/login?notice=email-confirmed");
+}
+
+export default function ConfirmEmail() {
+  const { token, signedIn, confirmed } = useLoaderData<typeof loader>();
+  return (
+    <div className="page centered-page">
+      <header className="public-header">
+        <Wordmark />
+      </header>
+      <main className="thanks stack">
+        <h1>Confirm your email</h1>
+        {token ? (
+          <Form method="post" className="stack">
+            <p>One click proves this address is yours.</p>
+            <input type="hidden" name="token" value={token} />
+            <button type="submit" name="intent" value="confirm" className="button button-primary">
+              Confirm my email
+            </button>
+          </Form>
+        ) : confirmed ? (
+          <p>Your email address is already confirmed.</p>
+        ) : (
+          <>
+            <p className="form-error" role="alert">
+              {messages.confirmationLinkInvalid}
+            </p>
+            {signedIn ? (
+              <Form method="post">
+                <button type="submit" name="intent" value="resend" className="button button-primary">
+                  Send me a new link
+                </button>
+              </Form>
+            ) : (
+              <Link to="/login" className="button button-primary">
+                Log in to get a new link
+              </Link>
+            )}
+          </>
+        )}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * Email confirmation (decision 22): sign-up sends a single-use link, valid for a day; only its hash is stored.
+ * An unconfirmed account can use the product, but its address does not count as proven when an OAuth sign-in
+ * with the same email comes along (see oauth.server.ts).
+ */
+import { and, eq, gt, lt } from "drizzle-orm";
+import { emailConfirmationTokens, users } from "#drizzle/schema";
+import type { AppContext } from "~/lib/context";
+import type { Database } from "~/lib/db.server";
+import type { CurrentAuth } from "./auth.server";
+import { deliverSoon, emailToUser } from "./email.server";
+import { allow, RATE_LIMITS } from "./rate-limit.server";
+import { generateToken, hashToken } from "./sessions.server";
+
+export const CONFIRMATION_LIFETIME_MS = 24 * 60 * 60_000;
+
+/** A new link for the account, replacing older ones, and its email: statements for the caller's batch. */
+export function confirmationStatements(context: AppContext, userId: string, now: number) {
+  const { db } = context;
+  const token = generateToken();
+  const link = new URL(`/confirm-email?token=${token}`, context.env.APP_URL).toString();
+  return [
+    db.delete(emailConfirmationTokens).where(eq(emailConfirmationTokens.userId, userId)),
+    db.insert(emailConfirmationTokens).values({ id: hashToken(token), userId, expiresAt: now + CONFIRMATION_LIFETIME_MS, createdAt: now }),
+    emailToUser(
+      db,
+      {
+        userId,
+        kind: "email-confirmation",
+        subject: "Confirm your email address",
+        text: `Welcome to Backlink Market. Please confirm that this address is yours (the link works once, for a day):\n${link}\n\nIf you did not sign up, ignore this email.`,
+      },
+      now,
+    ),
+  ] as const;
+}
+
+export async function isConfirmationUsable(context: AppContext, token: string): Promise<boolean> {
+  const row = await context.db
+    .select({ id: emailConfirmationTokens.id })
+    .from(emailConfirmationTokens)
+    .where(and(eq(emailConfirmationTokens.id, hashToken(token)), gt(emailConfirmationTokens.expiresAt, context.now())))
+    .get();
+  return Boolean(row);
+}
+
+/** Uses the link once: the token is claimed (deleted) first, then the address is marked proven. */
+export async function confirmEmail(context: AppContext, token: string): Promise<boolean> {
+  const { db } = context;
+  const claimed = await db
+    .delete(emailConfirmationTokens)
+    .where(and(eq(emailConfirmationTokens.id, hashToken(token)), gt(emailConfirmationTokens.expiresAt, context.now())))
+    .returning({ userId: emailConfirmationTokens.userId })
+    .get();
+  if (!claimed) return false;
+  await db.update(users).set({ emailVerified: true }).where(eq(users.id, claimed.userId));
+  return true;
+}
+
+/** Sends a new link to a signed-in owner whose address is not confirmed yet (3 an hour). */
+export async function resendConfirmation(context: AppContext, auth: CurrentAuth): Promise<"sent" | "confirmed" | "limited"> {
+  if (auth.user.emailVerified) return "confirmed";
+  if (!(await allow(context, RATE_LIMITS.confirmationsPerUser, auth.user.id))) return "limited";
+  await context.db.batch([...confirmationStatements(context, auth.user.id, context.now())]);
+  deliverSoon(context);
+  return "sent";
+}
+
+export async function deleteExpiredConfirmations(db: Database, now: number): Promise<void> {
+  await db.delete(emailConfirmationTokens).where(lt(emailConfirmationTokens.expiresAt, now));
+}
