@@ -1,10 +1,10 @@
 /**
  * Search rules (spec 5): the term matches case-insensitively anywhere in the listing (address, description,
  * category, tags); chosen categories must all be among the listing's tags; authority bands combine with OR on
- * the rounded-up score. `matchesSearch` is the rule; the server runs the same rule as SQL.
+ * the rounded-up score. The server runs these rules as SQL (app/services/search.server.ts).
  */
 import { CATEGORY_TAGS } from "./options";
-import { AUTHORITY_BANDS, authorityBand, type AuthorityBand } from "./score";
+import { AUTHORITY_BANDS, type AuthorityBand } from "./score";
 
 export interface SearchQuery {
   term: string;
@@ -23,28 +23,6 @@ export function parseSearchQuery(params: URLSearchParams, pathTerm?: string): Se
   const tags = [...new Set(params.getAll("tag").filter((tag) => TAG_IDS.has(tag)))];
   const bands = [...new Set(params.getAll("band").filter((band) => BAND_IDS.has(band)))] as AuthorityBand[];
   return { term, tags, bands };
-}
-
-export interface SearchableListing {
-  url: string;
-  description: string;
-  category: string;
-  tags: string[];
-  score: number | null;
-}
-
-export function searchableText(listing: Pick<SearchableListing, "url" | "description" | "category" | "tags">): string {
-  return [listing.url, listing.description, listing.category, ...listing.tags].join(" ").toLowerCase();
-}
-
-export function matchesSearch(listing: SearchableListing, query: SearchQuery): boolean {
-  if (query.term && !searchableText(listing).includes(query.term.toLowerCase())) return false;
-  if (!query.tags.every((tag) => listing.tags.includes(tag))) return false;
-  if (query.bands.length > 0) {
-    if (listing.score === null) return false;
-    if (!query.bands.includes(authorityBand(listing.score))) return false;
-  }
-  return true;
 }
 
 /** A phrase for SQLite FTS5: the text quoted, inner quotes doubled, so user input is never query syntax. */

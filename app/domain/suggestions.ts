@@ -8,13 +8,3 @@ export function tagOfTheDay(tags: readonly string[], at: number): string | null 
   if (tags.length === 0) return null;
   return tags[new Date(at).getUTCDay() % tags.length] ?? null;
 }
-
-/** Up to `count` items in random order, without repeats; `random` returns [0, 1). */
-export function pickRandom<T>(items: readonly T[], count: number, random: () => number = Math.random): T[] {
-  const pool = [...items];
-  for (let i = pool.length - 1; i > 0; i -= 1) {
-    const j = Math.floor(random() * (i + 1));
-    [pool[i], pool[j]] = [pool[j] as T, pool[i] as T];
-  }
-  return pool.slice(0, count);
-}
