@@ -200,10 +200,52 @@ describe("who goes where", () => {
     }
   });
 
-  it("treats an unknown or expired session as signed out and clears the cookie", async () => {
+  it("treats an unknown session as signed out and clears the cookie", async () => {
     const response = await get("/market", { cookie: "__Host-session=abcdefghijklmnopqrstuvwxyz234567" });
     expect(response.headers.get("Location")).toBe("/login");
     expect(response.headers.getSetCookie().join()).toContain("Max-Age=0");
+  });
+});
+
+describe("session lifetime", () => {
+  const DAY = 24 * 3600_000;
+  const sessionOf = (userId: string) =>
+    env.DB.prepare("SELECT expires_at, absolute_expires_at FROM sessions WHERE user_id = ?").bind(userId).first<{ expires_at: number; absolute_expires_at: number }>();
+
+  it("ends a session idle past its 30 days, deleting it and clearing the cookie", async () => {
+    const user = await signUp();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?").bind(Date.now() - 1_000, user.userId).run();
+    const response = await get("/market", { cookie: user.cookie });
+    expect(response.headers.get("Location")).toBe("/login");
+    expect(response.headers.getSetCookie().join()).toContain("Max-Age=0");
+    expect(await sessionOf(user.userId)).toBeNull();
+  });
+
+  it("ends a session at its 90-day absolute limit, however active", async () => {
+    const user = await signUp();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?").bind(Date.now() + 20 * DAY, Date.now() - 1_000, user.userId).run();
+    expect((await get("/market", { cookie: user.cookie })).headers.get("Location")).toBe("/login");
+    expect(await sessionOf(user.userId)).toBeNull();
+  });
+
+  it("slides the idle expiry forward when it is half used, never past the absolute limit", async () => {
+    const user = await signUp();
+    const start = Date.now();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?").bind(start + 10 * DAY, start + 60 * DAY, user.userId).run();
+    const refreshed = await get("/market", { cookie: user.cookie });
+    expect(refreshed.status).toBe(200);
+    const cookie = refreshed.headers.getSetCookie().find((c) => c.startsWith("__Host-session="));
+    expect(cookie).toMatch(/Expires=/);
+    const after = (await sessionOf(user.userId))!;
+    expect(after.expires_at).toBeGreaterThanOrEqual(start + 30 * DAY);
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?").bind(start + 10 * DAY, start + 12 * DAY, user.userId).run();
+    await get("/market", { cookie: user.cookie });
+    expect((await sessionOf(user.userId))!.expires_at).toBe(start + 12 * DAY);
+    // A fresh session is not written again on every request.
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?").bind(start + 29 * DAY, start + 80 * DAY, user.userId).run();
+    const quiet = await get("/market", { cookie: user.cookie });
+    expect(quiet.headers.getSetCookie().some((c) => c.startsWith("__Host-session="))).toBe(false);
+    expect((await sessionOf(user.userId))!.expires_at).toBe(start + 29 * DAY);
   });
 });
 
@@ -246,6 +288,19 @@ describe("password reset", () => {
 
     expect((await post("/login", { email, password: PASSWORD })).status).toBe(400);
     expect((await post("/login", { email, password: "Newpassword9" })).status).toBe(302);
+  });
+
+  it("refuses a link past its hour", async () => {
+    const { email, userId } = await signUp();
+    await post("/reset-password", { intent: "request", email });
+    const mail = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND kind = 'password-reset'").bind(email).first<{ text_body: string }>();
+    const token = mail!.text_body.match(/token=([a-z2-7]+)/)![1]!;
+    await env.DB.prepare("UPDATE password_reset_tokens SET expires_at = ? WHERE user_id = ?").bind(Date.now() - 1_000, userId).run();
+    expect(await read(await get(`/reset-password?token=${token}`))).toContain(escaped(messages.resetLinkInvalid));
+    const late = await post("/reset-password", { intent: "reset", token, password: "Newpassword9" });
+    expect(late.status).toBe(400);
+    expect(await late.text()).toContain(escaped(messages.resetLinkInvalid));
+    expect((await post("/login", { email, password: PASSWORD })).status).toBe(302);
   });
 
   it("answers the same for an unknown email and sends nothing", async () => {

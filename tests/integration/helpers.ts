@@ -132,3 +132,31 @@ export async function devFetch(path: string, init: RequestInit & { headers?: Rec
   await waitOnExecutionContext(ctx);
   return response;
 }
+
+/** A signed-up user whose first site is verified, so it can trade. */
+export async function trader() {
+  const user = await signUp();
+  await env.DB.prepare("UPDATE sites SET verified = 1 WHERE user_id = ?").bind(user.userId).run();
+  const site = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(user.userId).first<{ id: string }>();
+  return { ...user, siteId: site!.id };
+}
+
+export function propose(cookie: string, listingId: string, extra: [string, string][] = []) {
+  return post(
+    `/market?post=${listingId}`,
+    new URLSearchParams([
+      ["intent", "propose"],
+      ["listingId", listingId],
+      ["myContentType", "blog-post"],
+      ["theirContentType", "feature"],
+      ["myMaterials", "logo"],
+      ["theirMaterials", "short-description"],
+      ...extra,
+    ]),
+    { cookie },
+  );
+}
+
+export function act(cookie: string, offerId: string, fields: [string, string][]) {
+  return post(`/mysite/offers?offer=${offerId}`, new URLSearchParams(fields), { cookie });
+}

@@ -1,7 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { get, listSite, post, read, signUp, uniqueHost } from "./helpers";
+import { database } from "~/lib/db.server";
+import { updateSiteSettings } from "~/services/sites.server";
+import { act, get, listSite, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 
 describe("market", () => {
   it("shows verified listings of other users, never the viewer's own or unverified ones", async () => {
@@ -31,7 +33,9 @@ describe("market", () => {
     expect(page).toContain("17 connects");
     expect(page).toContain(messages.verifyBanner);
     expect(page).toContain('href="/mysite/verify"');
+    expect((await get("/mysite/verify", { cookie: viewer.cookie })).status).toBe(200);
     expect(page).toContain('href="/mysite/connects"');
+    expect((await get("/mysite/connects", { cookie: viewer.cookie })).status).toBe(200);
     expect(page).toMatch(/aria-label="Close"[^>]*href="\/market"/);
   });
 
@@ -99,7 +103,47 @@ describe("search", () => {
     for (const term of ['"', "a", "ab", "%_\\", "NEAR(x y)", "😀😀😀", "x".repeat(5000), "') OR 1=1 --"]) {
       const response = await get(`/search?term=${encodeURIComponent(term)}&band=nope&tag=%00`, { cookie: viewer.cookie });
       expect(response.status, term.slice(0, 20)).toBe(200);
+      expect(await read(response), term.slice(0, 20)).toMatch(/\d+\+ sites available/);
     }
+  });
+
+  it("pages through every result with `after`, newest first, without repeats, in both kinds of search", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const word = `zp${crypto.randomUUID().slice(0, 6)}`;
+    const listed: string[] = [];
+    for (let i = 0; i < 30; i += 1) listed.push((await listSite(other.userId, { host: uniqueHost("paged"), description: `Paged ${word} ${i}`, tags: ["news-journalism"] })).listingId);
+    const walk = async (first: string) => {
+      const seen: string[] = [];
+      let next: string | null = first;
+      for (let pages = 0; next && pages < 10; pages += 1) {
+        const html = await read(await get(next, { cookie: viewer.cookie }));
+        seen.push(...[...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]!));
+        next = html.match(/href="(\/search\?[^"]*after=[^"]+)"/)?.[1]?.replaceAll("&amp;", "&") ?? null;
+      }
+      return seen;
+    };
+    const byTerm = await walk(`/search?term=${word}`);
+    expect(byTerm).toHaveLength(30);
+    expect(new Set(byTerm).size).toBe(30);
+    expect(byTerm).toEqual([...listed].reverse());
+    // Without a term the listings are walked newest first (same-millisecond ties in id order): these 30 come first.
+    const all = await walk("/search?band=mid");
+    expect(new Set(all).size).toBe(all.length);
+    expect(new Set(all.slice(0, 30))).toEqual(new Set(listed));
+  });
+
+  it("finds one- and two-character terms anywhere, literally", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const near = await listSite(other.userId, { host: uniqueHost("short"), description: "Notes on the Q7 camera and 5% off %_ deals" });
+    await listSite(other.userId, { host: uniqueHost("short"), description: "Notes on other things entirely" });
+    const ids = async (term: string) => {
+      const html = await read(await get(`/search?term=${encodeURIComponent(term)}`, { cookie: viewer.cookie }));
+      return [...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]);
+    };
+    expect(await ids("q7")).toContain(near.listingId);
+    expect(await ids("%_")).toEqual([near.listingId]);
   });
 
   it("finds a site by its new description after settings are saved", async () => {
@@ -174,8 +218,14 @@ describe("settings", () => {
     const intruder = await signUp();
     const ownerSite = await env.DB.prepare("SELECT id, description FROM sites WHERE user_id = ?").bind(owner.userId).first<{ id: string; description: string }>();
     expect((await post("/sites/active", { siteId: ownerSite!.id }, { cookie: intruder.cookie })).status).toBe(403);
-    await post("/mysite/settings", { description: "Hijacked" }, { cookie: intruder.cookie });
+    // A session that somehow names the owner's site is still only ever the intruder's own sites.
+    await env.DB.prepare("UPDATE sessions SET active_site_id = ? WHERE user_id = ?").bind(ownerSite!.id, intruder.userId).run();
+    expect((await post("/mysite/settings", { description: "Hijacked description from elsewhere" }, { cookie: intruder.cookie })).status).toBe(302);
+    // And the service refuses anyone else's site outright.
+    const settings = { description: "Hijacked again, directly", tags: [], materials: [], contentTypes: [], listed: false };
+    expect(await updateSiteSettings(database(env.DB), intruder.userId, ownerSite!.id, settings, Date.now())).toBe(false);
     expect(await env.DB.prepare("SELECT description FROM sites WHERE id = ?").bind(ownerSite!.id).first()).toEqual({ description: ownerSite!.description });
+    expect(await env.DB.prepare("SELECT description FROM sites WHERE user_id = ?").bind(intruder.userId).first()).toEqual({ description: "Hijacked description from elsewhere" });
     const intruderPage = await read(await get("/mysite", { cookie: intruder.cookie }));
     expect(intruderPage).not.toContain(owner.url);
   });
@@ -239,41 +289,49 @@ describe("dashboard", () => {
     expect(empty).toContain("No offers yet, throw your hat in the ring!");
     expect(empty).toContain(messages.verifyBanner);
 
-    const mySite = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(me.userId).first<{ id: string }>();
-    const otherSite = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(other.userId).first<{ id: string }>();
-    const offer = (status: string, fromMe: boolean) =>
-      env.DB.prepare(
-        "INSERT INTO offers (id, sender_user_id, sender_site_id, receiver_user_id, receiver_site_id, connects, status, answer_by, updated_at) VALUES (?, ?, ?, ?, ?, 5, ?, 0, 0)",
-      ).bind(
-        crypto.randomUUID(),
-        fromMe ? me.userId : other.userId,
-        fromMe ? mySite!.id : otherSite!.id,
-        fromMe ? other.userId : me.userId,
-        fromMe ? otherSite!.id : mySite!.id,
-        status,
-      );
-    await env.DB.batch([offer("pending", true), offer("pending", false), offer("pending", false), offer("accepted", true), offer("declined", false)]);
+    // Made the way users make them: proposals to listings, then answers.
+    await env.DB.prepare("UPDATE sites SET verified = 1 WHERE user_id IN (?, ?)").bind(me.userId, other.userId).run();
+    const mine = await listSite(me.userId, { host: uniqueHost("mine"), connects: 2 });
+    await env.DB.prepare("UPDATE sessions SET active_site_id = ? WHERE user_id = ?").bind(mine.siteId, me.userId).run();
+    const theirs = await Promise.all([1, 2, 3].map((i) => listSite(other.userId, { host: uniqueHost(`theirs${i}`), connects: 5 })));
+    const otherSecond = await trader();
+    const latest = async (userId: string) =>
+      (await env.DB.prepare("SELECT id FROM offers WHERE sender_user_id = ? ORDER BY created_at DESC LIMIT 1").bind(userId).first<{ id: string }>())!.id;
+    // Sent by me: one still pending, one accepted (a trade).
+    expect((await propose(me.cookie, theirs[0]!.listingId)).status).toBe(302);
+    expect((await propose(me.cookie, theirs[1]!.listingId)).status).toBe(302);
+    expect((await act(other.cookie, await latest(me.userId), [["intent", "accept"]])).status).toBe(302);
+    // Received: two pending, one declined.
+    expect((await propose(other.cookie, mine.listingId)).status).toBe(302);
+    expect((await propose(otherSecond.cookie, mine.listingId)).status).toBe(302);
+    const third = await trader();
+    expect((await propose(third.cookie, mine.listingId)).status).toBe(302);
+    expect((await act(me.cookie, await latest(third.userId), [["intent", "decline"]])).status).toBe(302);
     const page = await read(await get("/mysite", { cookie: me.cookie }));
     const counter = (label: string) => page.match(new RegExp(`<strong>(\\d+)</strong><span>${label}</span>`))?.[1];
     expect(counter("Received Offers")).toBe("2");
     expect(counter("Pending Offers")).toBe("1");
     expect(counter("Trades")).toBe("1");
-    // The two offers this user sent hold 5 connects each.
+    // 20 starter connects, less the 5 the pending offer holds and the 5 the trade spent.
     expect(counter("Connects")).toBe("10");
     expect(page).not.toContain("No trades yet");
     expect(page).toContain(other.url);
   });
 
   it("counts every offer, not only the ones the lists show", async () => {
-    const me = await signUp();
-    const other = await signUp();
-    const mySite = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(me.userId).first<{ id: string }>();
-    const otherSite = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(other.userId).first<{ id: string }>();
-    const trade = () =>
-      env.DB.prepare(
-        "INSERT INTO offers (id, sender_user_id, sender_site_id, receiver_user_id, receiver_site_id, connects, status, answer_by, updated_at) VALUES (?, ?, ?, ?, ?, 0, 'accepted', 0, 0)",
-      ).bind(crypto.randomUUID(), other.userId, otherSite!.id, me.userId, mySite!.id);
-    await env.DB.batch(Array.from({ length: 205 }, trade));
+    const me = await trader();
+    const mine = await listSite(me.userId, { host: uniqueHost("popular"), connects: 1 });
+    await env.DB.prepare("UPDATE sessions SET active_site_id = ? WHERE user_id = ?").bind(mine.siteId, me.userId).run();
+    // 205 trades, each a proposal accepted: 11 partners, 19 each (their starter connects, under the hourly limit).
+    const partners = await Promise.all(Array.from({ length: 11 }, () => trader()));
+    let trades = 0;
+    for (const partner of partners) {
+      for (let i = 0; i < 19 && trades < 205; i += 1, trades += 1) {
+        expect((await propose(partner.cookie, mine.listingId)).status).toBe(302);
+        const offer = await env.DB.prepare("SELECT id FROM offers WHERE sender_user_id = ? AND status = 'pending'").bind(partner.userId).first<{ id: string }>();
+        expect((await act(me.cookie, offer!.id, [["intent", "accept"]])).status).toBe(302);
+      }
+    }
     const page = await read(await get("/mysite", { cookie: me.cookie }));
     expect(page).toMatch(/<strong>205<\/strong><span>Trades<\/span>/);
   });

@@ -1,4 +1,5 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env } from "cloudflare:test";
+import worker from "~/worker";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { get, newEmail, PASSWORD, post, sessionCookieOf, signUp } from "./helpers";
 
@@ -146,6 +147,13 @@ describe("OAuth sign-in", () => {
   });
 
   it("is not offered for a provider that is not configured", async () => {
+    const withoutGitHub = { ...(env as unknown as Record<string, unknown>), GITHUB_CLIENT_ID: undefined, GITHUB_CLIENT_SECRET: undefined };
+    const ask = (path: string) => worker.fetch(new Request(`https://market.test${path}`, { redirect: "manual" }) as never, withoutGitHub as never, createExecutionContext());
+    expect((await ask("/auth/github")).status).toBe(404);
+    expect((await ask("/auth/google")).status).toBe(302);
+    const login = await (await ask("/login")).text();
+    expect(login).toContain("Continue with Google");
+    expect(login).not.toContain("Continue with GitHub");
     expect((await get("/auth/facebook")).status).toBe(404);
   });
 });

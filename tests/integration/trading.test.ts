@@ -2,37 +2,9 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it, vi } from "vitest";
 import worker from "~/worker";
 import { messages } from "~/domain/messages";
-import { get, listSite, post, read, signUp, uniqueHost } from "./helpers";
+import { act, get, listSite, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 
 const DAY = 24 * 60 * 60 * 1000;
-
-/** A signed-up user whose first site is verified, so it can trade. */
-async function trader() {
-  const user = await signUp();
-  await env.DB.prepare("UPDATE sites SET verified = 1 WHERE user_id = ?").bind(user.userId).run();
-  const site = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(user.userId).first<{ id: string }>();
-  return { ...user, siteId: site!.id };
-}
-
-function propose(cookie: string, listingId: string, extra: [string, string][] = []) {
-  return post(
-    `/market?post=${listingId}`,
-    new URLSearchParams([
-      ["intent", "propose"],
-      ["listingId", listingId],
-      ["myContentType", "blog-post"],
-      ["theirContentType", "feature"],
-      ["myMaterials", "logo"],
-      ["theirMaterials", "short-description"],
-      ...extra,
-    ]),
-    { cookie },
-  );
-}
-
-function act(cookie: string, offerId: string, fields: [string, string][]) {
-  return post(`/mysite/offers?offer=${offerId}`, new URLSearchParams(fields), { cookie });
-}
 
 async function balances(userId: string) {
   return env.DB.prepare("SELECT connects, connects_held AS held FROM users WHERE id = ?").bind(userId).first<{ connects: number; held: number }>();
@@ -411,5 +383,25 @@ describe("email written with the change it reports", () => {
     expect(refused.status).toBe(429);
     expect(await read(refused)).toContain(messages.tooManyProposals);
     expect((await mailsTo(b.email)).filter((subject) => subject.startsWith("New offer"))).toHaveLength(20);
+  });
+});
+
+describe("races", () => {
+  it("an accept racing a rescind: exactly one wins, and the connects follow it", async () => {
+    for (let round = 0; round < 6; round += 1) {
+      const a = await trader();
+      const b = await trader();
+      const { listingId } = await listSite(b.userId, { host: uniqueHost("race"), connects: 7 });
+      await propose(a.cookie, listingId);
+      const offer = (await latestOfferOf(a.userId))!;
+      const [accept, rescind] = await Promise.all([act(b.cookie, offer.id, [["intent", "accept"]]), act(a.cookie, offer.id, [["intent", "rescind"]])]);
+      expect([accept.status, rescind.status].sort()).toEqual([302, 409]);
+      const status = (await latestOfferOf(a.userId))!.status;
+      expect(status).toBe(accept.status === 302 ? "accepted" : "rescind");
+      expect(await balances(a.userId)).toEqual(status === "accepted" ? { connects: 13, held: 0 } : { connects: 20, held: 0 });
+      await expectLedgerMatches(a.userId);
+      const mails = await mailsTo(status === "accepted" ? a.email : b.email);
+      expect(mails.filter((subject) => subject === `Your offer was ${status === "accepted" ? "accepted" : "rescinded"}`)).toHaveLength(1);
+    }
   });
 });
