@@ -1,3 +1,4 @@
+import { afterEach, beforeEach, vi } from "vitest";
 import { applyD1Migrations, env, type D1Migration } from "cloudflare:test";
 
 declare global {
@@ -19,3 +20,16 @@ globalThis.fetch = (async (input: RequestInfo | URL) => {
   const url = input instanceof Request ? input.url : String(input);
   throw new TypeError(`The network is off in tests (${url})`);
 }) as typeof fetch;
+
+// A console.error during a test fails it, unless the test expects it (by mocking console.error itself).
+const logged: unknown[][] = [];
+beforeEach(() => {
+  logged.length = 0;
+  vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void logged.push(args));
+});
+afterEach(() => {
+  if (logged.length > 0) {
+    const first = logged.map((args) => args.map((arg) => (arg instanceof Error ? arg.stack : String(arg))).join(" ")).join("\n");
+    throw new Error(`console.error was called during the test:\n${first.slice(0, 2000)}`);
+  }
+});
