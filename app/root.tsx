@@ -9,7 +9,7 @@ import {
   ScrollRestoration,
   useRouteError,
 } from "@remix-run/react";
-import type { ReactNode } from "react";
+import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import styles from "./styles/app.css?url";
 
@@ -43,6 +43,10 @@ export function Layout({ children }: { children: ReactNode }) {
 }
 
 export default function App() {
+  // Marks the page as hydrated: tests with JavaScript wait for it before they interact.
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <Outlet />;
 }
 

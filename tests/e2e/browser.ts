@@ -33,16 +33,33 @@ export function sharedChromium(): () => Browser {
   };
 }
 
-/** A page in a fresh context; errors on the page fail the test that reads `errors`. */
+/**
+ * A page in a fresh context; errors on the page and in the console (every one, 4xx answers included) fail the
+ * test that reads `errors`. With JavaScript, `goto` waits until the page has hydrated, so a test never clicks
+ * before React listens.
+ */
 export async function openPage(browser: Browser, javaScriptEnabled: boolean, width = 1280) {
   const context = await browser.newContext({ baseURL: baseURL(), javaScriptEnabled, viewport: { width, height: 900 } });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("console", (message) => {
-    if (message.type() === "error" && !/status of 4\d\d/.test(message.text())) errors.push(message.text());
+    if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
   });
+  if (javaScriptEnabled) {
+    const goto = page.goto.bind(page);
+    page.goto = async (...args: Parameters<Page["goto"]>) => {
+      const response = await goto(...args);
+      await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+      return response;
+    };
+  }
   return { page, errors, close: () => context.close() };
+}
+
+/** The console errors of answers a test caused on purpose (a refused form answers 4xx), and nothing else. */
+export function unexpected(errors: string[], ...statuses: number[]) {
+  return errors.filter((error) => !statuses.some((status) => error.includes(`status of ${status}`)));
 }
 
 export function newEmail(prefix: string) {

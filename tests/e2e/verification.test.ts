@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { modes, newEmail, openPage, sharedChromium, signUpInBrowser, sql } from "./browser";
+import { modes, newEmail, openPage, sharedChromium, signUpInBrowser, sql, unexpected } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -93,7 +93,7 @@ describe.each(modes)("verifying a new site through the dev web sandbox $name", (
     expect(sql<{ n: number }>(`SELECT COUNT(*) AS n FROM offers o JOIN sites s ON s.id = o.sender_site_id WHERE s.host = '${host}'`)[0]?.n).toBe(1);
 
     // Only the sandbox host's unreachable icon may fail to load in the browser.
-    expect(errors.filter((error) => !/net::ERR_(NAME_NOT_RESOLVED|CONNECTION_REFUSED|INTERNET_DISCONNECTED|ADDRESS_UNREACHABLE)/.test(error))).toEqual([]);
+    expect(unexpected(errors).filter((error) => !/net::ERR_(NAME_NOT_RESOLVED|CONNECTION_REFUSED|INTERNET_DISCONNECTED|ADDRESS_UNREACHABLE)/.test(error))).toEqual([]);
     await close();
   });
 });
