@@ -37,26 +37,30 @@ export function createContext(env: Env, ctx: ExecutionContext): AppContext {
   };
 }
 
+/** Every request, with its context (its clock included, so tests can hold time still). */
+export async function handleFetch(incoming: Request, context: AppContext): Promise<Response> {
+  if (isRefusedCrossSiteRequest(incoming)) return plainRefusal(messages.crossSiteRefused, 403, context.nonce);
+  const checked = await checkFormBody(incoming);
+  if (!checked.ok) return plainRefusal(checked.message, checked.status, context.nonce);
+  const request = checked.request;
+  // AppLoadContext extends AppContext (app/lib/context.ts); only its index signature differs.
+  const remixResponse = await handleRemixRequest(request, context as AppLoadContext);
+  const response = new Response(remixResponse.body, remixResponse);
+  for (const [name, value] of context.responseHeaders) {
+    if (name.toLowerCase() === "set-cookie") response.headers.append(name, value);
+    else response.headers.set(name, value);
+  }
+  // Pages and data of a signed-in user are theirs alone: never stored by a browser cache or a shared one.
+  if ((context.auth && (await context.auth)) || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
+    response.headers.set("Cache-Control", "private, no-store");
+  }
+  applySecurityHeaders(response.headers, context.nonce);
+  return response;
+}
+
 export default {
-  async fetch(incoming, env, ctx) {
-    const context = createContext(env, ctx);
-    if (isRefusedCrossSiteRequest(incoming)) return plainRefusal(messages.crossSiteRefused, 403, context.nonce);
-    const checked = await checkFormBody(incoming);
-    if (!checked.ok) return plainRefusal(checked.message, checked.status, context.nonce);
-    const request = checked.request;
-    // AppLoadContext extends AppContext (app/lib/context.ts); only its index signature differs.
-    const remixResponse = await handleRemixRequest(request, context as AppLoadContext);
-    const response = new Response(remixResponse.body, remixResponse);
-    for (const [name, value] of context.responseHeaders) {
-      if (name.toLowerCase() === "set-cookie") response.headers.append(name, value);
-      else response.headers.set(name, value);
-    }
-    // Pages and data of a signed-in user are theirs alone: never stored by a browser cache or a shared one.
-    if ((context.auth && (await context.auth)) || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
-      response.headers.set("Cache-Control", "private, no-store");
-    }
-    applySecurityHeaders(response.headers, context.nonce);
-    return response;
+  fetch(incoming, env, ctx) {
+    return handleFetch(incoming, createContext(env, ctx));
   },
 
   async scheduled(controller, env, ctx) {

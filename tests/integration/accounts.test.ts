@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
 import { logIn } from "~/services/accounts.server";
-import { devFetch, get, newAddress, newEmail, PASSWORD, post, read, sessionCookieOf, signUp, startOfFreshWindow, uniqueHost } from "./helpers";
+import { devFetch, get, newAddress, newEmail, PASSWORD, post, read, sessionCookieOf, signUp, uniqueHost, windowStart } from "./helpers";
 
 const escaped = (text: string) => text.replaceAll("'", "&#x27;");
 
@@ -124,13 +124,13 @@ describe("login and logout", () => {
 
   it("refuses the 11th wrong password from one address, while the owner still signs in from another", async () => {
     const { email } = await signUp();
-    await startOfFreshWindow(20, 15 * 60_000);
+    const at = windowStart(15 * 60_000);
     const attacker = newAddress();
     for (let attempt = 1; attempt <= 10; attempt += 1) {
-      const response = await post("/login", { email, password: `Wrong-${attempt}` }, { address: attacker });
+      const response = await post("/login", { email, password: `Wrong-${attempt}` }, { address: attacker, at });
       expect(response.status).toBe(400);
     }
-    const eleventh = await post("/login", { email, password: PASSWORD }, { address: attacker });
+    const eleventh = await post("/login", { email, password: PASSWORD }, { address: attacker, at });
     expect(eleventh.status).toBe(429);
     expect(await eleventh.text()).toContain(messages.tooManyAttempts);
     const counter = await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?").bind(`login:account-ip:${email}|${attacker}`).first<{ count: number }>();
@@ -162,11 +162,11 @@ describe("login and logout", () => {
 
   it("limits sign-in attempts per address", async () => {
     const address = newAddress();
-    await startOfFreshWindow(20);
+    const at = windowStart();
     for (let attempt = 1; attempt <= 50; attempt += 1) {
-      await post("/login", { email: newEmail("spray"), password: "x" }, { address });
+      await post("/login", { email: newEmail("spray"), password: "x" }, { address, at });
     }
-    const refused = await post("/login", { email: newEmail("spray"), password: "x" }, { address });
+    const refused = await post("/login", { email: newEmail("spray"), password: "x" }, { address, at });
     expect(refused.status).toBe(429);
   });
 

@@ -1,5 +1,5 @@
 import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
-import worker from "~/worker";
+import worker, { createContext, handleFetch } from "~/worker";
 
 export const BASE = "https://market.test";
 export const PASSWORD = "Tr4de-Links-Now";
@@ -17,6 +17,23 @@ interface RequestOptions {
   cookie?: string | null;
   address?: string;
   headers?: Record<string, string>;
+  /** Handle the request with the Worker's clock held at this time (epoch ms) instead of the wall clock. */
+  at?: number;
+}
+
+/** Sends a request to the Worker, through its binding, or with its clock held still when `at` is given. */
+async function send(url: string, init: RequestInit, at: number | undefined): Promise<Response> {
+  if (at === undefined) return SELF.fetch(url, init);
+  const ctx = createExecutionContext();
+  const response = await handleFetch(new Request(url, init) as never, { ...createContext(env as never, ctx), now: () => at });
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+/** The start of the current rate-limit window of this length: requests held at it all count in one window. */
+export function windowStart(windowMs = 60_000): number {
+  const now = Date.now();
+  return now - (now % windowMs);
 }
 
 function baseHeaders({ cookie, address, headers }: RequestOptions): Record<string, string> {
@@ -31,16 +48,15 @@ function baseHeaders({ cookie, address, headers }: RequestOptions): Record<strin
 /** A form post as a browser sends it from one of our pages. */
 export function post(path: string, fields: Record<string, string> | URLSearchParams | FormData, options: RequestOptions = {}) {
   const body = fields instanceof URLSearchParams || fields instanceof FormData ? fields : new URLSearchParams(fields);
-  return SELF.fetch(`${BASE}${path}`, {
-    method: "POST",
-    body,
-    redirect: "manual",
-    headers: { Origin: BASE, "Sec-Fetch-Site": "same-origin", ...baseHeaders(options) },
-  });
+  return send(
+    `${BASE}${path}`,
+    { method: "POST", body, redirect: "manual", headers: { Origin: BASE, "Sec-Fetch-Site": "same-origin", ...baseHeaders(options) } },
+    options.at,
+  );
 }
 
 export function get(path: string, options: RequestOptions = {}) {
-  return SELF.fetch(`${BASE}${path}`, { redirect: "manual", headers: baseHeaders(options) });
+  return send(`${BASE}${path}`, { redirect: "manual", headers: baseHeaders(options) }, options.at);
 }
 
 /** The session cookie's name as production sets it (the tests run the Worker as production). */
@@ -69,14 +85,6 @@ export async function signUp(email = newEmail(), url = `site-${crypto.randomUUID
   return { email, url, cookie, userId: user!.id };
 }
 
-/**
- * Rate limits count in fixed one-minute windows; a test that needs `seconds` inside one window waits for the
- * next window when the current one is about to end.
- */
-export async function startOfFreshWindow(seconds: number, windowMs = 60_000) {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < seconds * 1000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
 
 /** Puts a site with a listing into the market directly (verification and audits come from later features). */
 export async function listSite(

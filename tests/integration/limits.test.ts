@@ -2,40 +2,40 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
 import { clientAddress } from "~/services/rate-limit.server";
-import { get, newEmail, PASSWORD, post, read, signUp, startOfFreshWindow, uniqueHost } from "./helpers";
+import { get, newEmail, PASSWORD, post, read, signUp, uniqueHost, windowStart } from "./helpers";
 
 const HOUR = 60 * 60_000;
 const description = "A site about small-space gardening and balcony vegetables.";
 
 describe("per-address limits", () => {
   it("count an IPv6 client by its /64", async () => {
-    const at = (address: string) => clientAddress(new Request("https://market.test/", { headers: { "CF-Connecting-IP": address } }));
-    expect(at("2001:db8:abcd:12:1::5")).toBe("2001:db8:abcd:12::/64");
-    expect(at("2001:db8:abcd:12:ffff:ffff:ffff:1")).toBe("2001:db8:abcd:12::/64");
-    expect(at("2001:db8:abcd:13::1")).toBe("2001:db8:abcd:13::/64");
-    expect(at("198.51.100.7")).toBe("198.51.100.7");
+    const keyOf = (address: string) => clientAddress(new Request("https://market.test/", { headers: { "CF-Connecting-IP": address } }));
+    expect(keyOf("2001:db8:abcd:12:1::5")).toBe("2001:db8:abcd:12::/64");
+    expect(keyOf("2001:db8:abcd:12:ffff:ffff:ffff:1")).toBe("2001:db8:abcd:12::/64");
+    expect(keyOf("2001:db8:abcd:13::1")).toBe("2001:db8:abcd:13::/64");
+    expect(keyOf("198.51.100.7")).toBe("198.51.100.7");
 
-    await startOfFreshWindow(15);
+    const at = windowStart();
     const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
     for (let i = 1; i <= 10; i += 1) {
       const response = await post(
         "/signup",
         { intent: "create", email: newEmail("v6"), password: PASSWORD, url: uniqueHost("v6"), description },
-        { address: `${prefix}:${i}::${i}` },
+        { address: `${prefix}:${i}::${i}`, at },
       );
       expect(response.status).toBe(302);
     }
-    const eleventh = await post("/signup", { intent: "create", email: newEmail("v6"), password: PASSWORD, url: uniqueHost("v6"), description }, { address: `${prefix}:ffff::1` });
+    const eleventh = await post("/signup", { intent: "create", email: newEmail("v6"), password: PASSWORD, url: uniqueHost("v6"), description }, { address: `${prefix}:ffff::1`, at });
     expect(eleventh.status).toBe(429);
   });
 });
 
 describe("the waitlist (site-add form, sources hero and other)", () => {
   it("stores each email once, keeping the latest site, and limits entries per address", async () => {
-    await startOfFreshWindow(10, HOUR);
+    const at = windowStart(HOUR);
     const address = "203.0.113.50";
     const email = newEmail("wait");
-    const join = (url: string, mail = email) => post("/add-site?source=hero", { url, email: mail, category: "blog", description: "First version of it." }, { address });
+    const join = (url: string, mail = email) => post("/add-site?source=hero", { url, email: mail, category: "blog", description: "First version of it." }, { address, at });
     expect((await join("first-site.com")).status).toBe(302);
     expect((await join("second-site.com", email.toUpperCase())).status).toBe(302);
     const rows = await env.DB.prepare("SELECT url FROM beta_signups WHERE email = ?").bind(email).all();
@@ -49,10 +49,10 @@ describe("the waitlist (site-add form, sources hero and other)", () => {
 
 describe("limits of signed-in actions", () => {
   it("feedback: 10 an hour", async () => {
-    await startOfFreshWindow(10, HOUR);
+    const at = windowStart(HOUR);
     const { cookie } = await signUp();
-    for (let i = 0; i < 10; i += 1) expect((await post("/feedback", { feedback: `Note ${i}` }, { cookie })).status).toBe(302);
-    const refused = await post("/feedback", { feedback: "One more" }, { cookie });
+    for (let i = 0; i < 10; i += 1) expect((await post("/feedback", { feedback: `Note ${i}` }, { cookie, at })).status).toBe(302);
+    const refused = await post("/feedback", { feedback: "One more" }, { cookie, at });
     expect(refused.status).toBe(429);
     const page = await read(refused);
     expect(page).toContain(messages.tooManyAttempts);
@@ -60,22 +60,22 @@ describe("limits of signed-in actions", () => {
   });
 
   it("adding sites: 10 an hour, from the dialog and the market form together", async () => {
-    await startOfFreshWindow(10, HOUR);
+    const at = windowStart(HOUR);
     const { cookie } = await signUp();
-    for (let i = 0; i < 5; i += 1) expect((await post("/sites/new", { url: uniqueHost("added"), description }, { cookie })).status).toBe(302);
+    for (let i = 0; i < 5; i += 1) expect((await post("/sites/new", { url: uniqueHost("added"), description }, { cookie, at })).status).toBe(302);
     for (let i = 0; i < 5; i += 1) {
-      expect((await post("/add-site?source=market", { url: uniqueHost("listed"), category: "blog", description, connects: "5" }, { cookie })).status).toBe(302);
+      expect((await post("/add-site?source=market", { url: uniqueHost("listed"), category: "blog", description, connects: "5" }, { cookie, at })).status).toBe(302);
     }
-    const refused = await post("/sites/new", { url: uniqueHost("extra"), description }, { cookie });
+    const refused = await post("/sites/new", { url: uniqueHost("extra"), description }, { cookie, at });
     expect(refused.status).toBe(429);
     expect(await read(refused)).toContain(messages.tooManyAttempts);
   });
 
   it("settings: 60 saves an hour", async () => {
-    await startOfFreshWindow(10, HOUR);
+    const at = windowStart(HOUR);
     const { cookie } = await signUp();
-    for (let i = 0; i < 60; i += 1) expect((await post("/mysite/settings", { description: `${description} ${i}` }, { cookie })).status).toBe(302);
-    const refused = await post("/mysite/settings", { description: `${description} again` }, { cookie });
+    for (let i = 0; i < 60; i += 1) expect((await post("/mysite/settings", { description: `${description} ${i}` }, { cookie, at })).status).toBe(302);
+    const refused = await post("/mysite/settings", { description: `${description} again` }, { cookie, at });
     expect(refused.status).toBe(429);
     expect(await read(refused)).toContain(messages.tooManyAttempts);
   });
