@@ -1,8 +1,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { messages } from "~/domain/messages";
-import { isWebsiteUrl } from "~/domain/site-address";
-import { isDescription } from "~/domain/rules";
+import { descriptionProblem, websiteUrlProblem } from "~/domain/rules";
 import type { FieldErrors } from "~/lib/forms.server";
 import { Spinner } from "./spinner";
 import { useHydrated } from "./use-hydrated";
@@ -25,10 +24,9 @@ export function AddWebsiteDialog({
   const [url, setUrl] = useState(values.url ?? "");
   const [description, setDescription] = useState(values.description ?? "");
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/sites/new") === true;
-  const valid = isWebsiteUrl(url) && isDescription(description);
-  const urlMessage = (url !== "" && !isWebsiteUrl(url) ? messages.linkIncomplete : undefined) ?? errors.url?.[0];
-  const descriptionMessage =
-    (description !== "" && !isDescription(description) ? messages.descriptionMinimum : undefined) ?? errors.description?.[0];
+  const valid = !websiteUrlProblem(url) && !descriptionProblem(description);
+  const urlMessage = (url !== "" ? websiteUrlProblem(url) : null) ?? errors.url?.[0];
+  const descriptionMessage = (description !== "" ? descriptionProblem(description) : null) ?? errors.description?.[0];
   const action = closeTo ? `/sites/new?back=${encodeURIComponent(closeTo)}` : "/sites/new";
 
   return (

@@ -3,6 +3,7 @@
  * check them as the user types stay light. `validation.ts` builds the server's schemas on them.
  */
 import { messages } from "./messages";
+import { isWebsiteUrl } from "./site-address";
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*\.[^\s@.]{2,}$/u;
 export const MAX_EMAIL_LENGTH = 254;
@@ -34,6 +35,25 @@ export function isStrongPassword(password: string): boolean {
 }
 
 export function isDescription(value: string): boolean {
+  return descriptionProblem(value) === null;
+}
+
+/*
+ * What is wrong with a field, as the message the user sees, or null. The zod schemas of validation.ts are built on
+ * these very functions, and the forms call them as the user types: one rule, one message, browser and server.
+ */
+
+export function descriptionProblem(value: string): string | null {
   const length = value.trim().length;
-  return length >= DESCRIPTION_MIN_LENGTH && length <= DESCRIPTION_MAX_LENGTH;
+  if (length < DESCRIPTION_MIN_LENGTH) return messages.descriptionMinimum;
+  if (length > DESCRIPTION_MAX_LENGTH) return messages.descriptionMaximum;
+  return null;
+}
+
+export function emailProblem(value: string): string | null {
+  return isEmail(value) ? null : messages.emailIncomplete;
+}
+
+export function websiteUrlProblem(value: string): string | null {
+  return isWebsiteUrl(value) ? null : messages.linkIncomplete;
 }

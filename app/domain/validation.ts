@@ -9,7 +9,7 @@ import { isWebsiteUrl } from "./site-address";
 import { isContentUrl } from "./offer-rules";
 import {
   DESCRIPTION_MAX_LENGTH,
-  DESCRIPTION_MIN_LENGTH,
+  descriptionProblem,
   EMAIL_PATTERN,
   LISTING_CONNECTS_MAX,
   MAX_EMAIL_LENGTH,
@@ -42,11 +42,14 @@ const websiteUrlField = (message: string) =>
     .trim()
     .refine(isWebsiteUrl, message);
 
-const descriptionField = z
-  .string({ required_error: messages.descriptionMinimum, invalid_type_error: messages.descriptionMinimum })
-  .trim()
-  .min(DESCRIPTION_MIN_LENGTH, messages.descriptionMinimum)
-  .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum);
+/** A zod string checked by one of the rules' problem functions (rules.ts), with the same message. */
+const ruled = (problem: (value: string) => string | null, missing: string) =>
+  z.string({ required_error: missing, invalid_type_error: missing }).superRefine((value, ctx) => {
+    const message = problem(value);
+    if (message) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+  });
+
+const descriptionField = ruled(descriptionProblem, messages.descriptionMinimum).transform((value) => value.trim());
 
 /** Sign-up step 0: email and password. */
 export const signupAccountSchema = z.object({

@@ -8,8 +8,7 @@ import { PasswordInput } from "~/components/password-input";
 import { Spinner } from "~/components/spinner";
 import { useHydrated } from "~/components/use-hydrated";
 import { messages } from "~/domain/messages";
-import { isWebsiteUrl } from "~/domain/site-address";
-import { isDescription, isEmail, isStrongPassword } from "~/domain/rules";
+import { descriptionProblem, emailProblem, isStrongPassword, websiteUrlProblem } from "~/domain/rules";
 import { signupAccountSchema, signupSchema } from "~/domain/validation";
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import { parseForm, readFormData, type FieldErrors } from "~/lib/forms.server";
@@ -103,16 +102,11 @@ export default function SignupModal() {
   }, [actionData]);
 
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "create";
-  const accountValid = isEmail(email) && isStrongPassword(password);
-  const siteValid = isWebsiteUrl(url) && isDescription(description);
-  const emailMessage = (email !== "" && !isEmail(email) ? messages.emailIncomplete : undefined) ?? serverErrors.email?.[0];
-  const urlMessage = (url !== "" && !isWebsiteUrl(url) ? messages.linkIncomplete : undefined) ?? serverErrors.url?.[0];
-  const descriptionMessage =
-    (description !== "" && !isDescription(description)
-      ? description.trim().length < 30
-        ? messages.descriptionMinimum
-        : messages.descriptionMaximum
-      : undefined) ?? serverErrors.description?.[0];
+  const accountValid = !emailProblem(email) && isStrongPassword(password);
+  const siteValid = !websiteUrlProblem(url) && !descriptionProblem(description);
+  const emailMessage = (email !== "" ? emailProblem(email) : null) ?? serverErrors.email?.[0];
+  const urlMessage = (url !== "" ? websiteUrlProblem(url) : null) ?? serverErrors.url?.[0];
+  const descriptionMessage = (description !== "" ? descriptionProblem(description) : null) ?? serverErrors.description?.[0];
 
   const goTo = (target: Step, allowed: boolean) => (event: MouseEvent<HTMLButtonElement>) => {
     if (!hydrated) return; // without JavaScript the server moves between steps

@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
 import {
   addWebsiteSchema,
+  descriptionProblem,
+  emailProblem,
+  websiteUrlProblem,
   feedbackSchema,
   isDescription,
   isEmail,
@@ -142,5 +145,27 @@ describe("feedback", () => {
     expect(errorsOf(feedbackSchema.safeParse({ feedback: "  \n " })).feedback).toEqual([messages.feedbackEmpty]);
     expect(errorsOf(feedbackSchema.safeParse({})).feedback).toEqual([messages.feedbackEmpty]);
     expect(feedbackSchema.parse({ feedback: " Great! " }).feedback).toBe("Great!");
+  });
+});
+
+describe("one rule and one message for browser and server", () => {
+  const cases = ["", "short", " ".repeat(40), "x".repeat(29), "x".repeat(30), "x".repeat(500), "x".repeat(501), "x".repeat(600), ` ${"y".repeat(31)} `];
+  it("the add-website dialog and sign-up show what the server answers for a description", () => {
+    for (const description of cases) {
+      const parsed = addWebsiteSchema.safeParse({ url: "garden-notes.com", description });
+      const server = parsed.success ? null : (parsed.error.flatten().fieldErrors.description?.[0] ?? null);
+      expect(descriptionProblem(description), JSON.stringify(description.slice(0, 12))).toBe(server);
+    }
+    expect(descriptionProblem("x".repeat(600))).toBe(messages.descriptionMaximum);
+  });
+  it("and for an address and an email", () => {
+    for (const url of ["", "garden", "garden-notes.com", "https://www.garden-notes.com/blog", "http://x", "ftp://a.com"]) {
+      const parsed = addWebsiteSchema.safeParse({ url, description: "x".repeat(40) });
+      expect(websiteUrlProblem(url), url).toBe(parsed.success ? null : (parsed.error.flatten().fieldErrors.url?.[0] ?? null));
+    }
+    for (const email of ["", "ana@", "ana@example", "ana@example.com", " Ana@Example.com "]) {
+      const parsed = signupAccountSchema.safeParse({ email, password: "Tr4de-Links-Now" });
+      expect(emailProblem(email), email).toBe(parsed.success ? null : (parsed.error.flatten().fieldErrors.email?.[0] ?? null));
+    }
   });
 });
