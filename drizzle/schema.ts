@@ -89,6 +89,23 @@ export const passwordResetTokens = sqliteTable(
   (t) => [index("password_reset_tokens_user_idx").on(t.userId), index("password_reset_tokens_expires_idx").on(t.expiresAt)],
 );
 
+/**
+ * Sign-up without JavaScript posts its steps one by one: step 0's email and password wait here (the password as
+ * its hash) for half an hour, so the page of step 1 never carries the password back. The id is the hash of the
+ * draft token in the form.
+ */
+export const signupDrafts = sqliteTable(
+  "signup_drafts",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("signup_drafts_expires_idx").on(t.expiresAt)],
+);
+
 /** Email confirmation links (decision 22): single use, a day long; only the token's hash is stored. */
 export const emailConfirmationTokens = sqliteTable(
   "email_confirmation_tokens",

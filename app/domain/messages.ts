@@ -14,6 +14,7 @@ export const messages = {
   emailInUse: "Email already in use",
   invalidEmail: "Invalid email",
   signupFailed: "There was an error creating your account",
+  signupDraftExpired: "Your sign-up waited too long. Please enter your password again.",
 
   // Login (spec 8)
   incorrectCredentials: "Incorrect email or password",

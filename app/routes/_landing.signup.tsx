@@ -12,7 +12,7 @@ import { descriptionProblem, emailProblem, isStrongPassword, websiteUrlProblem }
 import { signupAccountSchema, signupSchema } from "~/domain/validation";
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import { parseForm, readFormData, type FieldErrors } from "~/lib/forms.server";
-import { signUp } from "~/services/accounts.server";
+import { deleteSignupDraft, readSignupDraft, saveSignupDraft, signUp, updateSignupDraftEmail } from "~/services/accounts.server";
 import { requireSignedOut, sessionCookieHeaders } from "~/services/auth.server";
 import { configuredProviders } from "~/services/oauth.server";
 import { clientAddress } from "~/services/rate-limit.server";
@@ -29,6 +29,8 @@ interface SignupActionData {
   values: { email: string; password: string; url: string; description: string };
   errors: FieldErrors;
   formError?: string;
+  /** Without JavaScript, step 1 carries this token of the server-side draft of step 0, never the password. */
+  draft?: string;
 }
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -54,17 +56,43 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const value = formData.get(name);
     return typeof value === "string" ? value.slice(0, 10_000) : "";
   };
-  // Without JavaScript the steps are separate posts; the password rides along in the hidden step-0 field.
+  // Without JavaScript the steps are separate posts: step 0 is kept on the server as a draft (the password
+  // hashed) and step 1 sends its token. With JavaScript the steps are one post with everything.
   const values = { email: text("email"), password: text("password"), url: text("url"), description: text("description") };
+  const withoutPassword = { ...values, password: "" };
   const reply = (body: SignupActionData, status = 200) => data(body, { status });
   const intent = formData.get("intent");
 
-  if (intent === "back") return reply({ step: 0, values, errors: {} });
+  const draftToken = text("draft");
+  // Back to step 0 keeps the draft, so Continue does not ask for the password again.
+  if (intent === "back") return reply({ step: 0, values: withoutPassword, errors: {}, draft: draftToken || undefined });
+  if (intent === "continue" && draftToken && !values.password) {
+    const draft = await readSignupDraft(context, draftToken);
+    const account = parseForm(formData, signupAccountSchema.pick({ email: true }));
+    if (draft && account.ok) {
+      if (account.value.email !== draft.email) await updateSignupDraftEmail(context, draftToken, account.value.email);
+      return reply({ step: 1, values: withoutPassword, errors: {}, draft: draftToken });
+    }
+  }
   if (intent === "continue") {
     const parsed = parseForm(formData, signupAccountSchema);
     if (!parsed.ok) return reply({ step: 0, values: { ...values, password: "" }, errors: parsed.errors }, 400);
-    if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: { ...values, password: "" }, errors: COMMON_PASSWORD }, 400);
-    return reply({ step: 1, values, errors: {} });
+    if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: withoutPassword, errors: COMMON_PASSWORD }, 400);
+    const draft = await saveSignupDraft(context, parsed.value.email, parsed.value.password);
+    return reply({ step: 1, values: withoutPassword, errors: {}, draft });
+  }
+
+  if (draftToken && !values.password) {
+    const draft = await readSignupDraft(context, draftToken);
+    if (!draft) return reply({ step: 0, values: withoutPassword, errors: {}, formError: messages.signupDraftExpired }, 400);
+    const site = parseForm(formData, signupSchema.pick({ url: true, description: true }));
+    if (!site.ok) return reply({ step: 1, values: withoutPassword, errors: site.errors, draft: draftToken }, 400);
+    const result = await signUp(context, { email: draft.email, password: { hash: draft.passwordHash }, ...site.value }, clientAddress(request));
+    if (!result.ok) {
+      return reply({ step: 1, values: withoutPassword, errors: {}, formError: result.message, draft: draftToken }, result.status >= 500 ? 500 : result.status);
+    }
+    await deleteSignupDraft(context, draftToken);
+    throw redirect("/market", { headers: sessionCookieHeaders(context, result.token, result.expiresAt) });
   }
 
   const parsed = parseForm(formData, signupSchema);
@@ -75,10 +103,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       400,
     );
   }
-  if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: { ...values, password: "" }, errors: COMMON_PASSWORD }, 400);
-  const result = await signUp(context, parsed.value, clientAddress(request));
+  if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: withoutPassword, errors: COMMON_PASSWORD }, 400);
+  const { password, ...rest } = parsed.value;
+  const result = await signUp(context, { ...rest, password: { typed: password } }, clientAddress(request));
   if (!result.ok) {
-    return reply({ step: 1, values, errors: {}, formError: result.message }, result.status >= 500 ? 500 : result.status);
+    return reply({ step: 1, values: withoutPassword, errors: {}, formError: result.message }, result.status >= 500 ? 500 : result.status);
   }
   throw redirect("/market", { headers: sessionCookieHeaders(context, result.token, result.expiresAt) });
 }
@@ -133,6 +162,7 @@ export default function SignupModal() {
   return (
     <Modal titleId="signup-title" closeTo="/" className="signup-modal">
       <Form method="post" className="stack" onSubmit={ignoreWhileBusy} noValidate>
+        {actionData?.draft ? <input type="hidden" name="draft" value={actionData.draft} /> : null}
         <div hidden={step !== 0} className="stack">
           <h2 id={step === 0 ? "signup-title" : undefined}>{messages.growthStartsHere}</h2>
           <p className="modal-sub">
@@ -172,6 +202,12 @@ export default function SignupModal() {
             </span>
           </label>
           <PasswordChecklist password={password} id="signup-password-rules" />
+          {actionData?.draft && step === 0 && !password ? <p className="muted small">Your password is kept. Type a new one to change it.</p> : null}
+          {actionData?.formError && step === 0 ? (
+            <p className="form-error" role="alert">
+              {actionData.formError}
+            </p>
+          ) : null}
           {step === 0 ? (
             <button
               type="submit"

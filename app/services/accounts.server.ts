@@ -1,6 +1,6 @@
 /** Accounts: sign-up with a first site, sign-in with a password, and what they share. */
-import { eq } from "drizzle-orm";
-import { passwordCredentials, users } from "#drizzle/schema";
+import { and, eq, gt, lt } from "drizzle-orm";
+import { passwordCredentials, signupDrafts, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { isUniqueConstraintError } from "~/lib/db.server";
 import { processingDelay } from "~/lib/delay";
@@ -9,7 +9,7 @@ import { starterConnects, starterGrantStatements } from "./connects.server";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "./passwords.server";
 import { addressLimitScale, allow, consume, RATE_LIMITS, refund } from "./rate-limit.server";
 import { newId } from "~/lib/ids";
-import { prepareSession } from "./sessions.server";
+import { generateToken, hashToken, prepareSession } from "./sessions.server";
 import { confirmationStatements } from "./email-confirmation.server";
 import { deliverSoon } from "./email.server";
 import { lookUpIconLater } from "./site-icons.server";
@@ -32,7 +32,8 @@ export interface Refused {
 
 export interface SignUpInput {
   email: string;
-  password: string;
+  /** The password as typed, or already hashed (kept from step 0 of a sign-up without JavaScript). */
+  password: { typed: string } | { hash: string };
   url: string;
   description: string;
 }
@@ -58,7 +59,7 @@ export async function signUp(context: AppContext, input: SignUpInput, clientAddr
   const now = context.now();
   const userId = newId();
   const grant = starterConnects(env);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = "hash" in input.password ? input.password.hash : await hashPassword(input.password.typed);
   const site = prepareSite(db, { userId, url: input.url, description: input.description, category: "blog" }, now);
   const session = prepareSession(db, userId, site.id, now);
   try {
@@ -124,6 +125,40 @@ export async function logIn(
     refund(db, RATE_LIMITS.loginPerAccount, email, now),
   ]);
   return startSession(context, row.id);
+}
+
+const DRAFT_LIFETIME_MS = 30 * 60_000;
+
+/**
+ * Step 0 of a sign-up without JavaScript: the email and the password's hash wait on the server, and the page of
+ * step 1 carries only a draft token, never the password.
+ */
+export async function saveSignupDraft(context: AppContext, email: string, password: string): Promise<string> {
+  const token = generateToken();
+  const now = context.now();
+  await context.db.insert(signupDrafts).values({ id: hashToken(token), email, passwordHash: await hashPassword(password), expiresAt: now + DRAFT_LIFETIME_MS, createdAt: now });
+  return token;
+}
+
+/** The draft of step 0, if it is still fresh. */
+export function readSignupDraft(context: AppContext, token: string) {
+  return context.db
+    .select({ email: signupDrafts.email, passwordHash: signupDrafts.passwordHash })
+    .from(signupDrafts)
+    .where(and(eq(signupDrafts.id, hashToken(token)), gt(signupDrafts.expiresAt, context.now())))
+    .get();
+}
+
+export async function updateSignupDraftEmail(context: AppContext, token: string, email: string): Promise<void> {
+  await context.db.update(signupDrafts).set({ email }).where(eq(signupDrafts.id, hashToken(token)));
+}
+
+export async function deleteSignupDraft(context: AppContext, token: string): Promise<void> {
+  await context.db.delete(signupDrafts).where(eq(signupDrafts.id, hashToken(token)));
+}
+
+export async function deleteExpiredSignupDrafts(db: AppContext["db"], now: number): Promise<void> {
+  await db.delete(signupDrafts).where(lt(signupDrafts.expiresAt, now));
 }
 
 /** A new session on every sign-in; the active site starts as the first site. */

@@ -5,6 +5,7 @@
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
+import { deleteExpiredSignupDrafts } from "./accounts.server";
 import { deleteExpiredConfirmations } from "./email-confirmation.server";
 import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
 import { expireOffersAndConnects } from "./offers.server";
@@ -19,6 +20,7 @@ export async function runHousekeeping(context: AppContext) {
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)));
   await deleteExpiredResetTokens({ db }, now);
   await deleteExpiredConfirmations(db, now);
+  await deleteExpiredSignupDrafts(db, now);
   await deleteOldWindows(db, now);
   await recheckVerifiedSites(context);
   await deliverOutbox(db, env, now);

@@ -8,6 +8,45 @@ import { devFetch, get, newAddress, newEmail, PASSWORD, post, read, sessionCooki
 const escaped = (text: string) => text.replaceAll("'", "&#x27;");
 
 describe("sign-up", () => {
+  it("without JavaScript keeps step 0 on the server: step 1's page never carries the password back", async () => {
+    const email = newEmail("nojs");
+    const password = "Quiet-Meadow-42";
+    const step0 = await post("/signup", { intent: "continue", email, password });
+    expect(step0.status).toBe(200);
+    const page = await read(step0);
+    expect(page).not.toContain(password);
+    expect(page).toContain("Tell us about your website");
+    const draft = page.match(/name="draft" value="([a-z2-7]+)"/)![1]!;
+    const stored = await env.DB.prepare("SELECT email, password_hash FROM signup_drafts").all<{ email: string; password_hash: string }>();
+    const row = stored.results.find((r) => r.email === email)!;
+    expect(row.password_hash).toMatch(/^scrypt\$/);
+    expect(JSON.stringify(stored.results)).not.toContain(password);
+
+    // Back to step 0 and on again: the draft is kept, the password is not asked for twice nor sent back.
+    const back = await read(await post("/signup", { intent: "back", email, password: "", draft }));
+    expect(back).toContain(`name="draft" value="${draft}"`);
+    expect(back).not.toContain(password);
+    const again = await read(await post("/signup", { intent: "continue", email, password: "", draft }));
+    expect(again).toContain("Tell us about your website");
+
+    const create = await post("/signup", { intent: "create", email, password: "", draft, url: uniqueHost("nojs"), description: "A site made without JavaScript at all, step by step." });
+    expect(create.status).toBe(302);
+    expect(create.headers.get("Location")).toBe("/market");
+    expect((await post("/login", { email, password })).status).toBe(302);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM signup_drafts WHERE email = ?").bind(email).first()).toEqual({ n: 0 });
+  });
+
+  it("asks for the password again when the draft of step 0 has expired", async () => {
+    const email = newEmail("late");
+    const page = await read(await post("/signup", { intent: "continue", email, password: "Quiet-Meadow-42" }));
+    const draft = page.match(/name="draft" value="([a-z2-7]+)"/)![1]!;
+    await env.DB.prepare("UPDATE signup_drafts SET expires_at = ? WHERE email = ?").bind(Date.now() - 1, email).run();
+    const late = await post("/signup", { intent: "create", email, password: "", draft, url: uniqueHost("late"), description: "A site made without JavaScript at all, step by step." });
+    expect(late.status).toBe(400);
+    expect(await read(late)).toContain(messages.signupDraftExpired);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first()).toEqual({ n: 0 });
+  });
+
   it("refuses a password from the list of common ones, such as Password1, with a clear message", async () => {
     const email = newEmail("common");
     const step0 = await post("/signup", { intent: "continue", email, password: "Password1" });
