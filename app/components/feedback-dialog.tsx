@@ -1,7 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { useState } from "react";
 import { Link } from "@remix-run/react";
-import { messages } from "~/domain/messages";
+import { feedbackProblem } from "~/domain/rules";
 import { Spinner } from "./spinner";
 
 /**
@@ -27,9 +27,10 @@ export function FeedbackDialog({ closeTo, error, text = "" }: { closeTo: string;
           action={`/feedback?back=${encodeURIComponent(closeTo)}`}
           className="stack"
           onSubmit={(event) => {
-            if (feedback.trim() === "") {
+            const problem = feedbackProblem(feedback);
+            if (problem) {
               event.preventDefault();
-              setLocalError(messages.feedbackEmpty);
+              setLocalError(problem);
             }
           }}
         >

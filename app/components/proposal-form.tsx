@@ -1,7 +1,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useState, type FormEvent } from "react";
-import { messages } from "~/domain/messages";
 import { CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/options";
+import { contentTypeProblem } from "~/domain/rules";
 import { ChipGroup } from "./chip-group";
 import { Spinner } from "./spinner";
 import { useHydrated } from "./use-hydrated";
@@ -58,9 +58,10 @@ export function ProposalForm({
 
   const check = (event: FormEvent) => {
     if (busy) return event.preventDefault();
-    if (!mine || !theirs) {
+    const problem = contentTypeProblem(mine) ?? contentTypeProblem(theirs);
+    if (problem) {
       event.preventDefault();
-      setLocalError(messages.selectContentType);
+      setLocalError(problem);
     }
   };
   return (

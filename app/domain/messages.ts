@@ -91,6 +91,7 @@ export const messages = {
 
   // Misc (spec 8)
   feedbackEmpty: "Feedback is empty.",
+  feedbackTooLong: "Feedback can be at most 5000 characters",
   crossSiteRefused: "This form was sent from another site and was refused.",
   oauthFailed: "We could not sign you in with that provider. Please try again.",
   oauthEmailUnverified: "That provider did not confirm your email address. Sign in with your password instead.",

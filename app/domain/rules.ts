@@ -3,6 +3,7 @@
  * check them as the user types stay light. `validation.ts` builds the server's schemas on them.
  */
 import { messages } from "./messages";
+import { CONTENT_TYPES } from "./options";
 import { isWebsiteUrl } from "./site-address";
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*\.[^\s@.]{2,}$/u;
@@ -56,4 +57,17 @@ export function emailProblem(value: string): string | null {
 
 export function websiteUrlProblem(value: string): string | null {
   return isWebsiteUrl(value) ? null : messages.linkIncomplete;
+}
+
+export const FEEDBACK_MAX_LENGTH = 5000;
+
+export function feedbackProblem(value: string): string | null {
+  const length = value.trim().length;
+  if (length === 0) return messages.feedbackEmpty;
+  return length > FEEDBACK_MAX_LENGTH ? messages.feedbackTooLong : null;
+}
+
+/** A trade proposal needs a content type for each side (spec 5). */
+export function contentTypeProblem(value: string | null | undefined): string | null {
+  return value && CONTENT_TYPES.some((type) => type.id === value) ? null : messages.selectContentType;
 }

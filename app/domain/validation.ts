@@ -9,7 +9,9 @@ import { isWebsiteUrl } from "./site-address";
 import { isContentUrl } from "./offer-rules";
 import {
   DESCRIPTION_MAX_LENGTH,
+  contentTypeProblem,
   descriptionProblem,
+  feedbackProblem,
   EMAIL_PATTERN,
   LISTING_CONNECTS_MAX,
   MAX_EMAIL_LENGTH,
@@ -129,11 +131,7 @@ export function siteAddSchema(source: SiteAddSource) {
 }
 
 export const feedbackSchema = z.object({
-  feedback: z
-    .string({ required_error: messages.feedbackEmpty })
-    .trim()
-    .min(1, messages.feedbackEmpty)
-    .max(5000, "Feedback can be at most 5000 characters"),
+  feedback: ruled(feedbackProblem, messages.feedbackEmpty).transform((value) => value.trim()),
 });
 
 const idsOf = (options: readonly { id: string }[]) =>
@@ -163,9 +161,7 @@ export const siteSettingsSchema = z.object({
     .optional(),
 }).refine((settings) => !settings.listed || settings.connects !== undefined, { message: messages.connectsRange, path: ["connects"] });
 
-const contentTypeField = z.enum(CONTENT_TYPES.map((type) => type.id) as [string, ...string[]], {
-  errorMap: () => ({ message: messages.selectContentType }),
-});
+const contentTypeField = ruled(contentTypeProblem, messages.selectContentType);
 
 /** A trade proposal: for each party a content type (required) and the materials it provides. */
 export const proposalSchema = z.object({

@@ -4,7 +4,7 @@ import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
 import worker, { createContext } from "~/worker";
-import { deliverOutbox, SECRET_BODY_REMOVED } from "~/services/email.server";
+import { deliverOutbox, emailToUser, SECRET_BODY_REMOVED } from "~/services/email.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
 import { devFetch, get, newAddress, newEmail, PASSWORD, post, signUp, windowStart } from "./helpers";
 
@@ -141,5 +141,17 @@ describe("reset links in the outbox", () => {
     const unknown = await statementsFor(newEmail("nobody"));
     expect(known.length).toBeGreaterThan(2);
     expect(unknown).toEqual(known);
+  });
+});
+
+describe("one email per event", () => {
+  it("writes a second email with the same key not at all", async () => {
+    const { userId, email } = await signUp();
+    const db = database(env.DB);
+    const mail = { userId, kind: "offer", subject: "Your offer was accepted", text: "Accepted.", dedupeKey: `offer:test-${crypto.randomUUID()}:accepted` };
+    await db.batch([emailToUser(db, mail, Date.now()), emailToUser(db, mail, Date.now())]);
+    await db.batch([emailToUser(db, mail, Date.now())]);
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM email_outbox WHERE to_address = ? AND dedupe_key = ?").bind(email, mail.dedupeKey).first();
+    expect(rows).toEqual({ n: 1 });
   });
 });

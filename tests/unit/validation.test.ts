@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
 import {
   addWebsiteSchema,
+  contentTypeProblem,
+  feedbackProblem,
+  proposalSchema,
   descriptionProblem,
   emailProblem,
   websiteUrlProblem,
@@ -166,6 +169,21 @@ describe("one rule and one message for browser and server", () => {
     for (const email of ["", "ana@", "ana@example", "ana@example.com", " Ana@Example.com "]) {
       const parsed = signupAccountSchema.safeParse({ email, password: "Tr4de-Links-Now" });
       expect(emailProblem(email), email).toBe(parsed.success ? null : (parsed.error.flatten().fieldErrors.email?.[0] ?? null));
+    }
+  });
+});
+
+describe("one rule for feedback and proposals", () => {
+  it("the feedback dialog and the server agree", () => {
+    for (const feedback of ["", "   ", "Great!", "x".repeat(5000), "x".repeat(5001)]) {
+      const parsed = feedbackSchema.safeParse({ feedback });
+      expect(feedbackProblem(feedback)).toBe(parsed.success ? null : (parsed.error.flatten().fieldErrors.feedback?.[0] ?? null));
+    }
+  });
+  it("the proposal form and the server agree on content types", () => {
+    for (const type of ["", "blog-post", "feature", "nope", null]) {
+      const parsed = proposalSchema.safeParse({ listingId: "x", myContentType: type ?? undefined, theirContentType: "feature" });
+      expect(contentTypeProblem(type), String(type)).toBe(parsed.success ? null : (parsed.error.flatten().fieldErrors.myContentType?.[0] ?? null));
     }
   });
 });
