@@ -55,6 +55,9 @@ const PAGES = [
   "/dev/sites",
   "/feedback",
   "/logout",
+  "/confirm-email",
+  "/confirm-email?token=%E0%A4%A",
+  "/confirm-email?token=abc",
   "/no/such/address",
 ];
 
@@ -79,6 +82,7 @@ const ACTIONS = [
   "/sites/new",
   "/sites/active",
   "/logout",
+  "/confirm-email",
   "/dev/sites",
 ];
 
