@@ -51,7 +51,9 @@ export async function handleFetch(incoming: Request, context: AppContext): Promi
     else response.headers.set(name, value);
   }
   // Pages and data of a signed-in user are theirs alone: never stored by a browser cache or a shared one.
-  if ((context.auth && (await context.auth)) || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
+  // (A session lookup that failed counts as private too.)
+  const signedIn = context.auth ? await context.auth.catch(() => true) : false;
+  if (signedIn || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
     response.headers.set("Cache-Control", "private, no-store");
   }
   applySecurityHeaders(response.headers, context.nonce);

@@ -15,7 +15,7 @@ import { parseForm, readFormData, type FieldErrors } from "~/lib/forms.server";
 import { deleteSignupDraft, readSignupDraft, saveSignupDraft, signUp, updateSignupDraftEmail } from "~/services/accounts.server";
 import { requireSignedOut, sessionCookieHeaders } from "~/services/auth.server";
 import { configuredProviders } from "~/services/oauth.server";
-import { clientAddress } from "~/services/rate-limit.server";
+import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server";
 
 // Forms with credentials are never cached.
 export const headers = () => ({ "Cache-Control": "no-store" });
@@ -78,6 +78,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const parsed = parseForm(formData, signupAccountSchema);
     if (!parsed.ok) return reply({ step: 0, values: { ...values, password: "" }, errors: parsed.errors }, 400);
     if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: withoutPassword, errors: COMMON_PASSWORD }, 400);
+    if (!(await allow(context, RATE_LIMITS.signupDraftsPerAddress, clientAddress(request)))) {
+      return reply({ step: 0, values: withoutPassword, errors: {}, formError: messages.tooManyAttempts }, 429);
+    }
     const draft = await saveSignupDraft(context, parsed.value.email, parsed.value.password);
     return reply({ step: 1, values: withoutPassword, errors: {}, draft });
   }

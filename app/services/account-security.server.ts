@@ -1,6 +1,6 @@
 /** A signed-in owner's account security: change the password, sign out every other session. */
 import { and, eq, ne } from "drizzle-orm";
-import { passwordCredentials, sessions } from "#drizzle/schema";
+import { passwordCredentials, passwordResetTokens, sessions } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import { messages } from "~/domain/messages";
@@ -32,6 +32,8 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
   await db.batch([
     db.update(passwordCredentials).set({ passwordHash, updatedAt: now }).where(eq(passwordCredentials.userId, auth.user.id)),
     endOtherSessions(context, auth),
+    // A reset link asked for earlier must not undo this change.
+    db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, auth.user.id)),
     emailToUser(
       db,
       {

@@ -3,7 +3,7 @@
  * An unconfirmed account can use the product, but its address does not count as proven when an OAuth sign-in
  * with the same email comes along (see oauth.server.ts).
  */
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, inArray, lt } from "drizzle-orm";
 import { emailConfirmationTokens, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
@@ -44,17 +44,19 @@ export async function isConfirmationUsable(context: AppContext, token: string): 
   return Boolean(row);
 }
 
-/** Uses the link once: the token is claimed (deleted) first, then the address is marked proven. */
+/** Uses the link once: the address is marked proven and the token deleted, together. */
 export async function confirmEmail(context: AppContext, token: string): Promise<boolean> {
   const { db } = context;
-  const claimed = await db
-    .delete(emailConfirmationTokens)
-    .where(and(eq(emailConfirmationTokens.id, hashToken(token)), gt(emailConfirmationTokens.expiresAt, context.now())))
-    .returning({ userId: emailConfirmationTokens.userId })
-    .get();
-  if (!claimed) return false;
-  await db.update(users).set({ emailVerified: true }).where(eq(users.id, claimed.userId));
-  return true;
+  const usable = and(eq(emailConfirmationTokens.id, hashToken(token)), gt(emailConfirmationTokens.expiresAt, context.now()));
+  const [confirmed] = await db.batch([
+    db
+      .update(users)
+      .set({ emailVerified: true })
+      .where(inArray(users.id, db.select({ id: emailConfirmationTokens.userId }).from(emailConfirmationTokens).where(usable)))
+      .returning({ id: users.id }),
+    db.delete(emailConfirmationTokens).where(usable),
+  ]);
+  return confirmed.length > 0;
 }
 
 /** Sends a new link to a signed-in owner whose address is not confirmed yet (3 an hour). */

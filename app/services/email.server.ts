@@ -2,7 +2,7 @@
  * Email goes into the outbox table first (decision 18). With an HTTP email API configured the outbox is
  * delivered in the background and retried by the cron job; without one it stays in the dev mailbox.
  */
-import { and, asc, desc, eq, inArray, lt, lte, ne, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { emailOutbox, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
@@ -20,10 +20,10 @@ const MAX_ATTEMPTS = 8;
 
 /** Emails that carry a one-time secret (a reset link): their body is kept only until delivered, or until the
  * secret has expired, whichever comes first. */
-export const SECRET_BEARING_KINDS = ["password-reset", "email-confirmation"];
+/** How long the secret of each kind lives: reset links an hour, confirmation links a day. */
+const SECRET_LIFETIMES_MS: Record<string, number> = { "password-reset": 60 * 60_000, "email-confirmation": 24 * 60 * 60_000 };
+export const SECRET_BEARING_KINDS = Object.keys(SECRET_LIFETIMES_MS);
 export const SECRET_BODY_REMOVED = "(This email held a one-time link. It was removed once the email was delivered or the link expired.)";
-/** The longest-lived secret an email carries (email confirmation links live a day). */
-const SECRET_LIFETIME_MS = 24 * 60 * 60_000;
 
 export function hasEmailTransport(env: Env): boolean {
   return Boolean(env.EMAIL_API_URL && env.EMAIL_API_KEY);
@@ -145,10 +145,13 @@ export async function deliverOutbox(db: Database, env: Env, now: number): Promis
 
 /** The daily job: bodies with secrets that outlived their secret are emptied, delivered or not. */
 export async function purgeExpiredSecrets(db: Database, now: number): Promise<void> {
+  const expired = Object.entries(SECRET_LIFETIMES_MS).map(([kind, lifetime]) =>
+    and(eq(emailOutbox.kind, kind), lt(emailOutbox.createdAt, now - lifetime)),
+  );
   await db
     .update(emailOutbox)
     .set({ textBody: SECRET_BODY_REMOVED })
-    .where(and(inArray(emailOutbox.kind, SECRET_BEARING_KINDS), lt(emailOutbox.createdAt, now - SECRET_LIFETIME_MS), ne(emailOutbox.textBody, SECRET_BODY_REMOVED)));
+    .where(and(or(...expired), ne(emailOutbox.textBody, SECRET_BODY_REMOVED)));
 }
 
 export function listMailbox(db: Database, limit = 100) {

@@ -4,7 +4,7 @@
  */
 import { CodeChallengeMethod, generateCodeVerifier, generateState, Google, OAuth2Client } from "arctic";
 import { and, eq } from "drizzle-orm";
-import { oauthAccounts, passwordCredentials, sessions, users } from "#drizzle/schema";
+import { emailConfirmationTokens, oauthAccounts, passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { Env } from "~/lib/env";
 import { isProduction } from "~/lib/env";
@@ -157,12 +157,15 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
     // own it: its password and sessions end before the owner comes in, and the address is told.
     const unproven = !existing.emailVerified;
     await db.batch([
-      link(existing.id),
       db.update(users).set({ emailVerified: true }).where(eq(users.id, existing.id)),
       ...(unproven
         ? [
+            // Whatever the squatter set up goes: provider links, password, sessions, pending links.
+            db.delete(oauthAccounts).where(eq(oauthAccounts.userId, existing.id)),
             db.delete(passwordCredentials).where(eq(passwordCredentials.userId, existing.id)),
             db.delete(sessions).where(eq(sessions.userId, existing.id)),
+            db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, existing.id)),
+            db.delete(emailConfirmationTokens).where(eq(emailConfirmationTokens.userId, existing.id)),
             emailToUser(
               db,
               {
@@ -178,6 +181,7 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
             ),
           ]
         : []),
+      link(existing.id),
     ]);
     if (unproven) deliverSoon(context);
     return { ...(await startSession(context, existing.id)), redirectTo };

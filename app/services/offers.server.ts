@@ -20,7 +20,7 @@ import {
 } from "~/domain/offer-rules";
 import type { CurrentAuth } from "./auth.server";
 import { deliverSoon, emailToUser, type UserEmail } from "./email.server";
-import { consume, RATE_LIMITS } from "./rate-limit.server";
+import { allow, RATE_LIMITS } from "./rate-limit.server";
 import { loadSignedInShell } from "./layout.server";
 import { newId } from "~/lib/ids";
 import { hostsOf } from "./trades-read.server";
@@ -71,7 +71,7 @@ export async function propose(
   if (auth.user.connects < listing.connects) return { ok: false, status: 402, message: messages.notEnoughConnects };
 
   const now = context.now();
-  if (!(await consume(db, RATE_LIMITS.proposalsPerSender, auth.user.id, now))) {
+  if (!(await allow(context, RATE_LIMITS.proposalsPerSender, auth.user.id))) {
     return { ok: false, status: 429, message: messages.tooManyProposals };
   }
   const offerId = newId();

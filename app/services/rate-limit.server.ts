@@ -23,6 +23,8 @@ export const RATE_LIMITS = {
   loginPerAccount: { name: "login:account", limit: 100, windowMs: 60 * 60_000 },
   loginPerAddress: { name: "login:ip", limit: 50, windowMs: 60_000, perAddress: true },
   signupPerAddress: { name: "signup:ip", limit: 10, windowMs: 60_000, perAddress: true },
+  /** Step 0 of a sign-up without JavaScript (a password hash and a draft row each). */
+  signupDraftsPerAddress: { name: "signup-draft:ip", limit: 20, windowMs: 60_000, perAddress: true },
   resetPerAddress: { name: "reset:ip", limit: 10, windowMs: 60_000, perAddress: true },
   resetPerAccount: { name: "reset:account", limit: 5, windowMs: 60 * 60_000 },
   verificationChecksPerSite: { name: "verify:site", limit: 10, windowMs: 60 * 60_000 },
@@ -66,8 +68,9 @@ export async function refund(db: Database, rule: RateLimitRule, subject: string,
     .where(and(eq(rateLimits.key, `${rule.name}:${subject}`), eq(rateLimits.windowStart, windowOf(rule, now))));
 }
 
+/** Windows that have ended for every rule: the longest rule counts a day, so rows live two. */
 export async function deleteOldWindows(db: Database, now: number): Promise<void> {
-  await db.delete(rateLimits).where(lt(rateLimits.windowStart, now - 2 * 60 * 60_000));
+  await db.delete(rateLimits).where(lt(rateLimits.windowStart, now - 2 * 24 * 60 * 60_000));
 }
 
 export function addressLimitScale(env: Env): number {
@@ -81,7 +84,13 @@ export function addressLimitScale(env: Env): number {
 export function clientAddress(request: Request): string {
   const address = request.headers.get("CF-Connecting-IP") ?? "unknown";
   if (!address.includes(":")) return address;
-  const groups = ipv6Groups(address.replace(/^\[|\]$/g, "").split("%")[0]!.toLowerCase());
+  const literal = address.replace(/^\[|\]$/g, "").split("%")[0]!.toLowerCase();
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(literal);
+  if (mapped) return mapped[1]!;
+  const groups = ipv6Groups(literal);
+  if (groups && groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
+  }
   return groups ? `${groups.slice(0, 4).map((group) => group.toString(16)).join(":")}::/64` : address;
 }
 

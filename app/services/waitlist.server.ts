@@ -12,12 +12,12 @@ export interface WaitlistEntry {
   source: "hero" | "other";
 }
 
-/** Each email is stored once: joining again keeps the latest site and description. */
+/** Each email is stored once: the first entry stands (nobody can rewrite another person's entry by their email). */
 export async function joinWaitlist(db: Database, entry: WaitlistEntry, now: number): Promise<void> {
   const email = entry.email?.trim().toLowerCase() || null;
   const details = { url: entry.url, host: normaliseHost(entry.url) ?? entry.url, category: entry.category, description: entry.description, source: entry.source };
   await db
     .insert(betaSignups)
     .values({ id: newId(), email, ...details, createdAt: now })
-    .onConflictDoUpdate({ target: betaSignups.email, set: { ...details, createdAt: now } });
+    .onConflictDoNothing({ target: betaSignups.email });
 }

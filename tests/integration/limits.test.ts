@@ -14,6 +14,9 @@ describe("per-address limits", () => {
     expect(keyOf("2001:db8:abcd:12:ffff:ffff:ffff:1")).toBe("2001:db8:abcd:12::/64");
     expect(keyOf("2001:db8:abcd:13::1")).toBe("2001:db8:abcd:13::/64");
     expect(keyOf("198.51.100.7")).toBe("198.51.100.7");
+    // IPv4 clients seen through IPv6 are their IPv4 address, not one shared /64.
+    expect(keyOf("::ffff:198.51.100.7")).toBe("198.51.100.7");
+    expect(keyOf("::ffff:c633:6408")).toBe("198.51.100.8");
 
     const at = windowStart();
     const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
@@ -31,7 +34,7 @@ describe("per-address limits", () => {
 });
 
 describe("the waitlist (site-add form, sources hero and other)", () => {
-  it("stores each email once, keeping the latest site, and limits entries per address", async () => {
+  it("stores each email once, keeping the first entry, and limits entries per address", async () => {
     const at = windowStart(HOUR);
     const address = "203.0.113.50";
     const email = newEmail("wait");
@@ -39,7 +42,7 @@ describe("the waitlist (site-add form, sources hero and other)", () => {
     expect((await join("first-site.com")).status).toBe(302);
     expect((await join("second-site.com", email.toUpperCase())).status).toBe(302);
     const rows = await env.DB.prepare("SELECT url FROM beta_signups WHERE email = ?").bind(email).all();
-    expect(rows.results).toEqual([{ url: "second-site.com" }]);
+    expect(rows.results).toEqual([{ url: "first-site.com" }]);
     for (let i = 0; i < 8; i += 1) expect((await join(`more-${i}.com`, newEmail("wait"))).status).toBe(302);
     const refused = await join("one-too-many.com", newEmail("wait"));
     expect(refused.status).toBe(429);

@@ -94,6 +94,10 @@ describe("OAuth sign-in", () => {
 
   it("joining an account whose email was never confirmed ends its password and sessions, and says so", async () => {
     const squatter = await signUp();
+    // A provider identity the squatter attached earlier must not survive the owner's arrival.
+    await env.DB.prepare("INSERT INTO oauth_accounts (provider, provider_user_id, user_id, email) VALUES ('github', ?, ?, ?)")
+      .bind(`squatter-${crypto.randomUUID()}`, squatter.userId, squatter.email)
+      .run();
     mockProviders({ google: { sub: "g-owner", email: squatter.email, email_verified: true } });
     const { callback } = await startAndReturn("google");
     const response = await callback();
@@ -104,6 +108,8 @@ describe("OAuth sign-in", () => {
     expect((await get("/market", { cookie: squatter.cookie })).headers.get("Location")).toBe("/login");
     expect((await post("/login", { email: squatter.email, password: PASSWORD })).status).toBe(400);
     expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(squatter.userId).first()).toEqual({ email_verified: 1 });
+    const links = await env.DB.prepare("SELECT provider, provider_user_id FROM oauth_accounts WHERE user_id = ?").bind(squatter.userId).all();
+    expect(links.results).toEqual([{ provider: "google", provider_user_id: "g-owner" }]);
     const mail = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_address = ? AND kind = 'account-joined'").bind(squatter.email).first();
     expect(mail).toEqual({ subject: "Your account now signs in with Google" });
   });

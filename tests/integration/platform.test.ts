@@ -116,7 +116,8 @@ describe("reset links in the outbox", () => {
     const token = mail.text_body.match(/token=([a-z2-7]+)/)![1]!;
     expect(await (await devFetch("/dev/mailbox")).text()).toContain(token);
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() + 25 * 3600_000 }), env as never, ctx);
+    // A reset link lives an hour; its body goes at the next run after that.
+    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() + 2 * 3600_000 }), env as never, ctx);
     await waitOnExecutionContext(ctx);
     expect(await env.DB.prepare("SELECT text_body FROM email_outbox WHERE id = ?").bind(mail.id).first()).toEqual({ text_body: SECRET_BODY_REMOVED });
     expect(await (await devFetch("/dev/mailbox")).text()).not.toContain(token);
