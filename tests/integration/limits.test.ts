@@ -95,3 +95,15 @@ describe("limits of signed-in actions", () => {
     expect(await read(refused!)).toContain(messages.tooManySearches);
   });
 });
+
+describe("sign-up drafts without JavaScript", () => {
+  it("are limited per address: each one hashes a password and stores a row", async () => {
+    const at = windowStart();
+    const address = `203.0.113.${Math.floor(Math.random() * 200) + 20}`;
+    const step0 = () => post("/signup", { intent: "continue", email: newEmail("draft"), password: "Quiet-Meadow-42" }, { address, at });
+    for (let i = 0; i < 20; i += 1) expect((await step0()).status).toBe(200);
+    const refused = await step0();
+    expect(refused.status).toBe(429);
+    expect(await read(refused)).toContain(messages.tooManyAttempts);
+  });
+});
