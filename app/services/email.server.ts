@@ -66,24 +66,32 @@ export function emailToUser(db: Database, email: UserEmail, now: number) {
     .insert(emailOutbox)
     .select(
       db
-        .select({
-          id: sql<string>`${newId()}`.as("id"),
-          toAddress: users.email,
-          subject: sql<string>`${email.subject}`.as("subject"),
-          textBody: sql<string>`${email.text}`.as("text_body"),
-          kind: sql<string>`${email.kind}`.as("kind"),
-          dedupeKey: sql<string | null>`${email.dedupeKey ?? null}`.as("dedupe_key"),
-          status: sql<"pending">`'pending'`.as("status"),
-          attempts: sql<number>`0`.as("attempts"),
-          lastError: sql<null>`NULL`.as("last_error"),
-          nextAttemptAt: sql<number>`${now}`.as("next_attempt_at"),
-          sentAt: sql<null>`NULL`.as("sent_at"),
-          createdAt: sql<number>`${now}`.as("created_at"),
-        })
+        .select(outboxSelection({ subject: sql`${email.subject}`, textBody: sql`${email.text}`, kind: sql`${email.kind}`, dedupeKey: sql`${email.dedupeKey ?? null}` }, now))
         .from(users)
         .where(and(email.userId !== undefined ? eq(users.id, email.userId) : eq(users.email, email.userEmail ?? ""), email.onlyIf)),
     )
     .onConflictDoNothing();
+}
+
+/**
+ * An outbox row for an insert...select whose rows come with `users` (the email goes to `users.email`): every column
+ * in the table's order, since drizzle writes the selection by position.
+ */
+export function outboxSelection(fields: { subject: SQL; textBody: SQL; kind: SQL; dedupeKey: SQL }, now: number) {
+  return {
+    id: sql<string>`lower(hex(randomblob(16)))`.as("id"),
+    toAddress: users.email,
+    subject: sql<string>`${fields.subject}`.as("subject"),
+    textBody: sql<string>`${fields.textBody}`.as("text_body"),
+    kind: sql<string>`${fields.kind}`.as("kind"),
+    dedupeKey: sql<string | null>`${fields.dedupeKey}`.as("dedupe_key"),
+    status: sql<"pending">`'pending'`.as("status"),
+    attempts: sql<number>`0`.as("attempts"),
+    lastError: sql<null>`NULL`.as("last_error"),
+    nextAttemptAt: sql<number>`${now}`.as("next_attempt_at"),
+    sentAt: sql<null>`NULL`.as("sent_at"),
+    createdAt: sql<number>`${now}`.as("created_at"),
+  };
 }
 
 /** Starts delivering what was queued, after the response, when an email API is configured. */

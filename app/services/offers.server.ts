@@ -19,7 +19,7 @@ import {
   type Role,
 } from "~/domain/offer-rules";
 import type { CurrentAuth } from "./auth.server";
-import { deliverSoon, emailToUser, type UserEmail } from "./email.server";
+import { deliverSoon, emailToUser, outboxSelection, type UserEmail } from "./email.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
 import { loadSignedInShell } from "./layout.server";
 import { newId } from "~/lib/ids";
@@ -267,22 +267,17 @@ export async function expireOffersAndConnects(context: AppContext) {
       .insert(emailOutbox)
       .select(
         db
-          .select({
-            id: sql<string>`lower(hex(randomblob(16)))`.as("id"),
-            toAddress: users.email,
-            subject: sql<string>`'Your offer got no answer'`.as("subject"),
-            textBody: sql<string>`${sites.host} || ' did not answer your offer in 14 days. The ' || ${offers.connects} || ' connects it held are back in your balance.' || char(10) || char(10) || 'See it here: ' || ${link} || ${offers.id}`.as(
-              "text_body",
+          .select(
+            outboxSelection(
+              {
+                subject: sql`'Your offer got no answer'`,
+                textBody: sql`${sites.host} || ' did not answer your offer in 14 days. The ' || ${offers.connects} || ' connects it held are back in your balance.' || char(10) || char(10) || 'See it here: ' || ${link} || ${offers.id}`,
+                kind: sql`'offer'`,
+                dedupeKey: sql`'offer:' || ${offers.id} || ':expired'`,
+              },
+              now,
             ),
-            kind: sql<string>`'offer'`.as("kind"),
-            dedupeKey: sql<string>`'offer:' || ${offers.id} || ':expired'`.as("dedupe_key"),
-            status: sql<"pending">`'pending'`.as("status"),
-            attempts: sql<number>`0`.as("attempts"),
-            lastError: sql<null>`NULL`.as("last_error"),
-            nextAttemptAt: sql<number>`${now}`.as("next_attempt_at"),
-            sentAt: sql<null>`NULL`.as("sent_at"),
-            createdAt: sql<number>`${now}`.as("created_at"),
-          })
+          )
           .from(offers)
           .innerJoin(users, eq(users.id, offers.senderUserId))
           .innerJoin(sites, eq(sites.id, offers.receiverSiteId))

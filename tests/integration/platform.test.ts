@@ -4,7 +4,9 @@ import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
 import worker, { createContext } from "~/worker";
-import { deliverOutbox, emailToUser, SECRET_BODY_REMOVED } from "~/services/email.server";
+import { getTableColumns, sql } from "drizzle-orm";
+import { emailOutbox } from "#drizzle/schema";
+import { deliverOutbox, emailToUser, outboxSelection, SECRET_BODY_REMOVED } from "~/services/email.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
 import { devFetch, get, newAddress, newEmail, PASSWORD, post, signUp, windowStart } from "./helpers";
 
@@ -154,5 +156,12 @@ describe("one email per event", () => {
     await db.batch([emailToUser(db, mail, Date.now())]);
     const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM email_outbox WHERE to_address = ? AND dedupe_key = ?").bind(email, mail.dedupeKey).first();
     expect(rows).toEqual({ n: 1 });
+  });
+});
+
+describe("insert...select column order", () => {
+  it("the outbox selection names every column in the table's order (drizzle writes by position)", () => {
+    const selection = outboxSelection({ subject: sql`'s'`, textBody: sql`'t'`, kind: sql`'k'`, dedupeKey: sql`NULL` }, 0);
+    expect(Object.keys(selection)).toEqual(Object.keys(getTableColumns(emailOutbox)));
   });
 });
