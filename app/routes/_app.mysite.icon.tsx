@@ -13,8 +13,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = parseForm(await readFormData(request), z.object({ redirectTo: z.string().max(2048).optional() }));
   const back = safeRedirectPath(parsed.ok ? parsed.value.redirectTo : null, "/mysite");
   if (!shell.activeSite) throw redirect("/sites/new");
-  const result = await updateSiteIcon(context, auth.user.id, shell.activeSite.id);
-  if (!result.ok && result.status === 404) throw new Response("Not found", { status: 404 });
+  const result = await updateSiteIcon(context, auth.user.id, shell.activeSite);
   throw redirect(withNotice(back, !result.ok ? "icon-limited" : result.icon ? "icon-updated" : "icon-missing"));
 }
 

@@ -46,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     await renewVerificationToken(context, auth.user.id, site.id);
     throw redirect("/mysite/verify?notice=new-tag");
   }
-  const result = await checkSiteVerification(context, auth.user.id, site.id);
+  const result = await checkSiteVerification(context, site);
   if (!result.ok) return data({ error: result.message }, { status: result.status });
   // Post/redirect/get: the result is stored on the site and shown by the loader (a toast on success).
   throw redirect(result.verified && !site.verified ? "/mysite/verify?notice=verified" : "/mysite/verify");

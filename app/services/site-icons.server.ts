@@ -9,7 +9,7 @@ import { scanHead } from "~/lib/html.server";
 import { safeFetch, safeFetchOptionsFor, type FetchedPage, type SafeFetchOptions } from "~/lib/safe-fetch.server";
 import { messages } from "~/domain/messages";
 import { typedHost } from "~/domain/site-address";
-import { consume, RATE_LIMITS } from "./rate-limit.server";
+import { allow, RATE_LIMITS } from "./rate-limit.server";
 import { fetchHomePage } from "./verification.server";
 
 interface IconLink {
@@ -108,17 +108,14 @@ export async function discoverSiteIcon(siteUrl: string, options: SafeFetchOption
   return null;
 }
 
-export type IconUpdate = { ok: true; icon: string | null; message: string } | { ok: false; status: 404 | 429; message: string };
+export type IconUpdate = { ok: true; icon: string | null; message: string } | { ok: false; status: 429; message: string };
 
-/** Looks the icon up again and stores it (null shows the product favicon). Only the site's owner may. */
-export async function updateSiteIcon(context: AppContext, userId: string, siteId: string): Promise<IconUpdate> {
-  const owned = and(eq(sites.id, siteId), eq(sites.userId, userId));
-  const site = await context.db.select({ url: sites.url }).from(sites).where(owned).get();
-  if (!site) return { ok: false, status: 404, message: "Not found" };
-  const asked = context.now();
+/** Looks the icon up again and stores it (null shows the product favicon); the write is for the owner's row only. */
+export async function updateSiteIcon(context: AppContext, userId: string, site: { id: string; url: string }): Promise<IconUpdate> {
+  const owned = and(eq(sites.id, site.id), eq(sites.userId, userId));
   if (
-    !(await consume(context.db, RATE_LIMITS.iconUpdatesPerSite, siteId, asked)) ||
-    !(await consume(context.db, RATE_LIMITS.siteFetchesPerUser, userId, asked))
+    !(await allow(context, RATE_LIMITS.iconUpdatesPerSite, site.id)) ||
+    !(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))
   ) {
     return { ok: false, status: 429, message: messages.tooManyIconUpdates };
   }
@@ -131,7 +128,7 @@ export async function updateSiteIcon(context: AppContext, userId: string, siteId
 export function lookUpIconLater(context: AppContext, userId: string, siteId: string, siteUrl: string): void {
   context.ctx.waitUntil(
     (async () => {
-      if (!(await consume(context.db, RATE_LIMITS.siteFetchesPerUser, userId, context.now()))) return;
+      if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) return;
       const icon = await discoverSiteIcon(siteUrl, safeFetchOptionsFor(context.env, context.db));
       if (icon) await context.db.update(sites).set({ icon }).where(eq(sites.id, siteId));
     })().catch((error) => console.error("icon lookup failed", siteId, error)),

@@ -22,9 +22,9 @@ import { messages } from "~/domain/messages";
 import { isSameSite, typedHost } from "~/domain/site-address";
 import { RECHECK_FAILURES_ALLOWED, RECHECK_INTERVAL_DAYS, VERIFICATION_META_NAME, verificationTag } from "~/domain/verification";
 import { sendEmail } from "./email.server";
-import { consume, RATE_LIMITS } from "./rate-limit.server";
+import { allow, RATE_LIMITS } from "./rate-limit.server";
 import { generateToken } from "./sessions.server";
-import { getOwnedSite } from "./sites.server";
+import type { OwnedSite } from "./sites.server";
 
 const DAY_MS = 24 * 60 * 60_000;
 
@@ -78,16 +78,13 @@ export async function findVerificationTag(site: { url: string; host: string; ver
   return { found: false, reason: "missing", message: messages.tagNotFound, url: page.url };
 }
 
-export type CheckResult = { ok: true; verified: boolean; message: string } | { ok: false; status: 404 | 429; message: string };
+export type CheckResult = { ok: true; verified: boolean; message: string } | { ok: false; status: 429; message: string };
 
-/** The owner's check of the active site: rate-limited per site; success verifies and takes the host over. */
-export async function checkSiteVerification(context: AppContext, userId: string, siteId: string): Promise<CheckResult> {
-  const site = await getOwnedSite(context.db, userId, siteId);
-  if (!site) return { ok: false, status: 404, message: "Not found" };
-  const asked = context.now();
+/** The owner's check of their site (as `getOwnedSite` read it): rate-limited; success verifies and takes the host over. */
+export async function checkSiteVerification(context: AppContext, site: OwnedSite): Promise<CheckResult> {
   if (
-    !(await consume(context.db, RATE_LIMITS.verificationChecksPerSite, site.id, asked)) ||
-    !(await consume(context.db, RATE_LIMITS.siteFetchesPerUser, userId, asked))
+    !(await allow(context, RATE_LIMITS.verificationChecksPerSite, site.id)) ||
+    !(await allow(context, RATE_LIMITS.siteFetchesPerUser, site.userId))
   ) {
     return { ok: false, status: 429, message: messages.tooManyChecks };
   }
