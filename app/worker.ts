@@ -10,6 +10,9 @@ import type { Env } from "./lib/env";
 import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
 import { messages } from "./domain/messages";
 import { runHousekeeping } from "./services/housekeeping.server";
+import { chatSocketId, openChatSocket } from "./services/chat-socket.server";
+
+export { ChatRoom } from "./durable/chat-room";
 
 const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
 
@@ -39,6 +42,11 @@ export function createContext(env: Env, ctx: ExecutionContext): AppContext {
 
 /** Every request, with its context (its clock included, so tests can hold time still). */
 export async function handleFetch(incoming: Request, context: AppContext): Promise<Response> {
+  const chatId = chatSocketId(new URL(incoming.url));
+  if (chatId) {
+    const opened = await openChatSocket(incoming, context, chatId);
+    return opened instanceof Response ? opened : plainRefusal(opened.message, opened.status, context.nonce);
+  }
   if (isRefusedCrossSiteRequest(incoming)) return plainRefusal(messages.crossSiteRefused, 403, context.nonce);
   const checked = await checkFormBody(incoming);
   if (!checked.ok) return plainRefusal(checked.message, checked.status, context.nonce);

@@ -390,9 +390,15 @@ export const chats = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     siteAId: text("site_a_id").references(() => sites.id, { onDelete: "set null" }),
     siteBId: text("site_b_id").references(() => sites.id, { onDelete: "set null" }),
+    /** Mirrored from the conversation's Durable Object after each message, for the list of conversations. */
     lastMessage: text("last_message"),
     lastSenderId: text("last_sender_id"),
     lastUpdated: integer("last_updated").notNull(),
+    /** Id of the last message mirrored here (messages are numbered 1, 2, 3... by the object); a mirror only moves forward. */
+    lastMessageId: integer("last_message_id").notNull().default(0),
+    /** The last message each participant has seen: anything newer is unread. */
+    userAReadId: integer("user_a_read_id").notNull().default(0),
+    userBReadId: integer("user_b_read_id").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [

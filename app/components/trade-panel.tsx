@@ -3,6 +3,7 @@ import { shortenAddress } from "~/domain/listing-format";
 import { CONTENT_TYPES, labelOf, PROVIDED_MATERIALS, SITE_CATEGORIES } from "~/domain/options";
 import { ScoreBadge, type PostCardData } from "./post-card";
 import { VerifyBanner } from "./verify-banner";
+import { OpenChatForm } from "./open-chat-form";
 import { ProposalForm, type ProposalError } from "./proposal-form";
 import { SlideOut } from "./slide-out";
 import { SiteIcon } from "./site-icon";
@@ -72,6 +73,11 @@ export function TradePanel({
       <p className="balance-line">
         You have <strong>{connects}</strong> connects. <Link to="/mysite/connects">Buy connects</Link>
       </p>
+      <section className="terms" aria-labelledby="trade-chat-title">
+        <h3 id="trade-chat-title">Questions first?</h3>
+        <p className="muted small">Agree on topics, anchors and deadlines with the owner before you send an offer.</p>
+        <OpenChatForm listingId={post.id} label={`Message ${shortenAddress(post.url)}`} />
+      </section>
     </SlideOut>
   );
 }

@@ -89,6 +89,12 @@ export const messages = {
   fetchUnreachable: "The site could not be reached.",
   fetchHttpError: "The site answered with an error",
 
+  // Chat (spec 2 and 8)
+  chatOpenFailed: "Could not open chat. Please try again.",
+  noMessages: "You do not have any messages yet start a chat through offers or trades.",
+  tooManyChatOpens: "You have opened a lot of conversations in the last hour. Please wait a while.",
+  chatNotFound: "This conversation is not available.",
+
   // Misc (spec 8)
   feedbackEmpty: "Feedback is empty.",
   feedbackTooLong: "Feedback can be at most 5000 characters",

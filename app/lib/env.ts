@@ -1,7 +1,13 @@
+import type { ChatRoom } from "~/durable/chat-room";
+
 /** Bindings, variables and secrets of the Worker (see README "Configuration"). */
 export interface Env {
   DB: D1Database;
   ASSETS: Fetcher;
+  /** One Durable Object per conversation: its messages and live sockets. */
+  CHAT_ROOM: DurableObjectNamespace<ChatRoom>;
+  /** Messages one participant may send to a conversation per minute (30 by default). */
+  CHAT_MESSAGES_PER_MINUTE?: string;
   /** Searches per user (120 a minute), counted by Cloudflare's rate limiting binding. */
   SEARCH_LIMITER?: RateLimit;
   /** "development" turns on what only a local machine may have (dev mailbox, web sandbox, plain cookie names);

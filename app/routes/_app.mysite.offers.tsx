@@ -3,6 +3,7 @@ import { Link, useActionData, useFetcher, useLoaderData, useSearchParams } from 
 import { useEffect, useState } from "react";
 import { ChipGroup } from "~/components/chip-group";
 import { OfferRows, StatusLabel } from "~/components/offer-rows";
+import { OpenChatForm } from "~/components/open-chat-form";
 import { ScoreBadge } from "~/components/post-card";
 import { SlideOut } from "~/components/slide-out";
 import { Spinner } from "~/components/spinner";
@@ -69,6 +70,7 @@ function Profile({ detail }: { detail: OfferDetail }) {
         {site.score !== null ? <ScoreBadge score={site.score} label="Authority" /> : null}
       </header>
       <p>{site.description || "No description"}</p>
+      <OpenChatForm offerId={detail.id} label={`Message ${site.host}`} />
       <dl className="terms-list">
         <dt>Categories</dt>
         <dd>{labels(site.tags, CATEGORY_TAGS) || "None yet"}</dd>
@@ -145,6 +147,7 @@ function Detail({ detail }: { detail: OfferDetail }) {
       <p className="muted">
         {me} for {detail.connects} connects.
       </p>
+      <OpenChatForm offerId={detail.id} label={`Message ${detail.otherSite.host}`} />
       <section className="terms">
         <h3>Terms</h3>
         <dl className="terms-list">

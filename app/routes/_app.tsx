@@ -30,6 +30,8 @@ const NOTICES: Record<string, string> = {
   "confirmation-sent": messages.confirmationSent,
   "confirmation-limited": messages.tooManyAttempts,
   "other-sessions-ended": messages.otherSessionsEnded,
+  "chat-failed": messages.chatOpenFailed,
+  "chat-limited": messages.tooManyChatOpens,
 };
 
 export default function SignedInLayout() {

@@ -36,6 +36,8 @@ export const RATE_LIMITS = {
   feedbackPerUser: { name: "feedback:user", limit: 10, windowMs: 60 * 60_000 },
   addSitePerUser: { name: "add-site:user", limit: 10, windowMs: 60 * 60_000 },
   settingsPerUser: { name: "settings:user", limit: 60, windowMs: 60 * 60_000 },
+  /** Opening (or reopening) a conversation from an offer or a listing. */
+  chatOpensPerUser: { name: "chat-open:user", limit: 60, windowMs: 60 * 60_000 },
 
   /** Every check, icon update and icon lookup after adding a site, per account: new sites do not add budget. */
   siteFetchesPerUser: { name: "site-fetch:user", limit: 40, windowMs: 60 * 60_000 },

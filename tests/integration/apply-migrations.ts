@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, vi } from "vitest";
 import { applyD1Migrations, env, type D1Migration } from "cloudflare:test";
+import type { ChatRoom } from "~/durable/chat-room";
 
 declare global {
   // The bindings the tests read, on the type `cloudflare:test` gives `env`.
@@ -7,6 +8,7 @@ declare global {
   namespace Cloudflare {
     interface Env {
       DB: D1Database;
+      CHAT_ROOM: DurableObjectNamespace<ChatRoom>;
       TEST_MIGRATIONS: D1Migration[];
     }
   }

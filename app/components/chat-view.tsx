@@ -1,0 +1,216 @@
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
+import { MAX_MESSAGE_LENGTH, mergeMessages, type ChatMessage, type ServerEvent } from "~/domain/chat";
+import { formatMessageTime } from "~/domain/dates";
+import { SiteIcon } from "./site-icon";
+import { useChatSocket } from "./use-chat-socket";
+import { useHydrated } from "./use-hydrated";
+
+export interface ChatViewProps {
+  chatId: string;
+  me: string;
+  otherUserId: string;
+  otherHost: string;
+  otherIcon: string | null;
+  /** The page of messages the server rendered (the latest ones, or those before `before`). */
+  messages: ChatMessage[];
+  more: boolean;
+  before: number | null;
+  otherActive: boolean;
+  now: number;
+  /** A fresh id for a post without JavaScript, so sending the same form twice stores one message. */
+  clientId: string;
+  /** A post the server refused, with what was typed. */
+  failure?: { error: string; text: string } | null;
+  /** Tells the page about the newest message, for the list beside it. */
+  onLatest?: (message: ChatMessage) => void;
+}
+
+interface Pending {
+  clientId: string;
+  text: string;
+}
+
+const COUNTER_FROM = MAX_MESSAGE_LENGTH - 400;
+
+/**
+ * One conversation. Without JavaScript it is a page: the form posts a message and the answer redirects back.
+ * With JavaScript it is live over the conversation's WebSocket, and falls back to posting while it reconnects.
+ */
+export function ChatView(props: ChatViewProps) {
+  const { chatId, me, otherUserId, otherHost, now, failure, onLatest } = props;
+  const hydrated = useHydrated();
+  const [messages, setMessages] = useState(props.messages);
+  const [pending, setPending] = useState<Pending[]>([]);
+  const [otherActive, setOtherActive] = useState(props.otherActive);
+  const [text, setText] = useState(failure?.text ?? "");
+  const [error, setError] = useState(failure?.error);
+  const lastId = useRef(0);
+  const pendingRef = useRef<Pending[]>([]);
+
+  // A new page from the server (after a post without the socket, or older messages) joins what is shown.
+  useEffect(() => setMessages((current) => mergeMessages(current, props.messages)), [props.messages]);
+  useEffect(() => setError(failure?.error), [failure]);
+  useEffect(() => {
+    const latest = messages.at(-1);
+    lastId.current = latest?.id ?? 0;
+    if (latest) onLatest?.(latest);
+  }, [messages, onLatest]);
+  useEffect(() => {
+    pendingRef.current = pending;
+  }, [pending]);
+
+  const confirm = (stored: ChatMessage[]) => {
+    const ids = new Set(stored.map((message) => message.clientId));
+    setPending((current) => current.filter((item) => !ids.has(item.clientId)));
+  };
+
+  const { status, send } = useChatSocket(chatId, {
+    onOpen: () => send({ type: "sync", after: lastId.current }),
+    onEvent: (event: ServerEvent) => {
+      switch (event.type) {
+        case "message":
+          setMessages((current) => mergeMessages(current, [event.message]));
+          confirm([event.message]);
+          break;
+        case "history": {
+          setMessages((current) => mergeMessages(current, event.messages));
+          confirm(event.messages);
+          const last = event.messages.at(-1);
+          if (event.more && last) {
+            send({ type: "sync", after: last.id });
+          } else {
+            // Messages typed before a drop that never reached the conversation go again (stored once by their id).
+            const stored = new Set(event.messages.map((message) => message.clientId));
+            for (const item of pendingRef.current) if (!stored.has(item.clientId)) send({ type: "send", clientId: item.clientId, text: item.text });
+          }
+          break;
+        }
+        case "presence":
+          setOtherActive(event.activeUserIds.includes(otherUserId));
+          break;
+        case "refused":
+          setPending((current) => current.filter((item) => item.clientId !== event.clientId));
+          setText((current) => current || (pendingRef.current.find((item) => item.clientId === event.clientId)?.text ?? ""));
+          setError(event.message);
+          break;
+      }
+    },
+  });
+
+  // A post made while the socket was away empties the box once the server has taken it.
+  const navigation = useNavigation();
+  const posting = navigation.state !== "idle" && navigation.formData?.get("intent") === "send";
+  const wasPosting = useRef(false);
+  useEffect(() => {
+    if (wasPosting.current && !posting && !failure) setText("");
+    wasPosting.current = posting;
+  }, [posting, failure]);
+
+  const trimmed = text.trim();
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    if (trimmed.length === 0 || trimmed.length > MAX_MESSAGE_LENGTH) {
+      event.preventDefault();
+      return;
+    }
+    const clientId = crypto.randomUUID();
+    if (!send({ type: "send", clientId, text: trimmed })) return; // No socket: the form posts.
+    event.preventDefault();
+    setPending((current) => [...current, { clientId, text: trimmed }]);
+    setText("");
+    setError(undefined);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      event.currentTarget.form?.requestSubmit();
+    }
+  };
+
+  const first = messages[0];
+  return (
+    <section className="card chat" aria-labelledby="chat-title">
+      <header className="chat-head">
+        <Link to="/mysite/messages" className="text-link small chat-back">
+          ← All messages
+        </Link>
+        <SiteIcon icon={props.otherIcon} size={40} />
+        <div>
+          <h2 id="chat-title">{otherHost}</h2>
+          <p className="muted small chat-presence">{otherActive ? "Active now" : "Away"}</p>
+        </div>
+        {hydrated && status === "connecting" ? (
+          <p className="chat-status" role="status">
+            Connecting…
+          </p>
+        ) : null}
+      </header>
+
+      <div className="chat-scroll">
+        <div className="chat-log" role="log" aria-label={`Messages with ${otherHost}`}>
+          {props.more && first ? (
+            <Link to={`/mysite/messages?chatId=${chatId}&before=${first.id}`} className="text-link small chat-earlier" preventScrollReset>
+              Show earlier messages
+            </Link>
+          ) : null}
+          {messages.length === 0 && pending.length === 0 ? <p className="muted chat-empty">No messages yet. Say hello to {otherHost}.</p> : null}
+          <ol className="chat-messages">
+            {messages.map((message) => (
+              <li key={message.id} className={message.senderId === me ? "chat-message mine" : "chat-message theirs"}>
+                <span className="visually-hidden">{message.senderId === me ? "You" : otherHost}:</span>
+                <p className="chat-text">{message.text}</p>
+                <time dateTime={new Date(message.createdAt).toISOString()}>{formatMessageTime(message.createdAt, now)}</time>
+              </li>
+            ))}
+            {pending.map((item) => (
+              <li key={item.clientId} className="chat-message mine pending">
+                <span className="visually-hidden">You:</span>
+                <p className="chat-text">{item.text}</p>
+                <span className="small">Sending…</span>
+              </li>
+            ))}
+          </ol>
+          {props.before ? (
+            <Link to={`/mysite/messages?chatId=${chatId}`} className="text-link small">
+              Back to the latest messages
+            </Link>
+          ) : null}
+        </div>
+      </div>
+
+      <Form method="post" action={`/mysite/messages?chatId=${chatId}`} className="chat-compose" id="latest" onSubmit={onSubmit} preventScrollReset>
+        <input type="hidden" name="intent" value="send" />
+        <input type="hidden" name="clientId" value={props.clientId} />
+        <label className="visually-hidden" htmlFor="chat-text">
+          Message to {otherHost}
+        </label>
+        <textarea
+          id="chat-text"
+          name="text"
+          rows={2}
+          required
+          maxLength={MAX_MESSAGE_LENGTH}
+          placeholder="Write a message"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          onKeyDown={onKeyDown}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? "chat-error" : undefined}
+        />
+        <button type="submit" className="button button-primary" disabled={hydrated && (trimmed.length === 0 || posting)}>
+          Send
+        </button>
+        {text.length > COUNTER_FROM ? (
+          <p className="muted small chat-counter">
+            {text.length.toLocaleString("en-US")} / {MAX_MESSAGE_LENGTH.toLocaleString("en-US")}
+          </p>
+        ) : null}
+        {error ? (
+          <p className="form-error chat-error" id="chat-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </Form>
+    </section>
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * Chat: everything said on a conversation's WebSocket, as one typed union shared by the browser and the
+ * conversation's Durable Object, with the rules both apply to a message.
+ */
+
+/** A message as the object stores it: ids count 1, 2, 3... within a conversation, so they are its order. */
+export interface ChatMessage {
+  id: number;
+  senderId: string;
+  text: string;
+  /** Epoch milliseconds. */
+  createdAt: number;
+  /** The sender's own id for it: a message sent twice with one id (a retry) is stored once. */
+  clientId: string | null;
+}
+
+/** What the browser sends. */
+export type ClientEvent =
+  /** A new message; `clientId` lets the sender match the echo (or the refusal) to what it typed, and makes a
+   * retry after a dropped connection safe: the object stores one message per sender and clientId. */
+  | { type: "send"; clientId: string; text: string }
+  /** Everything after the last message the browser has (0 for all), on connecting and reconnecting. */
+  | { type: "sync"; after: number };
+
+export type RefusalReason = "empty" | "too-long" | "rate-limited";
+
+/** What the object sends. */
+export type ServerEvent =
+  /** A stored message, to everyone in the conversation, in the order the object stored them. */
+  | { type: "message"; message: ChatMessage }
+  /** The answer to `sync`: missed messages in order; `more` when there were too many to send at once. */
+  | { type: "history"; messages: ChatMessage[]; more: boolean }
+  /** Who has the conversation open (activeUsers), sent whenever it changes. */
+  | { type: "presence"; activeUserIds: string[] }
+  /** A message that was not stored, and why. */
+  | { type: "refused"; clientId: string; reason: RefusalReason; message: string };
+
+export const MAX_MESSAGE_LENGTH = 4000;
+/** Messages one participant may send to a conversation per minute. */
+export const MESSAGES_PER_MINUTE = 30;
+/** Most messages sent at once in a history answer (the page shows the latest of them). */
+export const HISTORY_PAGE = 200;
+
+export const CHAT_REFUSALS: Record<RefusalReason, string> = {
+  empty: "Write a message before sending.",
+  "too-long": `A message can be at most ${MAX_MESSAGE_LENGTH.toLocaleString("en-US")} characters.`,
+  "rate-limited": rateLimitedMessage(MESSAGES_PER_MINUTE),
+};
+
+export function rateLimitedMessage(perMinute: number): string {
+  return `You can send at most ${perMinute} messages a minute. Please wait a moment.`;
+}
+
+/** The text as stored (trimmed), or why it cannot be sent. */
+export function checkMessageText(raw: unknown): { ok: true; text: string } | { ok: false; reason: "empty" | "too-long" } {
+  const text = typeof raw === "string" ? raw.trim() : "";
+  if (text.length === 0) return { ok: false, reason: "empty" };
+  if (text.length > MAX_MESSAGE_LENGTH) return { ok: false, reason: "too-long" };
+  return { ok: true, text };
+}
+
+/** Ids the browser makes for its messages (random UUIDs; any short token is accepted). */
+export function isClientId(value: unknown): value is string {
+  return typeof value === "string" && /^[A-Za-z0-9_-]{8,64}$/.test(value);
+}
+
+/** A frame from a browser, or null when it is not one of ours (frames are small: a message plus its envelope). */
+export function parseClientEvent(frame: string | ArrayBuffer): ClientEvent | null {
+  if (typeof frame !== "string" || frame.length > MAX_MESSAGE_LENGTH * 6 + 200) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(frame);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const event = value as Record<string, unknown>;
+  if (event.type === "send" && isClientId(event.clientId) && typeof event.text === "string") {
+    return { type: "send", clientId: event.clientId, text: event.text };
+  }
+  if (event.type === "sync" && typeof event.after === "number" && Number.isSafeInteger(event.after) && event.after >= 0) {
+    return { type: "sync", after: event.after };
+  }
+  return null;
+}
+
+export function parseServerEvent(frame: unknown): ServerEvent | null {
+  if (typeof frame !== "string") return null;
+  try {
+    const value = JSON.parse(frame) as ServerEvent;
+    return typeof value === "object" && value !== null && typeof value.type === "string" ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The socket of a conversation, on the product's own origin. */
+export function chatSocketPath(chatId: string): string {
+  return `/chats/${encodeURIComponent(chatId)}/socket`;
+}
+
+/** Reconnection delays: 0.5 s doubling to 30 s, with up to a third added at random so clients spread out. */
+export function reconnectDelay(attempt: number, random = Math.random()): number {
+  const base = Math.min(30_000, 500 * 2 ** Math.max(0, attempt));
+  return Math.round(base + base * 0.33 * random);
+}
+
+/** Messages sorted by id without duplicates: what the browser shows after merging live and fetched messages. */
+export function mergeMessages(current: readonly ChatMessage[], incoming: readonly ChatMessage[]): ChatMessage[] {
+  const byId = new Map<number, ChatMessage>();
+  for (const message of current) byId.set(message.id, message);
+  for (const message of incoming) byId.set(message.id, message);
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}
+
+/** One line of a message for the list of conversations. */
+export function messagePreview(text: string, length = 80): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > length ? `${line.slice(0, length - 1).trimEnd()}…` : line;
+}

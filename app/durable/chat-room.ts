@@ -1,0 +1,359 @@
+/**
+ * One conversation: its messages (SQLite storage), its open WebSockets (hibernatable), and the email that tells
+ * an away participant about new messages (an alarm). Reached only through the Worker, which has already checked
+ * the session and that the user takes part in this conversation (`app/services/chat-socket.server.ts`).
+ */
+import { DurableObject } from "cloudflare:workers";
+import {
+  CHAT_REFUSALS,
+  HISTORY_PAGE,
+  MESSAGES_PER_MINUTE,
+  checkMessageText,
+  parseClientEvent,
+  rateLimitedMessage,
+  type ChatMessage,
+  type RefusalReason,
+  type ServerEvent,
+} from "~/domain/chat";
+import { database } from "~/lib/db.server";
+import { numberVar, type Env } from "~/lib/env";
+import { deliverOutbox } from "~/services/email.server";
+import { mirrorLastMessage, queueMessagesEmail } from "~/services/chats.server";
+
+/** Which conversation, and its two participants (as D1 has them); the Worker sends it with every call. */
+export interface ChatRef {
+  chatId: string;
+  userIds: [string, string];
+}
+
+/** What each socket carries through hibernation. */
+interface SocketAttachment {
+  userId: string;
+}
+
+export type PostResult = { ok: true; message: ChatMessage } | { ok: false; reason: RefusalReason; message: string };
+
+export interface History {
+  messages: ChatMessage[];
+  /** Older messages exist before the first one here. */
+  more: boolean;
+  activeUserIds: string[];
+}
+
+/** An email about new messages waits this long for more of them, so one email covers a burst. */
+export const EMAIL_COLLECT_MS = 3 * 60_000;
+/** At most one email per participant per conversation in this time. */
+export const EMAIL_INTERVAL_MS = 15 * 60_000;
+/** Open sockets one participant may have in a conversation (tabs and devices). */
+export const MAX_SOCKETS_PER_USER = 100;
+/** Messages a page shows at first (older ones a page at a time). */
+export const PAGE_MESSAGES = 50;
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS room (id INTEGER PRIMARY KEY CHECK (id = 1), chat_id TEXT NOT NULL, user_a TEXT NOT NULL, user_b TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY, sender_id TEXT NOT NULL, text TEXT NOT NULL, created_at INTEGER NOT NULL, client_id TEXT);
+CREATE INDEX IF NOT EXISTS messages_sender_time ON messages (sender_id, created_at);
+CREATE UNIQUE INDEX IF NOT EXISTS messages_sender_client ON messages (sender_id, client_id);
+CREATE TABLE IF NOT EXISTS notifications (user_id TEXT PRIMARY KEY, from_id INTEGER, last_email_at INTEGER NOT NULL DEFAULT 0);
+`;
+
+type MessageRow = { id: number; sender_id: string; text: string; created_at: number; client_id: string | null };
+const MESSAGE_COLUMNS = "id, sender_id, text, created_at, client_id";
+
+const asMessage = (row: MessageRow): ChatMessage => ({
+  id: row.id,
+  senderId: row.sender_id,
+  text: row.text,
+  createdAt: row.created_at,
+  clientId: row.client_id,
+});
+
+const OPEN = 1;
+
+export class ChatRoom extends DurableObject<Env> {
+  /** The object's clock, in epoch milliseconds; tests move it to exercise the email alarm. */
+  now: () => number = () => Date.now();
+  private readonly sql: SqlStorage;
+  /** The newest message not yet mirrored to D1, and the mirror in flight (mirrors are coalesced). */
+  private unmirrored: ChatMessage | null = null;
+  private mirroring: Promise<void> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(SCHEMA);
+    // Keep-alive pings are answered without waking the object.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
+  }
+
+  // --- Entry points -------------------------------------------------------------------------------
+
+  /** A WebSocket upgrade, forwarded by the Worker with the checked user and conversation. */
+  async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
+    const userId = request.headers.get("X-Chat-User") ?? "";
+    const [userA = "", userB = ""] = (request.headers.get("X-Chat-Users") ?? "").split(",");
+    if (!this.enter({ chatId: request.headers.get("X-Chat-Id") ?? "", userIds: [userA, userB] }, userId)) {
+      return new Response("Not found", { status: 404 });
+    }
+    if (this.ctx.getWebSockets(userId).length >= MAX_SOCKETS_PER_USER) return new Response("Too many open conversations", { status: 429 });
+
+    const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
+    this.ctx.acceptWebSocket(server, [userId]);
+    server.serializeAttachment({ userId } satisfies SocketAttachment);
+    // Opening the conversation shows every message: nothing is left to email about.
+    this.sql.exec("UPDATE notifications SET from_id = NULL WHERE user_id = ?", userId);
+    this.broadcastPresence();
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** The latest page of messages (or the page before `before`), for the conversation page; the reader has seen them. */
+  async history(ref: ChatRef, userId: string, before?: number): Promise<History> {
+    if (!this.enter(ref, userId)) throw new Error("Not a participant of this conversation");
+    this.sql.exec("UPDATE notifications SET from_id = NULL WHERE user_id = ?", userId);
+    const rows = this.sql
+      .exec<MessageRow>(
+        `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id < ? ORDER BY id DESC LIMIT ?`,
+        before ?? Number.MAX_SAFE_INTEGER,
+        PAGE_MESSAGES + 1
+      )
+      .toArray();
+    return {
+      messages: rows.slice(0, PAGE_MESSAGES).reverse().map(asMessage),
+      more: rows.length > PAGE_MESSAGES,
+      activeUserIds: this.activeUserIds(),
+    };
+  }
+
+  /** A message posted from the page (without JavaScript): stored, broadcast and mirrored before the answer. */
+  async post(ref: ChatRef, userId: string, text: string, clientId: string | null): Promise<PostResult> {
+    if (!this.enter(ref, userId)) throw new Error("Not a participant of this conversation");
+    // Whoever writes has the conversation in front of them.
+    this.sql.exec("UPDATE notifications SET from_id = NULL WHERE user_id = ?", userId);
+    const result = await this.store(userId, text, clientId);
+    if (result.ok) await this.mirrored();
+    return result;
+  }
+
+  async webSocketMessage(ws: WebSocket, frame: string | ArrayBuffer): Promise<void> {
+    const { userId } = ws.deserializeAttachment() as SocketAttachment;
+    const event = parseClientEvent(frame);
+    if (!event) return;
+    if (event.type === "sync") {
+      this.send(ws, this.missedSince(event.after));
+      return;
+    }
+    await this.store(userId, event.text, event.clientId, ws);
+  }
+
+  async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    try {
+      ws.close(code === 1005 || code === 1006 || code < 1000 ? 1000 : code, "Closed");
+    } catch {
+      // Already closed.
+    }
+    this.broadcastPresence(ws);
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    this.broadcastPresence(ws);
+  }
+
+  /** Emails participants who were away when messages came, one email per burst and at most one per interval. */
+  async alarm(): Promise<void> {
+    const room = this.room();
+    if (!room) return;
+    const now = this.now();
+    const db = database(this.env.DB);
+    const active = this.activeUserIds();
+    let queued = false;
+    for (const pending of this.pendingEmails()) {
+      if (active.includes(pending.user_id)) {
+        this.sql.exec("UPDATE notifications SET from_id = NULL WHERE user_id = ?", pending.user_id);
+        continue;
+      }
+      if (pending.due > now) continue;
+      const unseen = this.sql
+        .exec<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id >= ? AND sender_id != ? ORDER BY id`, pending.from_id, pending.user_id)
+        .toArray();
+      const latest = unseen.at(-1);
+      if (latest) {
+        await queueMessagesEmail(
+          db,
+          this.env,
+          { chatId: room.chatId, recipientId: pending.user_id, senderId: latest.sender_id, count: unseen.length, latest: asMessage(latest) },
+          now
+        );
+        queued = true;
+      }
+      // Messages that came while the email was queued wait for the next one.
+      this.sql.exec(
+        "UPDATE notifications SET last_email_at = ?, from_id = (SELECT min(id) FROM messages WHERE id > ? AND sender_id != ?) WHERE user_id = ?",
+        now,
+        latest?.id ?? Number.MAX_SAFE_INTEGER,
+        pending.user_id,
+        pending.user_id
+      );
+    }
+    await this.scheduleEmails();
+    if (queued) await deliverOutbox(db, this.env, now).catch((error) => console.error("outbox", error));
+  }
+
+  // --- Messages -----------------------------------------------------------------------------------
+
+  /**
+   * Checks, stores, then broadcasts: one message at a time, with no wait between the write and the broadcast,
+   * so every socket receives the messages in the order of their ids.
+   */
+  private async store(userId: string, raw: string, clientId: string | null, socket?: WebSocket): Promise<PostResult> {
+    const refuse = (reason: RefusalReason, message: string): PostResult => {
+      if (socket && clientId) this.send(socket, { type: "refused", clientId, reason, message });
+      return { ok: false, reason, message };
+    };
+    if (clientId) {
+      // A retry of a message this sender already stored: the same message again, to this sender only.
+      const stored = this.sql
+        .exec<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = ? AND client_id = ?`, userId, clientId)
+        .toArray()[0];
+      if (stored) {
+        if (socket) this.send(socket, { type: "message", message: asMessage(stored) });
+        return { ok: true, message: asMessage(stored) };
+      }
+    }
+    const checked = checkMessageText(raw);
+    if (!checked.ok) return refuse(checked.reason, CHAT_REFUSALS[checked.reason]);
+    const now = this.now();
+    const perMinute = numberVar(this.env.CHAT_MESSAGES_PER_MINUTE, MESSAGES_PER_MINUTE);
+    const recent = this.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM messages WHERE sender_id = ? AND created_at > ?", userId, now - 60_000)
+      .one();
+    if (recent.n >= perMinute) return refuse("rate-limited", rateLimitedMessage(perMinute));
+
+    const message = asMessage(
+      this.sql
+        .exec<MessageRow>(
+          `INSERT INTO messages (sender_id, text, created_at, client_id) VALUES (?, ?, ?, ?) RETURNING ${MESSAGE_COLUMNS}`,
+          userId,
+          checked.text,
+          now,
+          clientId
+        )
+        .one()
+    );
+    const frame = JSON.stringify({ type: "message", message } satisfies ServerEvent);
+    for (const open of this.ctx.getWebSockets()) this.sendFrame(open, frame);
+
+    const active = this.activeUserIds();
+    this.mirror(message);
+    await this.rememberUnseen(message, active);
+    return { ok: true, message };
+  }
+
+  /** Messages after `after`, a page at a time, for a socket that connects or reconnects. */
+  private missedSince(after: number): ServerEvent {
+    const rows = this.sql
+      .exec<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id > ? ORDER BY id LIMIT ?`, after, HISTORY_PAGE + 1)
+      .toArray();
+    return { type: "history", messages: rows.slice(0, HISTORY_PAGE).map(asMessage), more: rows.length > HISTORY_PAGE };
+  }
+
+  /** Mirrors the newest message to D1 in the background; a burst of messages becomes one write. */
+  private mirror(message: ChatMessage): void {
+    this.unmirrored = message;
+    this.mirroring ??= (async () => {
+      try {
+        while (this.unmirrored) {
+          const next = this.unmirrored;
+          this.unmirrored = null;
+          const room = this.room();
+          if (room) await mirrorLastMessage(database(this.env.DB), room.chatId, next, this.activeUserIds());
+        }
+      } catch (error) {
+        console.error("chat mirror", error);
+      } finally {
+        this.mirroring = null;
+      }
+    })();
+  }
+
+  private async mirrored(): Promise<void> {
+    while (this.mirroring) await this.mirroring;
+  }
+
+  // --- Email to the participant who is away ----------------------------------------------------------
+
+  private async rememberUnseen(message: ChatMessage, active: string[]): Promise<void> {
+    const room = this.room();
+    const recipient = room?.userIds.find((id) => id !== message.senderId);
+    if (!recipient || active.includes(recipient)) return;
+    this.sql.exec(
+      "INSERT INTO notifications (user_id, from_id) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET from_id = coalesce(from_id, excluded.from_id)",
+      recipient,
+      message.id
+    );
+    await this.scheduleEmails();
+  }
+
+  /** Who is waiting for an email, from which message, and when it is due. */
+  private pendingEmails() {
+    return this.sql
+      .exec<{ user_id: string; from_id: number; last_email_at: number; first_at: number }>(
+        `SELECT n.user_id, n.from_id, n.last_email_at, m.created_at AS first_at
+         FROM notifications n JOIN messages m ON m.id = n.from_id WHERE n.from_id IS NOT NULL`
+      )
+      .toArray()
+      .map((row) => ({ ...row, due: Math.max(row.first_at + EMAIL_COLLECT_MS, row.last_email_at + EMAIL_INTERVAL_MS) }));
+  }
+
+  private async scheduleEmails(): Promise<void> {
+    const due = Math.min(...this.pendingEmails().map((pending) => pending.due));
+    if (!Number.isFinite(due)) return;
+    const current = await this.ctx.storage.getAlarm();
+    if (current === null || current > due) await this.ctx.storage.setAlarm(due);
+  }
+
+  // --- The room and its sockets ---------------------------------------------------------------------
+
+  /** The conversation this object holds; the first call names it, and later calls must name the same one. */
+  private enter(ref: ChatRef, userId: string): boolean {
+    const [userA, userB] = ref.userIds;
+    if (!ref.chatId || !userA || !userB || !ref.userIds.includes(userId)) return false;
+    this.sql.exec("INSERT INTO room (id, chat_id, user_a, user_b) VALUES (1, ?, ?, ?) ON CONFLICT (id) DO NOTHING", ref.chatId, userA, userB);
+    const room = this.room();
+    return room !== null && room.chatId === ref.chatId && room.userIds.includes(userId);
+  }
+
+  private room(): ChatRef | null {
+    const row = this.sql
+      .exec<{ chat_id: string; user_a: string; user_b: string }>("SELECT chat_id, user_a, user_b FROM room WHERE id = 1")
+      .toArray()[0];
+    return row ? { chatId: row.chat_id, userIds: [row.user_a, row.user_b] } : null;
+  }
+
+  /** activeUsers: participants with an open socket. Read from the sockets themselves, so it survives hibernation. */
+  private activeUserIds(except?: WebSocket): string[] {
+    const ids = new Set<string>();
+    for (const socket of this.ctx.getWebSockets()) {
+      if (socket === except || socket.readyState !== OPEN) continue;
+      ids.add((socket.deserializeAttachment() as SocketAttachment).userId);
+    }
+    return [...ids].sort();
+  }
+
+  private broadcastPresence(except?: WebSocket): void {
+    const frame = JSON.stringify({ type: "presence", activeUserIds: this.activeUserIds(except) } satisfies ServerEvent);
+    for (const socket of this.ctx.getWebSockets()) if (socket !== except) this.sendFrame(socket, frame);
+  }
+
+  private send(socket: WebSocket, event: ServerEvent): void {
+    this.sendFrame(socket, JSON.stringify(event));
+  }
+
+  private sendFrame(socket: WebSocket, frame: string): void {
+    try {
+      socket.send(frame);
+    } catch {
+      // A socket that is closing misses nothing it cannot fetch again when it reconnects.
+    }
+  }
+}

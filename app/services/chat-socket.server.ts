@@ -1,0 +1,40 @@
+/**
+ * The door to a conversation's live socket: the Worker checks the upgrade's origin, the session and that the user
+ * takes part in the conversation, then hands the upgrade to the conversation's Durable Object.
+ */
+import type { AppContext } from "~/lib/context";
+import { chatRoom, conversationFor } from "./chats.server";
+import { readCookie, sessionCookieName, validateSessionToken } from "./sessions.server";
+
+/** `/chats/{id}/socket` (see `chatSocketPath`). */
+const SOCKET_PATH = /^\/chats\/([A-Za-z0-9_-]{1,64})\/socket$/;
+
+export function chatSocketId(url: URL): string | null {
+  return SOCKET_PATH.exec(url.pathname)?.[1] ?? null;
+}
+
+export type SocketRefusal = { status: 401 | 403 | 404 | 426; message: string };
+
+/** A page of another site may not open a socket with the visitor's cookie: the upgrade must come from our own pages. */
+function fromOwnOrigin(request: Request, appUrl: string): boolean {
+  const origin = request.headers.get("Origin");
+  if (!origin) return false;
+  const own = new Set([new URL(request.url).origin, new URL(appUrl).origin]);
+  return own.has(origin);
+}
+
+export async function openChatSocket(request: Request, context: AppContext, chatId: string): Promise<Response | SocketRefusal> {
+  if (request.method !== "GET" || request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
+    return { status: 426, message: "This address takes a WebSocket." };
+  }
+  if (!fromOwnOrigin(request, context.env.APP_URL)) return { status: 403, message: "This socket opens from the product's own pages only." };
+  // The session as every page reads it (an expired or ended session is no session); the socket refreshes nothing.
+  const token = readCookie(request, sessionCookieName(context.env));
+  const auth = token ? await validateSessionToken(context.db, token, context.now()) : null;
+  if (!auth) return { status: 401, message: "Log in to open this conversation." };
+  const chat = await conversationFor(context.db, auth.user.id, chatId);
+  if (!chat) return { status: 404, message: "Not found" };
+  return chatRoom(context.env, chat.id).fetch("https://chat-room.internal/socket", {
+    headers: { Upgrade: "websocket", "X-Chat-Id": chat.id, "X-Chat-User": auth.user.id, "X-Chat-Users": chat.ref.userIds.join(",") },
+  });
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from "vitest";
+import { createAccount, logIn, modes, openPage, sharedChromium, sql, unexpected } from "./browser";
+
+const chromium = sharedChromium();
+
+/** A's offer to B, set up directly: the offer is where this test starts, not what it is about. */
+function offerBetween(a: { host: string }, b: { host: string }): string {
+  const offerId = crypto.randomUUID();
+  const now = Date.now();
+  const site = (host: string) => `(SELECT id FROM sites WHERE host = '${host}')`;
+  const user = (host: string) => `(SELECT user_id FROM sites WHERE host = '${host}')`;
+  sql(
+    `INSERT INTO offers (id, sender_user_id, sender_site_id, receiver_user_id, receiver_site_id, connects, status, answer_by, created_at, updated_at)
+     VALUES ('${offerId}', ${user(a.host)}, ${site(a.host)}, ${user(b.host)}, ${site(b.host)}, 5, 'pending', ${
+      now + 14 * 86_400_000
+    }, ${now}, ${now});
+     INSERT INTO offer_entries (offer_id, user_id, site_id, role, create_content_type, provide_materials, updated_at) VALUES
+       ('${offerId}', ${user(a.host)}, ${site(a.host)}, 'sender', 'blog-post', '["logo"]', ${now}),
+       ('${offerId}', ${user(b.host)}, ${site(b.host)}, 'receiver', 'feature', '["logo"]', ${now});`
+  );
+  return offerId;
+}
+
+describe.each(modes)("a conversation between two site owners $name", ({ js }) => {
+  it("from an offer, A opens a chat with B, B sees A's message and answers", async () => {
+    const a = await createAccount("chat-a");
+    const b = await createAccount("chat-b");
+    const offerId = offerBetween(a, b);
+
+    const aSide = await openPage(chromium(), js);
+    const aPage = aSide.page;
+    await logIn(aPage, a.email);
+    await aPage.goto(`/mysite/offers?offer=${offerId}`);
+    await aPage.getByRole("button", { name: `Message ${b.host}` }).click();
+    await aPage.waitForURL("**/mysite/messages?chatId=*");
+    const chatUrl = new URL(aPage.url());
+    await aPage.getByRole("heading", { name: b.host }).waitFor();
+
+    const bSide = await openPage(chromium(), js);
+    const bPage = bSide.page;
+    await logIn(bPage, b.email);
+    await bPage.goto(`/mysite/offers?offer=${offerId}`);
+    await bPage.getByRole("button", { name: `Message ${a.host}` }).click();
+    await bPage.waitForURL("**/mysite/messages?chatId=*");
+    expect(new URL(bPage.url()).searchParams.get("chatId")).toBe(chatUrl.searchParams.get("chatId"));
+
+    if (js) {
+      // Both live: A sees B arrive, and no "connecting" notice is left.
+      await aPage.getByText("Active now").waitFor();
+      await expect.poll(() => aPage.getByRole("status").filter({ hasText: "Connecting" }).count()).toBe(0);
+      await expect.poll(() => bPage.getByRole("status").filter({ hasText: "Connecting" }).count()).toBe(0);
+    }
+
+    await aPage.fill("#chat-text", "Hello! Would a guide to balcony herbs suit you?");
+    await aPage.getByRole("button", { name: "Send" }).click();
+    await aPage.locator(".chat-message.mine", { hasText: "Would a guide to balcony herbs suit you?" }).waitFor();
+    if (js) {
+      // Live: B's open page shows it without a reload, and the box is ready for the next message.
+      expect(await aPage.inputValue("#chat-text")).toBe("");
+    } else {
+      await bPage.reload();
+    }
+    await bPage.locator(".chat-message.theirs", { hasText: "Would a guide to balcony herbs suit you?" }).waitFor();
+
+    await bPage.fill("#chat-text", "Yes, with a link to our seed guide please.");
+    if (js) await bPage.press("#chat-text", "Enter");
+    else await bPage.getByRole("button", { name: "Send" }).click();
+    await bPage.locator(".chat-message.mine", { hasText: "with a link to our seed guide" }).waitFor();
+    if (!js) await aPage.reload();
+    await aPage.locator(".chat-message.theirs", { hasText: "with a link to our seed guide" }).waitFor();
+
+    // The list beside the conversation names the other site and its last message.
+    await aPage.goto("/mysite/messages");
+    await aPage.locator(".conversation-row", { hasText: b.host }).getByText("Yes, with a link to our seed guide please.").waitFor();
+
+    expect(unexpected(aSide.errors)).toEqual([]);
+    expect(unexpected(bSide.errors)).toEqual([]);
+    await aSide.close();
+    await bSide.close();
+  });
+});

@@ -1,0 +1,438 @@
+import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import type { ChatRoom } from "~/durable/chat-room";
+import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS } from "~/durable/chat-room";
+import type { ClientEvent, ServerEvent } from "~/domain/chat";
+import { BASE, get, listSite, newAddress, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
+
+const MESSAGES_PAGE = "/mysite/messages";
+
+/** Two traders: A proposed to B's listing, so they share an offer. */
+async function pair() {
+  const a = await trader();
+  const b = await trader();
+  const bHost = uniqueHost("partner");
+  const { listingId } = await listSite(b.userId, { host: bHost });
+  expect((await propose(a.cookie, listingId)).status).toBe(302);
+  const offer = await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ?").bind(listingId).first<{ id: string }>();
+  return { a, b, bHost, listingId, offerId: offer!.id };
+}
+
+async function openChat(cookie: string, fields: Record<string, string>) {
+  const response = await post(MESSAGES_PAGE, { intent: "open", returnTo: "/mysite/offers", ...fields }, { cookie });
+  expect(response.status).toBe(302);
+  return response.headers.get("Location") ?? "";
+}
+
+async function chatOf(cookie: string, offerId: string): Promise<string> {
+  const location = await openChat(cookie, { offer: offerId });
+  const chatId = new URL(location, BASE).searchParams.get("chatId");
+  if (!chatId) throw new Error(`no conversation opened: ${location}`);
+  return chatId;
+}
+
+function sendMessage(cookie: string, chatId: string, text: string, clientId?: string) {
+  return post(`${MESSAGES_PAGE}?chatId=${chatId}`, { intent: "send", text, ...(clientId ? { clientId } : {}) }, { cookie });
+}
+
+/** The conversation itself on a page: its log of messages (the list beside it repeats the last one). */
+function logOf(page: string): string {
+  return page.slice(page.indexOf('role="log"'), page.indexOf('class="chat-compose"'));
+}
+
+const room = (chatId: string) => env.CHAT_ROOM.get(env.CHAT_ROOM.idFromName(chatId));
+
+function upgrade(chatId: string, cookie: string | null, origin: string | null = BASE) {
+  return SELF.fetch(`${BASE}/chats/${chatId}/socket`, {
+    headers: { Upgrade: "websocket", "CF-Connecting-IP": newAddress(), ...(origin ? { Origin: origin } : {}), ...(cookie ? { Cookie: cookie } : {}) },
+  });
+}
+
+interface TestSocket {
+  socket: WebSocket;
+  events: ServerEvent[];
+  send(event: ClientEvent): void;
+  /** Waits until `count` events of this type have arrived, and returns them. */
+  received<T extends ServerEvent["type"]>(type: T, count: number): Promise<Extract<ServerEvent, { type: T }>[]>;
+}
+
+async function connect(chatId: string, cookie: string): Promise<TestSocket> {
+  const response = await upgrade(chatId, cookie);
+  const socket = response.webSocket;
+  if (response.status !== 101 || !socket) throw new Error(`upgrade refused: ${response.status} ${await response.text()}`);
+  socket.accept();
+  const events: ServerEvent[] = [];
+  socket.addEventListener("message", (message) => {
+    events.push(JSON.parse(message.data as string) as ServerEvent);
+  });
+  const ofType = <T extends ServerEvent["type"]>(type: T) =>
+    events.filter((event): event is Extract<ServerEvent, { type: T }> => event.type === type);
+  return {
+    socket,
+    events,
+    send: (event) => socket.send(JSON.stringify(event)),
+    async received(type, count) {
+      for (let waited = 0; ofType(type).length < count; waited += 10) {
+        if (waited > 5000) throw new Error(`waited for ${count} ${type} events, have ${ofType(type).length}`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      return ofType(type);
+    },
+  };
+}
+
+async function outboxFor(userId: string) {
+  const { results } = await env.DB.prepare(
+    "SELECT subject, text_body AS text, kind FROM email_outbox WHERE to_address = (SELECT email FROM users WHERE id = ?) AND kind = 'chat-messages' ORDER BY created_at"
+  )
+    .bind(userId)
+    .all<{ subject: string; text: string; kind: string }>();
+  return results;
+}
+
+/** Holds the conversation object's clock at `at` (the object is created if it is not running). */
+async function holdClock(chatId: string, at: number) {
+  await runInDurableObject(room(chatId), (instance: ChatRoom) => {
+    instance.now = () => at;
+  });
+}
+
+describe("opening a conversation", () => {
+  it("from an offer, a trade, a profile or a listing, two users share one conversation", async () => {
+    const { a, b, bHost, listingId, offerId } = await pair();
+    const first = await chatOf(a.cookie, offerId);
+    expect(await chatOf(b.cookie, offerId)).toBe(first);
+    expect(new URL(await openChat(a.cookie, { listing: listingId }), BASE).searchParams.get("chatId")).toBe(first);
+    const rows = await env.DB.prepare("SELECT count(*) AS n FROM chats WHERE (user_a_id = ? AND user_b_id = ?) OR (user_a_id = ? AND user_b_id = ?)")
+      .bind(a.userId, b.userId, b.userId, a.userId)
+      .first<{ n: number }>();
+    expect(rows!.n).toBe(1);
+
+    const page = await read(await get(`${MESSAGES_PAGE}?chatId=${first}`, { cookie: a.cookie }));
+    expect(page).toContain(bHost);
+    expect(page).toContain("No messages yet. Say hello to");
+  });
+
+  it("the list starts empty with the specified text, and shows each conversation newest first", async () => {
+    const newcomer = await signUp();
+    expect(await read(await get(MESSAGES_PAGE, { cookie: newcomer.cookie }))).toContain(
+      "You do not have any messages yet start a chat through offers or trades."
+    );
+
+    const a = await trader();
+    const partners = [];
+    for (const name of ["older", "newer"]) {
+      const b = await trader();
+      const host = uniqueHost(name);
+      const { listingId } = await listSite(b.userId, { host });
+      const chatId = new URL(await openChat(a.cookie, { listing: listingId }), BASE).searchParams.get("chatId")!;
+      partners.push({ host, chatId });
+    }
+    await sendMessage(a.cookie, partners[1]!.chatId, "Second conversation");
+    await sendMessage(a.cookie, partners[0]!.chatId, "Written last, so listed first");
+    const page = await read(await get(MESSAGES_PAGE, { cookie: a.cookie }));
+    expect(page.indexOf(partners[0]!.host)).toBeLessThan(page.indexOf(partners[1]!.host));
+    expect(page).toContain("You: Written last, so listed first");
+  });
+
+  it("a failure says so on the page it came from, and nobody chats with an offer that is not theirs", async () => {
+    const { offerId } = await pair();
+    const stranger = await trader();
+    const location = await openChat(stranger.cookie, { offer: offerId, returnTo: "/mysite/offers" });
+    expect(location).toBe("/mysite/offers?notice=chat-failed");
+    expect(await read(await get(location, { cookie: stranger.cookie }))).toContain("Could not open chat. Please try again.");
+    expect(await openChat(stranger.cookie, { listing: "no-such-listing", returnTo: "https://evil.example/" })).toBe(
+      `${MESSAGES_PAGE}?notice=chat-failed`
+    );
+    const { results } = await env.DB.prepare("SELECT id FROM chats WHERE user_a_id = ? OR user_b_id = ?")
+      .bind(stranger.userId, stranger.userId)
+      .all();
+    expect(results).toHaveLength(0);
+  });
+
+  it("nobody opens a conversation with their own listing", async () => {
+    const owner = await trader();
+    const { listingId } = await listSite(owner.userId, { host: uniqueHost("own") });
+    expect(await openChat(owner.cookie, { listing: listingId, returnTo: `/market?post=${listingId}` })).toBe(
+      `/market?post=${listingId}&notice=chat-failed`
+    );
+  });
+});
+
+describe("a conversation without JavaScript", () => {
+  it("a posted message is on the page after the redirect, mirrored to the list, and unread for the other side until opened", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const sent = await sendMessage(a.cookie, chatId, "  Hello! Which anchor text would suit you?  ");
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("Location")).toBe(`${MESSAGES_PAGE}?chatId=${chatId}#latest`);
+
+    const chat = await env.DB.prepare(
+      "SELECT last_message, last_sender_id, last_message_id, user_a_read_id, user_b_read_id, user_a_id FROM chats WHERE id = ?"
+    )
+      .bind(chatId)
+      .first<{
+        last_message: string;
+        last_sender_id: string;
+        last_message_id: number;
+        user_a_read_id: number;
+        user_b_read_id: number;
+        user_a_id: string;
+      }>();
+    expect(chat).toMatchObject({ last_message: "Hello! Which anchor text would suit you?", last_sender_id: a.userId, last_message_id: 1 });
+
+    const list = await read(await get(MESSAGES_PAGE, { cookie: b.cookie }));
+    expect(list).toContain("Hello! Which anchor text would suit you?");
+    expect(list).toContain("Unread");
+    const opened = await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: b.cookie }));
+    expect(opened).toContain("Hello! Which anchor text would suit you?");
+    expect(await read(await get(MESSAGES_PAGE, { cookie: b.cookie }))).not.toContain("Unread");
+
+    expect((await sendMessage(b.cookie, chatId, "Anything about balcony gardening works.")).status).toBe(302);
+    const reloaded = logOf(await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: a.cookie })));
+    expect(reloaded.indexOf("Which anchor text")).toBeLessThan(reloaded.indexOf("Anything about balcony gardening works."));
+  });
+
+  it("empty and over-long messages are not sent, and what was typed stays in the box", async () => {
+    const { a, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const empty = await sendMessage(a.cookie, chatId, " \n\t ");
+    expect(empty.status).toBe(400);
+    expect(await read(empty)).toContain("Write a message before sending.");
+
+    const tooLong = await sendMessage(a.cookie, chatId, `${"x".repeat(4001)}`);
+    expect(tooLong.status).toBe(400);
+    const page = await read(tooLong);
+    expect(page).toContain("A message can be at most 4,000 characters.");
+    expect(page).toContain("x".repeat(4001));
+
+    // 4,000 characters after trimming is allowed.
+    expect((await sendMessage(a.cookie, chatId, `  ${"y".repeat(4000)}  `)).status).toBe(302);
+    const stored = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) =>
+      state.storage.sql.exec<{ n: number; length: number }>("SELECT count(*) AS n, max(length(text)) AS length FROM messages").one()
+    );
+    expect(stored).toEqual({ n: 1, length: 4000 });
+  });
+
+  it("the same form sent twice stores one message", async () => {
+    const { a, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const clientId = crypto.randomUUID();
+    expect((await sendMessage(a.cookie, chatId, "Only once, please", clientId)).status).toBe(302);
+    expect((await sendMessage(a.cookie, chatId, "Only once, please", clientId)).status).toBe(302);
+    const page = logOf(await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: a.cookie })));
+    expect(page.split("Only once, please")).toHaveLength(2);
+  });
+
+  it("anyone but the two participants gets 404, as for a conversation that does not exist", async () => {
+    const { a, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    await sendMessage(a.cookie, chatId, "Private between us");
+    const stranger = await trader();
+    const page = await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: stranger.cookie });
+    expect(page.status).toBe(404);
+    const html = await read(page);
+    expect(html).toContain("This conversation is not available.");
+    expect(html).not.toContain("Private between us");
+    expect((await get(`${MESSAGES_PAGE}?chatId=no-such-chat`, { cookie: stranger.cookie })).status).toBe(404);
+    expect((await sendMessage(stranger.cookie, chatId, "Let me in")).status).toBe(404);
+    expect(await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: a.cookie }))).not.toContain("Let me in");
+  });
+
+  it("the sender is limited to 30 messages a minute, with a message saying so", async () => {
+    const { a, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const start = Date.now();
+    await holdClock(chatId, start);
+    for (let i = 0; i < 30; i++) expect((await sendMessage(a.cookie, chatId, `Message ${i}`)).status).toBe(302);
+    const refused = await sendMessage(a.cookie, chatId, "One too many");
+    expect(refused.status).toBe(429);
+    expect(await read(refused)).toContain("You can send at most 30 messages a minute. Please wait a moment.");
+    await holdClock(chatId, start + 61_000);
+    expect((await sendMessage(a.cookie, chatId, "A minute later")).status).toBe(302);
+  });
+});
+
+describe("the conversation's live socket", () => {
+  it("two sockets receive every message, in one order, while both sides send at once", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const aSocket = await connect(chatId, a.cookie);
+    const bSocket = await connect(chatId, b.cookie);
+    for (let i = 0; i < 20; i++) {
+      aSocket.send({ type: "send", clientId: `a-message-${i}`, text: `from A ${i}` });
+      bSocket.send({ type: "send", clientId: `b-message-${i}`, text: `from B ${i}` });
+    }
+    const seenByA = await aSocket.received("message", 40);
+    const seenByB = await bSocket.received("message", 40);
+    const order = (events: typeof seenByA) => events.map((event) => `${event.message.id}:${event.message.text}`);
+    expect(order(seenByA)).toEqual(order(seenByB));
+    expect(seenByA.map((event) => event.message.id)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    // Each sender's messages keep the order they were sent in.
+    const fromA = seenByA.filter((event) => event.message.senderId === a.userId).map((event) => event.message.text);
+    expect(fromA).toEqual(Array.from({ length: 20 }, (_, i) => `from A ${i}`));
+
+    // The list in D1 catches up with the last message.
+    for (let waited = 0; ; waited += 20) {
+      const chat = await env.DB.prepare("SELECT last_message_id FROM chats WHERE id = ?").bind(chatId).first<{ last_message_id: number }>();
+      if (chat!.last_message_id === 40) break;
+      if (waited > 3000) throw new Error(`mirror stuck at ${chat!.last_message_id}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    aSocket.socket.close();
+    bSocket.socket.close();
+  });
+
+  it("presence: opening adds a participant to the active users and closing removes them", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const aSocket = await connect(chatId, a.cookie);
+    expect((await aSocket.received("presence", 1)).at(-1)!.activeUserIds).toEqual([a.userId]);
+    const bSocket = await connect(chatId, b.cookie);
+    expect((await aSocket.received("presence", 2)).at(-1)!.activeUserIds).toEqual([a.userId, b.userId].sort());
+    expect(await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: a.cookie }))).toContain("Active now");
+    bSocket.socket.close(1000, "bye");
+    expect((await aSocket.received("presence", 3)).at(-1)!.activeUserIds).toEqual([a.userId]);
+    aSocket.socket.close();
+  });
+
+  it("messages survive eviction, sockets stay, and a reconnect fetches exactly what it missed", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const aSocket = await connect(chatId, a.cookie);
+    const bSocket = await connect(chatId, b.cookie);
+    for (let i = 1; i <= 3; i++) aSocket.send({ type: "send", clientId: `before-${i}-eviction`, text: `before ${i}` });
+    await bSocket.received("message", 3);
+
+    await evictDurableObject(room(chatId));
+    // After eviction the object rebuilds its sockets (and who is active) from hibernation.
+    aSocket.send({ type: "send", clientId: "after-the-eviction", text: "after eviction" });
+    expect((await bSocket.received("message", 4)).at(-1)!.message).toMatchObject({ id: 4, text: "after eviction", senderId: a.userId });
+    expect((await connect(chatId, a.cookie).then((third) => third.received("presence", 1))).at(-1)!.activeUserIds).toEqual(
+      [a.userId, b.userId].sort()
+    );
+
+    const lastSeen = 4;
+    bSocket.socket.close(1000, "going offline");
+    await aSocket.received("presence", 3);
+    await sendMessage(a.cookie, chatId, "while you were away 1");
+    await sendMessage(a.cookie, chatId, "while you were away 2");
+
+    const back = await connect(chatId, b.cookie);
+    back.send({ type: "sync", after: lastSeen });
+    const [history] = await back.received("history", 1);
+    expect(history!.messages.map((message) => message.text)).toEqual(["while you were away 1", "while you were away 2"]);
+    expect(history!.more).toBe(false);
+
+    // A retry of a message already stored (its echo was lost in the drop) is not stored again.
+    back.send({ type: "send", clientId: "b-retry-0001", text: "sent once" });
+    back.send({ type: "send", clientId: "b-retry-0001", text: "sent once" });
+    await back.received("message", 2);
+    const count = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) =>
+      state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages WHERE text = 'sent once'").one()
+    );
+    expect(count.n).toBe(1);
+    aSocket.socket.close();
+    back.socket.close();
+  });
+
+  it("refuses a stranger, another site's page, an expired session and a missing session", async () => {
+    const { a, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const stranger = await trader();
+    expect((await upgrade(chatId, stranger.cookie)).status).toBe(404);
+    expect((await upgrade("no-such-conversation", a.cookie)).status).toBe(404);
+    expect((await upgrade(chatId, a.cookie, "https://evil.example")).status).toBe(403);
+    expect((await upgrade(chatId, a.cookie, null)).status).toBe(403);
+    expect((await upgrade(chatId, null)).status).toBe(401);
+    const plain = await SELF.fetch(`${BASE}/chats/${chatId}/socket`, { headers: { Cookie: a.cookie, Origin: BASE } });
+    expect(plain.status).toBe(426);
+
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?")
+      .bind(Date.now() - 1000, a.userId)
+      .run();
+    const expired = await upgrade(chatId, a.cookie);
+    expect(expired.status).toBe(401);
+    expect(expired.webSocket).toBeNull();
+  });
+
+  it("the socket refuses an empty message, one over 4,000 characters and the 31st in a minute", async () => {
+    const { a, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    await holdClock(chatId, Date.now());
+    const socket = await connect(chatId, a.cookie);
+    socket.send({ type: "send", clientId: "empty-message", text: "   " });
+    socket.send({ type: "send", clientId: "long-message", text: "z".repeat(4001) });
+    const refusals = await socket.received("refused", 2);
+    expect(refusals.map((event) => [event.clientId, event.reason])).toEqual([
+      ["empty-message", "empty"],
+      ["long-message", "too-long"],
+    ]);
+    for (let i = 0; i < 31; i++) socket.send({ type: "send", clientId: `burst-message-${i}`, text: `burst ${i}` });
+    const [, , limited] = await socket.received("refused", 3);
+    expect(limited).toMatchObject({
+      clientId: "burst-message-30",
+      reason: "rate-limited",
+      message: "You can send at most 30 messages a minute. Please wait a moment.",
+    });
+    expect(await socket.received("message", 30)).toHaveLength(30);
+    socket.socket.close();
+  });
+});
+
+describe("email when the other side is away", () => {
+  it("one email covers a burst, at most one per 15 minutes, linking straight to the conversation", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    // An hour ahead of the real clock, so the alarm waits until the test runs it.
+    const start = Date.now() + 60 * 60_000;
+    await holdClock(chatId, start);
+    for (const text of ["Hi!", "Are you there?", "I have a topic idea."]) await sendMessage(a.cookie, chatId, text);
+    const alarmAt = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => state.storage.getAlarm());
+    expect(alarmAt).toBe(start + EMAIL_COLLECT_MS);
+
+    await holdClock(chatId, start + EMAIL_COLLECT_MS);
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
+    const [first, ...others] = await outboxFor(b.userId);
+    expect(others).toHaveLength(0);
+    expect(first!.subject).toMatch(/sent you 3 messages$/);
+    expect(first!.text).toContain('"I have a topic idea."');
+    expect(first!.text).toContain(`https://market.test/mysite/messages?chatId=${chatId}`);
+
+    // Another message soon after waits for the 15 minutes to pass.
+    await holdClock(chatId, start + 4 * 60_000);
+    await sendMessage(a.cookie, chatId, "Also, which deadline?");
+    await holdClock(chatId, start + 10 * 60_000);
+    await runDurableObjectAlarm(room(chatId));
+    expect(await outboxFor(b.userId)).toHaveLength(1);
+    await holdClock(chatId, start + EMAIL_COLLECT_MS + EMAIL_INTERVAL_MS);
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
+    const emails = await outboxFor(b.userId);
+    expect(emails).toHaveLength(2);
+    expect(emails[1]!.subject).toMatch(/sent you a message$/);
+    expect(emails[1]!.text).toContain("Also, which deadline?");
+    // The sender is never emailed about their own messages.
+    expect(await outboxFor(a.userId)).toHaveLength(0);
+  });
+
+  it("no email when the other side has the conversation open, or reads it before the alarm", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const start = Date.now();
+    await holdClock(chatId, start);
+    const aSocket = await connect(chatId, a.cookie);
+    const bSocket = await connect(chatId, b.cookie);
+    await sendMessage(a.cookie, chatId, "You are here, no email needed");
+    await bSocket.received("message", 1);
+    expect(await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => state.storage.getAlarm())).toBeNull();
+    bSocket.socket.close();
+    expect((await aSocket.received("presence", 3)).at(-1)!.activeUserIds).toEqual([a.userId]);
+
+    await sendMessage(a.cookie, chatId, "Now you are away");
+    expect(await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: b.cookie }))).toContain("Now you are away");
+    await holdClock(chatId, start + EMAIL_COLLECT_MS);
+    await runDurableObjectAlarm(room(chatId));
+    expect(await outboxFor(b.userId)).toHaveLength(0);
+    aSocket.socket.close();
+  });
+});
