@@ -5,8 +5,11 @@
 // search's own time inside the Worker (its Server-Timing header) is reported as p50/p95 too.
 // Verification checks run against pages of the dev web sandbox (no network), with the Worker's CPU time per check
 // read from its processes' counters.
+// Live chat: BENCH_CHAT_SOCKETS sockets (default 100) in one conversation, both participants sending; the time from
+// send to receipt on every socket, messages per second, and any message lost, duplicated or out of order.
 // Options (environment): BENCH_SECONDS (default 5), BENCH_CONCURRENCY (default 8), BENCH_SITES (default 100000),
-// BENCH_PROPOSALS (default 400), BENCH_CHECKS (default 300).
+// BENCH_PROPOSALS (default 400), BENCH_CHECKS (default 300), BENCH_CHAT_SOCKETS (default 100),
+// BENCH_CHAT_MESSAGES (default 1000).
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -226,6 +229,74 @@ async function verificationLoad(count) {
   return { checks: owners.length, verified, perSecond: owners.length / elapsed, p50: q(0.5), p99: q(0.99), cpuMsPerCheck: (cpu * 1000) / owners.length, failures };
 }
 
+/**
+ * One conversation between two owners with `socketCount` sockets open (half each, as tabs and devices), and
+ * `messageCount` messages sent by CONCURRENCY senders in a closed loop (each sends its next message when the last
+ * one comes back). Every socket must receive every message once, in one order.
+ */
+async function chatLoad(socketCount, messageCount) {
+  const [first, second] = sessionsOnOwnSites(2, 0);
+  const [userA, userB] = [first, second].sort((x, y) => (x.userId < y.userId ? -1 : 1));
+  const chatId = `bench-${randomBytes(6).toString("hex")}`;
+  queryLocal(
+    `INSERT INTO chats (id, user_a_id, user_b_id, site_a_id, site_b_id, last_updated) VALUES ('${chatId}', '${userA.userId}', '${userB.userId}', '${userA.siteId}', '${userB.siteId}', ${Date.now()})`,
+    persistTo,
+  );
+  const sockets = [];
+  for (let i = 0; i < socketCount; i += 1) {
+    const owner = i % 2 === 0 ? userA : userB;
+    const socket = new WebSocket(`ws://127.0.0.1:${PORT}/chats/${chatId}/socket`, { headers: { Cookie: owner.cookie, Origin: base } });
+    const entry = { socket, owner, received: [], waiters: new Map() };
+    socket.addEventListener("message", (event) => {
+      const data = JSON.parse(event.data);
+      if (data.type !== "message") return;
+      const at = performance.now();
+      entry.received.push({ id: data.message.id, clientId: data.message.clientId, at });
+      entry.waiters.get(data.message.clientId)?.();
+    });
+    await new Promise((resolve, reject) => {
+      socket.addEventListener("open", resolve, { once: true });
+      socket.addEventListener("error", () => reject(new Error("a chat socket did not open")), { once: true });
+    });
+    sockets.push(entry);
+  }
+  const sentAt = new Map();
+  let next = 0;
+  const started = performance.now();
+  const sender = async (entry) => {
+    while (next < messageCount) {
+      const clientId = `bench-${String(next++).padStart(8, "0")}`;
+      const echoed = new Promise((resolve) => entry.waiters.set(clientId, resolve));
+      sentAt.set(clientId, performance.now());
+      entry.socket.send(JSON.stringify({ type: "send", clientId, text: `Message ${clientId} about anchors and deadlines.` }));
+      await echoed;
+      entry.waiters.delete(clientId);
+    }
+  };
+  await Promise.all(sockets.slice(0, CONCURRENCY).map(sender));
+  // Everyone has everything (or it never comes): wait for the last deliveries.
+  const deadline = performance.now() + 10_000;
+  while (sockets.some((entry) => entry.received.length < messageCount) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  const elapsed = (Math.max(...sockets.flatMap((entry) => entry.received.map((r) => r.at))) - started) / 1000;
+  const latencies = [];
+  let lost = 0;
+  let duplicated = 0;
+  let outOfOrder = 0;
+  for (const entry of sockets) {
+    const ids = new Set(entry.received.map((r) => r.id));
+    lost += messageCount - ids.size;
+    duplicated += entry.received.length - ids.size;
+    entry.received.forEach((r, i) => {
+      if (i > 0 && r.id <= entry.received[i - 1].id) outOfOrder += 1;
+      latencies.push(r.at - sentAt.get(r.clientId));
+    });
+    entry.socket.close(1000);
+  }
+  latencies.sort((a, b) => a - b);
+  const q = (p) => latencies[Math.floor(p * (latencies.length - 1))];
+  return { sockets: socketCount, messages: messageCount, perSecond: messageCount / elapsed, p50: q(0.5), p99: q(0.99), lost, duplicated, outOfOrder };
+}
+
 const persistTo = mkdtempSync(join(tmpdir(), "bench-state-"));
 let worker;
 try {
@@ -233,7 +304,8 @@ try {
   build();
   applyMigrations(persistTo);
   seedIfEmpty({ persistTo, sites: SITES });
-  worker = await startWorker({ port: PORT, persistTo, vars: { SIGNUP_DELAY_MS: "0", APP_URL: base } });
+  // The per-sender chat limit (30 a minute) is lifted here: the chat figure is the conversation's own throughput.
+  worker = await startWorker({ port: PORT, persistTo, vars: { SIGNUP_DELAY_MS: "0", APP_URL: base, CHAT_MESSAGES_PER_MINUTE: "1000000" } });
   const cookie = await logInDemo();
   // Many signed-in users, as a real market has: each may search 120 times a minute.
   const users = [{ Cookie: cookie }, ...sessionsOnOwnSites(300, Number(process.env.BENCH_PROPOSALS ?? 400) + 1 + Number(process.env.BENCH_CHECKS ?? 300)).map((s) => ({ Cookie: s.cookie }))];
@@ -321,6 +393,20 @@ try {
       "Worker CPU ms/static request": staticCpuMs.toFixed(2),
       verified: `${checks.verified} of ${checks.checks}`,
       errors: checkFailures,
+    },
+  ]);
+
+  const chat = await chatLoad(Number(process.env.BENCH_CHAT_SOCKETS ?? 100), Number(process.env.BENCH_CHAT_MESSAGES ?? 1000));
+  console.log(`\nLive chat: ${chat.sockets} sockets in one conversation, ${chat.messages} messages from ${CONCURRENCY} senders (each waits for its echo):`);
+  console.table([
+    {
+      "messages/s": chat.perSecond.toFixed(0),
+      "send to receipt p50 ms": chat.p50.toFixed(1),
+      "send to receipt p99 ms": chat.p99.toFixed(1),
+      "deliveries": chat.sockets * chat.messages,
+      lost: chat.lost,
+      duplicated: chat.duplicated,
+      "out of order": chat.outOfOrder,
     },
   ]);
 } finally {
