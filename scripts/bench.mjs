@@ -97,10 +97,13 @@ function prepareProposers(count) {
   const owners = queryLocal(
     `SELECT u.id AS userId, (SELECT id FROM sites WHERE user_id = u.id AND verified = 1 LIMIT 1) AS siteId
      FROM users u WHERE u.email LIKE 'owner%' AND u.connects >= 5 AND siteId IS NOT NULL LIMIT ${count + 1}`,
-    persistTo,
+    persistTo
   );
   const [target, ...senders] = owners;
-  const [listing] = queryLocal(`SELECT l.id FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.user_id = '${target.userId}' AND s.verified = 1 LIMIT 1`, persistTo);
+  const [listing] = queryLocal(
+    `SELECT l.id FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.user_id = '${target.userId}' AND s.verified = 1 LIMIT 1`,
+    persistTo
+  );
   queryLocal(`UPDATE listings SET connects = 5 WHERE id = '${listing.id}'`, persistTo);
   const far = Date.now() + 30 * 24 * 3600 * 1000;
   const cookies = [];
@@ -148,7 +151,7 @@ function sessionsOnOwnSites(count, offset) {
   const rows = queryLocal(
     `SELECT s.user_id AS userId, s.id AS siteId, s.host, s.verification_token AS token FROM sites s
      WHERE s.user_id IN (SELECT id FROM users WHERE email LIKE 'owner%') GROUP BY s.user_id LIMIT ${count} OFFSET ${offset}`,
-    persistTo,
+    persistTo
   );
   const far = Date.now() + 30 * 24 * 3600 * 1000;
   const sessions = rows.map((row) => {
@@ -160,7 +163,7 @@ function sessionsOnOwnSites(count, offset) {
     file,
     `INSERT INTO sessions (id, user_id, active_site_id, expires_at, absolute_expires_at) VALUES\n${sessions
       .map((s) => `('${s.id}', '${s.userId}', '${s.siteId}', ${far}, ${far})`)
-      .join(",\n")};`,
+      .join(",\n")};`
   );
   executeFile(file, persistTo);
   return sessions;
@@ -172,7 +175,8 @@ function workerCpuSeconds(groupId) {
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
       const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-      if (Number(fields[2]) === groupId && /workerd/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8"))) ticks += Number(fields[11]) + Number(fields[12]);
+      if (Number(fields[2]) === groupId && /workerd/.test(readFileSync(`/proc/${pid}/cmdline`, "utf8")))
+        ticks += Number(fields[11]) + Number(fields[12]);
     } catch {
       // the process ended
     }
@@ -187,7 +191,7 @@ function workerCpuSeconds(groupId) {
 async function verificationLoad(count) {
   // Owners after the ones the proposal run used, so no session or site is shared with it.
   const owners = sessionsOnOwnSites(count, Number(process.env.BENCH_PROPOSALS ?? 400) + 1);
-  const filler = "<link rel=\"preload\" href=\"/assets/font.woff2\" as=\"font\">".repeat(70);
+  const filler = '<link rel="preload" href="/assets/font.woff2" as="font">'.repeat(70);
   const body = "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(950);
   const file = join(persistTo, "bench-sandbox.sql");
   writeFileSync(
@@ -195,9 +199,9 @@ async function verificationLoad(count) {
     owners
       .map(
         (o) =>
-          `INSERT OR REPLACE INTO dev_sandbox_pages (host, path, content_type, body, updated_at) VALUES ('${o.host}', '/', 'text/html; charset=utf-8', '<!doctype html><html><head><title>${o.host}</title>${filler}<meta name="backlink-verification" content="${o.token}"></head><body>${body}</body></html>', 0);`,
+          `INSERT OR REPLACE INTO dev_sandbox_pages (host, path, content_type, body, updated_at) VALUES ('${o.host}', '/', 'text/html; charset=utf-8', '<!doctype html><html><head><title>${o.host}</title>${filler}<meta name="backlink-verification" content="${o.token}"></head><body>${body}</body></html>', 0);`
       )
-      .join("\n"),
+      .join("\n")
   );
   executeFile(file, persistTo);
   const latencies = [];
@@ -224,9 +228,22 @@ async function verificationLoad(count) {
   await Promise.all(Array.from({ length: CONCURRENCY }, client));
   const elapsed = (performance.now() - started) / 1000;
   const cpu = workerCpuSeconds(worker.child.pid) - cpuBefore;
-  const [{ verified }] = queryLocal(`SELECT COUNT(*) AS verified FROM sites WHERE verified = 1 AND verification_error IS NULL AND id IN (${owners.map((o) => `'${o.siteId}'`).join(",")})`, persistTo);
+  const [{ verified }] = queryLocal(
+    `SELECT COUNT(*) AS verified FROM sites WHERE verified = 1 AND verification_error IS NULL AND id IN (${owners
+      .map((o) => `'${o.siteId}'`)
+      .join(",")})`,
+    persistTo
+  );
   const q = (p) => [...latencies].sort((a, b) => a - b)[Math.floor(p * (latencies.length - 1))];
-  return { checks: owners.length, verified, perSecond: owners.length / elapsed, p50: q(0.5), p99: q(0.99), cpuMsPerCheck: (cpu * 1000) / owners.length, failures };
+  return {
+    checks: owners.length,
+    verified,
+    perSecond: owners.length / elapsed,
+    p50: q(0.5),
+    p99: q(0.99),
+    cpuMsPerCheck: (cpu * 1000) / owners.length,
+    failures,
+  };
 }
 
 /**
@@ -239,8 +256,10 @@ async function chatLoad(socketCount, messageCount) {
   const [userA, userB] = [first, second].sort((x, y) => (x.userId < y.userId ? -1 : 1));
   const chatId = `bench-${randomBytes(6).toString("hex")}`;
   queryLocal(
-    `INSERT INTO chats (id, user_a_id, user_b_id, site_a_id, site_b_id, last_updated) VALUES ('${chatId}', '${userA.userId}', '${userB.userId}', '${userA.siteId}', '${userB.siteId}', ${Date.now()})`,
-    persistTo,
+    `INSERT INTO chats (id, user_a_id, user_b_id, site_a_id, site_b_id, last_updated) VALUES ('${chatId}', '${userA.userId}', '${userB.userId}', '${
+      userA.siteId
+    }', '${userB.siteId}', ${Date.now()})`,
+    persistTo
   );
   const sockets = [];
   for (let i = 0; i < socketCount; i += 1) {
@@ -308,7 +327,12 @@ try {
   worker = await startWorker({ port: PORT, persistTo, vars: { SIGNUP_DELAY_MS: "0", APP_URL: base, CHAT_MESSAGES_PER_MINUTE: "1000000" } });
   const cookie = await logInDemo();
   // Many signed-in users, as a real market has: each may search 120 times a minute.
-  const users = [{ Cookie: cookie }, ...sessionsOnOwnSites(300, Number(process.env.BENCH_PROPOSALS ?? 400) + 1 + Number(process.env.BENCH_CHECKS ?? 300)).map((s) => ({ Cookie: s.cookie }))];
+  const users = [
+    { Cookie: cookie },
+    ...sessionsOnOwnSites(300, Number(process.env.BENCH_PROPOSALS ?? 400) + 1 + Number(process.env.BENCH_CHECKS ?? 300)).map((s) => ({
+      Cookie: s.cookie,
+    })),
+  ];
   const targets = [
     { name: "static /favicon.svg", path: "/favicon.svg", headers: {} },
     { name: "/", path: "/", headers: {} },
@@ -397,13 +421,15 @@ try {
   ]);
 
   const chat = await chatLoad(Number(process.env.BENCH_CHAT_SOCKETS ?? 100), Number(process.env.BENCH_CHAT_MESSAGES ?? 1000));
-  console.log(`\nLive chat: ${chat.sockets} sockets in one conversation, ${chat.messages} messages from ${CONCURRENCY} senders (each waits for its echo):`);
+  console.log(
+    `\nLive chat: ${chat.sockets} sockets in one conversation, ${chat.messages} messages from ${CONCURRENCY} senders (each waits for its echo):`
+  );
   console.table([
     {
       "messages/s": chat.perSecond.toFixed(0),
       "send to receipt p50 ms": chat.p50.toFixed(1),
       "send to receipt p99 ms": chat.p99.toFixed(1),
-      "deliveries": chat.sockets * chat.messages,
+      deliveries: chat.sockets * chat.messages,
       lost: chat.lost,
       duplicated: chat.duplicated,
       "out of order": chat.outOfOrder,

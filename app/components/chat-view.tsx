@@ -114,7 +114,9 @@ export function ChatView(props: ChatViewProps) {
       return;
     }
     const clientId = crypto.randomUUID();
-    if (!send({ type: "send", clientId, text: trimmed })) return; // No socket: the form posts.
+    // Offline, the message waits as "Sending…" and goes when the socket is back; online without a socket, the
+    // form posts instead.
+    if (!send({ type: "send", clientId, text: trimmed }) && navigator.onLine) return;
     event.preventDefault();
     setPending((current) => [...current, { clientId, text: trimmed }]);
     setText("");

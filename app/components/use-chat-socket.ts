@@ -8,7 +8,8 @@ const PING_MS = 25_000;
 
 /**
  * The live socket of a conversation: connects, reconnects after a drop with growing delays (at once when the
- * browser comes back online), and hands every event to `onEvent`. `onOpen` runs on each (re)connection, to fetch
+ * browser comes back online; a socket that goes silent or a browser that goes offline counts as a drop), and
+ * hands every event to `onEvent`. `onOpen` runs on each (re)connection, to fetch
  * what was missed.
  */
 export function useChatSocket(chatId: string, handlers: { onEvent: (event: ServerEvent) => void; onOpen: () => void }) {
@@ -25,44 +26,70 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
     let retry: ReturnType<typeof setTimeout> | undefined;
     let ping: ReturnType<typeof setInterval> | undefined;
 
+    /** Leaves a socket for good (closed, silent or offline) and plans the next attempt. */
+    const drop = (socket: WebSocket) => {
+      socket.onopen = socket.onmessage = socket.onclose = null;
+      if (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN) socket.close(1000, "Reconnecting");
+      if (socketRef.current !== socket) return;
+      socketRef.current = null;
+      clearInterval(ping);
+      if (stopped) return;
+      setStatus("connecting");
+      clearTimeout(retry);
+      retry = setTimeout(connect, reconnectDelay(attempt++));
+    };
+
     const connect = () => {
       const url = new URL(chatSocketPath(chatId), window.location.href);
       url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
       const socket = new WebSocket(url);
       socketRef.current = socket;
+      let heard = true;
       socket.onopen = () => {
         attempt = 0;
         setStatus("live");
         handlersRef.current.onOpen();
-        ping = setInterval(() => socket.readyState === WebSocket.OPEN && socket.send("ping"), PING_MS);
+        // A socket that stays silent through a whole ping interval is dead even if the browser has not noticed.
+        ping = setInterval(() => {
+          if (!heard) return drop(socket);
+          heard = false;
+          socket.send("ping");
+        }, PING_MS);
       };
       socket.onmessage = (message) => {
+        heard = true;
         if (message.data === "pong") return;
         const event = parseServerEvent(message.data);
         if (event) handlersRef.current.onEvent(event);
       };
-      socket.onclose = () => {
-        clearInterval(ping);
-        if (socketRef.current === socket) socketRef.current = null;
-        if (stopped) return;
-        setStatus("connecting");
-        retry = setTimeout(connect, reconnectDelay(attempt++));
-      };
+      socket.onclose = () => drop(socket);
     };
     const reconnectNow = () => {
-      if (socketRef.current || stopped) return;
+      const current = socketRef.current;
+      if (stopped || current?.readyState === WebSocket.OPEN) return;
+      if (current) {
+        // An attempt made while offline may hang: start afresh.
+        current.onopen = current.onmessage = current.onclose = null;
+        current.close();
+        socketRef.current = null;
+      }
       clearTimeout(retry);
       attempt = 0;
       connect();
     };
+    const goneOffline = () => {
+      if (socketRef.current) drop(socketRef.current);
+    };
 
     connect();
     window.addEventListener("online", reconnectNow);
+    window.addEventListener("offline", goneOffline);
     return () => {
       stopped = true;
       clearTimeout(retry);
       clearInterval(ping);
       window.removeEventListener("online", reconnectNow);
+      window.removeEventListener("offline", goneOffline);
       socketRef.current?.close(1000, "Left the conversation");
       socketRef.current = null;
     };

@@ -79,3 +79,48 @@ describe.each(modes)("a conversation between two site owners $name", ({ js }) =>
     await bSide.close();
   });
 });
+
+describe("a live conversation that loses its connection", () => {
+  it("shows that it is connecting, then catches up with what it missed", async () => {
+    const a = await createAccount("drop-a");
+    const b = await createAccount("drop-b");
+    const offerId = offerBetween(a, b);
+    const aSide = await openPage(chromium(), true);
+    await logIn(aSide.page, a.email);
+    await aSide.page.goto(`/mysite/offers?offer=${offerId}`);
+    await aSide.page.getByRole("button", { name: `Message ${b.host}` }).click();
+    await aSide.page.waitForURL("**/mysite/messages?chatId=*");
+    const chatPath = new URL(aSide.page.url()).pathname + new URL(aSide.page.url()).search;
+
+    const bSide = await openPage(chromium(), true);
+    const bPage = bSide.page;
+    await logIn(bPage, b.email);
+    await bPage.goto(chatPath);
+    await aSide.page.getByText("Active now").waitFor();
+
+    await bPage.context().setOffline(true);
+    await bPage.getByRole("status").filter({ hasText: "Connecting" }).waitFor();
+    await aSide.page.getByText("Away").waitFor();
+    for (const text of ["Sent while you were offline (1)", "Sent while you were offline (2)"]) {
+      await aSide.page.fill("#chat-text", text);
+      await aSide.page.press("#chat-text", "Enter");
+      await aSide.page.locator(".chat-message.mine:not(.pending)", { hasText: text }).waitFor();
+    }
+    // What B writes while offline waits on the page, and goes once the connection is back.
+    await bPage.fill("#chat-text", "Written offline, sent when back");
+    await bPage.press("#chat-text", "Enter");
+    await bPage.locator(".chat-message.pending", { hasText: "Written offline, sent when back" }).waitFor();
+    await bPage.context().setOffline(false);
+    await bPage.locator(".chat-message.theirs", { hasText: "Sent while you were offline (2)" }).waitFor();
+    await bPage.locator(".chat-message.mine:not(.pending)", { hasText: "Written offline, sent when back" }).waitFor();
+    await aSide.page.locator(".chat-message.theirs", { hasText: "Written offline, sent when back" }).waitFor();
+    expect(await bPage.locator(".chat-message", { hasText: "Sent while you were offline" }).count()).toBe(2);
+    await expect.poll(() => bPage.getByRole("status").filter({ hasText: "Connecting" }).count()).toBe(0);
+
+    expect(unexpected(aSide.errors)).toEqual([]);
+    // Going offline makes Chromium log the failed reconnection attempts; nothing else may appear.
+    expect(unexpected(bSide.errors).filter((error) => !/WebSocket connection to .* failed/.test(error))).toEqual([]);
+    await aSide.close();
+    await bSide.close();
+  });
+});

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatRoom } from "~/durable/chat-room";
 import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS } from "~/durable/chat-room";
 import type { ClientEvent, ServerEvent } from "~/domain/chat";
-import { BASE, get, listSite, newAddress, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
+import { act, BASE, get, listSite, newAddress, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 
 const MESSAGES_PAGE = "/mysite/messages";
 
@@ -111,6 +111,19 @@ describe("opening a conversation", () => {
     const page = await read(await get(`${MESSAGES_PAGE}?chatId=${first}`, { cookie: a.cookie }));
     expect(page).toContain(bHost);
     expect(page).toContain("No messages yet. Say hello to");
+  });
+
+  it("the offer, the trade, the profile and the market panel each carry the form that opens it", async () => {
+    const { a, b, bHost, listingId, offerId } = await pair();
+    const opens = (page: string, name: string, value: string) =>
+      page.includes(`action="/mysite/messages"`) && page.includes(`name="intent" value="open"`) && page.includes(`name="${name}" value="${value}"`);
+    const offer = await read(await get(`/mysite/offers?offer=${offerId}`, { cookie: a.cookie }));
+    expect(opens(offer, "offer", offerId)).toBe(true);
+    expect(offer).toContain(`Message ${bHost}`);
+    expect(opens(await read(await get(`/mysite/offers?offer=${offerId}&view=profile`, { cookie: a.cookie })), "offer", offerId)).toBe(true);
+    expect((await act(b.cookie, offerId, [["intent", "accept"]])).status).toBe(302);
+    expect(opens(await read(await get(`/mysite/offers?offer=${offerId}`, { cookie: b.cookie })), "offer", offerId)).toBe(true);
+    expect(opens(await read(await get(`/market?post=${listingId}`, { cookie: a.cookie })), "listing", listingId)).toBe(true);
   });
 
   it("the list starts empty with the specified text, and shows each conversation newest first", async () => {
