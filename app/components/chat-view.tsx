@@ -16,6 +16,8 @@ export interface ChatViewProps {
   messages: ChatMessage[];
   more: boolean;
   before: number | null;
+  /** The conversation's newest message id when the page was made: a page of older messages picks up from there. */
+  latestId: number;
   otherActive: boolean;
   now: number;
   /** A fresh id for a post without JavaScript, so sending the same form twice stores one message. */
@@ -66,7 +68,7 @@ export function ChatView(props: ChatViewProps) {
   };
 
   const { status, send } = useChatSocket(chatId, {
-    onOpen: () => send({ type: "sync", after: lastId.current }),
+    onOpen: () => send({ type: "sync", after: Math.max(lastId.current, props.latestId) }),
     onEvent: (event: ServerEvent) => {
       switch (event.type) {
         case "message":
@@ -144,6 +146,11 @@ export function ChatView(props: ChatViewProps) {
         {hydrated && status === "connecting" ? (
           <p className="chat-status" role="status">
             Connecting…
+          </p>
+        ) : null}
+        {status === "signed-out" ? (
+          <p className="chat-status" role="status">
+            You were signed out. <a href="/login">Log in</a> to go on.
           </p>
         ) : null}
       </header>

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { chatSocketPath, parseServerEvent, reconnectDelay, type ClientEvent, type ServerEvent } from "~/domain/chat";
+import { chatSocketPath, CLOSE_SIGNED_OUT, parseServerEvent, reconnectDelay, type ClientEvent, type ServerEvent } from "~/domain/chat";
 
-export type SocketStatus = "connecting" | "live";
+/** `signed-out`: the session that opened the socket was ended; nothing reconnects until the user logs in again. */
+export type SocketStatus = "connecting" | "live" | "signed-out";
 
 /** Keep-alive: the object answers "ping" with "pong" without waking up. */
 const PING_MS = 25_000;
@@ -9,8 +10,7 @@ const PING_MS = 25_000;
 /**
  * The live socket of a conversation: connects, reconnects after a drop with growing delays (at once when the
  * browser comes back online; a socket that goes silent or a browser that goes offline counts as a drop), and
- * hands every event to `onEvent`. `onOpen` runs on each (re)connection, to fetch
- * what was missed.
+ * hands every event to `onEvent`. `onOpen` runs on each (re)connection, to fetch what was missed.
  */
 export function useChatSocket(chatId: string, handlers: { onEvent: (event: ServerEvent) => void; onOpen: () => void }) {
   const [status, setStatus] = useState<SocketStatus>("connecting");
@@ -24,16 +24,21 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
     let attempt = 0;
     let stopped = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
-    let ping: ReturnType<typeof setInterval> | undefined;
+    /** Each socket's keep-alive timer, stopped with its socket. */
+    const pings = new Map<WebSocket, ReturnType<typeof setInterval>>();
 
-    /** Leaves a socket for good (closed, silent or offline) and plans the next attempt. */
-    const drop = (socket: WebSocket) => {
+    /** Leaves a socket for good; unless it is the end, plans the next attempt. */
+    const abandon = (socket: WebSocket) => {
       socket.onopen = socket.onmessage = socket.onclose = null;
+      clearInterval(pings.get(socket));
+      pings.delete(socket);
       if (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN) socket.close(1000, "Reconnecting");
-      if (socketRef.current !== socket) return;
-      socketRef.current = null;
-      clearInterval(ping);
-      if (stopped) return;
+      if (socketRef.current === socket) socketRef.current = null;
+    };
+    const drop = (socket: WebSocket) => {
+      const current = socketRef.current === socket;
+      abandon(socket);
+      if (!current || stopped) return;
       setStatus("connecting");
       clearTimeout(retry);
       retry = setTimeout(connect, reconnectDelay(attempt++));
@@ -50,11 +55,14 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
         setStatus("live");
         handlersRef.current.onOpen();
         // A socket that stays silent through a whole ping interval is dead even if the browser has not noticed.
-        ping = setInterval(() => {
-          if (!heard) return drop(socket);
-          heard = false;
-          socket.send("ping");
-        }, PING_MS);
+        pings.set(
+          socket,
+          setInterval(() => {
+            if (!heard) return drop(socket);
+            heard = false;
+            socket.send("ping");
+          }, PING_MS)
+        );
       };
       socket.onmessage = (message) => {
         heard = true;
@@ -62,17 +70,18 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
         const event = parseServerEvent(message.data);
         if (event) handlersRef.current.onEvent(event);
       };
-      socket.onclose = () => drop(socket);
+      socket.onclose = (event) => {
+        if (event.code !== CLOSE_SIGNED_OUT) return drop(socket);
+        stopped = true;
+        abandon(socket);
+        setStatus("signed-out");
+      };
     };
     const reconnectNow = () => {
       const current = socketRef.current;
       if (stopped || current?.readyState === WebSocket.OPEN) return;
-      if (current) {
-        // An attempt made while offline may hang: start afresh.
-        current.onopen = current.onmessage = current.onclose = null;
-        current.close();
-        socketRef.current = null;
-      }
+      // An attempt made while offline may hang: start afresh.
+      if (current) abandon(current);
       clearTimeout(retry);
       attempt = 0;
       connect();
@@ -87,11 +96,9 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
     return () => {
       stopped = true;
       clearTimeout(retry);
-      clearInterval(ping);
       window.removeEventListener("online", reconnectNow);
       window.removeEventListener("offline", goneOffline);
-      socketRef.current?.close(1000, "Left the conversation");
-      socketRef.current = null;
+      if (socketRef.current) abandon(socketRef.current);
     };
   }, [chatId]);
 

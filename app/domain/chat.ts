@@ -99,10 +99,17 @@ export function chatSocketPath(chatId: string): string {
   return `/chats/${encodeURIComponent(chatId)}/socket`;
 }
 
-/** Reconnection delays: 0.5 s doubling to 30 s, with up to a third added at random so clients spread out. */
+/** Close codes the browser acts on: the session was ended (stop), or has run out (reconnect, which checks it again). */
+export const CLOSE_SIGNED_OUT = 4401;
+export const CLOSE_SESSION_EXPIRED = 4001;
+
+/**
+ * Reconnection delays: 1 s doubling to 30 s, each spread at random from half to one and a half times, so the
+ * clients of a conversation (or of a whole deploy) do not come back at the same moment.
+ */
 export function reconnectDelay(attempt: number, random = Math.random()): number {
-  const base = Math.min(30_000, 500 * 2 ** Math.max(0, attempt));
-  return Math.round(base + base * 0.33 * random);
+  const base = Math.min(30_000, 1000 * 2 ** Math.max(0, attempt));
+  return Math.round(base * (0.5 + random));
 }
 
 /** Messages sorted by id without duplicates: what the browser shows after merging live and fetched messages. */

@@ -3,7 +3,11 @@ export function safeRedirectPath(value: string | null | undefined, fallback = "/
   if (!value || typeof value !== "string") return fallback;
   if (!value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
   if ([...value].some((char) => char.charCodeAt(0) < 0x20 || char === "\\")) return fallback;
-  return value;
+  // As a browser will read it: dot segments resolved, so "/..//elsewhere.example" cannot become "//elsewhere.example".
+  const url = new URL(value, "http://local");
+  const path = `${url.pathname}${url.search}${url.hash}`;
+  if (url.origin !== "http://local" || path.startsWith("//")) return fallback;
+  return path;
 }
 
 /** A same-site path with `notice` set, which the signed-in layout shows as a toast. */

@@ -6,6 +6,8 @@
 import { DurableObject } from "cloudflare:workers";
 import {
   CHAT_REFUSALS,
+  CLOSE_SESSION_EXPIRED,
+  CLOSE_SIGNED_OUT,
   HISTORY_PAGE,
   MESSAGES_PER_MINUTE,
   checkMessageText,
@@ -18,7 +20,7 @@ import {
 import { database } from "~/lib/db.server";
 import { numberVar, type Env } from "~/lib/env";
 import { deliverOutbox } from "~/services/email.server";
-import { mirrorLastMessage, queueMessagesEmail } from "~/services/chats.server";
+import { markReadUpTo, mirrorLastMessage, queueMessagesEmail } from "~/services/chats.server";
 
 /** Which conversation, and its two participants (as D1 has them); the Worker sends it with every call. */
 export interface ChatRef {
@@ -29,6 +31,21 @@ export interface ChatRef {
 /** What each socket carries through hibernation. */
 interface SocketAttachment {
   userId: string;
+  /** The session that opened it (its id as the sessions table has it) and when that session ends at the latest. */
+  sessionId: string;
+  sessionExpiresAt: number;
+  /** Wall-clock time of the last sign of life: the connection, a frame, or a keep-alive ping. */
+  seenAt: number;
+}
+
+/** Sessions that have ended: one, or every one but `allBut` (null: all). */
+export type EndedSessions = { sessionId: string } | { allBut: string | null };
+
+/** The session an upgrade comes with, as the Worker checked it. */
+export interface SocketSession {
+  userId: string;
+  sessionId: string;
+  expiresAt: number;
 }
 
 export type PostResult = { ok: true; message: ChatMessage } | { ok: false; reason: RefusalReason; message: string };
@@ -37,6 +54,8 @@ export interface History {
   messages: ChatMessage[];
   /** Older messages exist before the first one here. */
   more: boolean;
+  /** The conversation's newest message id (0 when empty): where a live page picks up. */
+  latestId: number;
   activeUserIds: string[];
 }
 
@@ -48,9 +67,13 @@ export const EMAIL_INTERVAL_MS = 15 * 60_000;
 export const MAX_SOCKETS_PER_USER = 100;
 /** Messages a page shows at first (older ones a page at a time). */
 export const PAGE_MESSAGES = 50;
+/** A socket with no sign of life for this long (the browser pings every 25 s) is gone, whatever its state says. */
+export const SOCKET_SILENCE_MS = 70_000;
+/** A failed mirror to D1 is tried again after this long. */
+const MIRROR_RETRY_MS = 30_000;
 
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS room (id INTEGER PRIMARY KEY CHECK (id = 1), chat_id TEXT NOT NULL, user_a TEXT NOT NULL, user_b TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS room (id INTEGER PRIMARY KEY CHECK (id = 1), chat_id TEXT NOT NULL, user_a TEXT NOT NULL, user_b TEXT NOT NULL, mirrored_id INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS messages (id INTEGER PRIMARY KEY, sender_id TEXT NOT NULL, text TEXT NOT NULL, created_at INTEGER NOT NULL, client_id TEXT);
 CREATE INDEX IF NOT EXISTS messages_sender_time ON messages (sender_id, created_at);
 CREATE UNIQUE INDEX IF NOT EXISTS messages_sender_client ON messages (sender_id, client_id);
@@ -70,13 +93,23 @@ const asMessage = (row: MessageRow): ChatMessage => ({
 
 const OPEN = 1;
 
+const attachmentOf = (socket: WebSocket) => socket.deserializeAttachment() as SocketAttachment;
+
+function closeQuietly(socket: WebSocket, code: number, reason: string): void {
+  try {
+    socket.close(code, reason);
+  } catch {
+    // Already closed.
+  }
+}
+
 export class ChatRoom extends DurableObject<Env> {
   /** The object's clock, in epoch milliseconds; tests move it to exercise the email alarm. */
   now: () => number = () => Date.now();
   private readonly sql: SqlStorage;
-  /** The newest message not yet mirrored to D1, and the mirror in flight (mirrors are coalesced). */
-  private unmirrored: ChatMessage | null = null;
+  /** The mirror to D1 in flight, and whether another is wanted after it (mirrors are coalesced). */
   private mirroring: Promise<void> | null = null;
+  private mirrorAgain = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -88,23 +121,50 @@ export class ChatRoom extends DurableObject<Env> {
 
   // --- Entry points -------------------------------------------------------------------------------
 
-  /** A WebSocket upgrade, forwarded by the Worker with the checked user and conversation. */
+  /** A WebSocket upgrade, forwarded by the Worker with the checked session and conversation. */
   async fetch(request: Request): Promise<Response> {
     if (request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("Expected a WebSocket", { status: 426 });
-    const userId = request.headers.get("X-Chat-User") ?? "";
+    const session: SocketSession = {
+      userId: request.headers.get("X-Chat-User") ?? "",
+      sessionId: request.headers.get("X-Chat-Session") ?? "",
+      expiresAt: Number(request.headers.get("X-Chat-Session-Expires")),
+    };
     const [userA = "", userB = ""] = (request.headers.get("X-Chat-Users") ?? "").split(",");
-    if (!this.enter({ chatId: request.headers.get("X-Chat-Id") ?? "", userIds: [userA, userB] }, userId)) {
+    if (
+      !session.sessionId ||
+      !(session.expiresAt > Date.now()) ||
+      !this.enter({ chatId: request.headers.get("X-Chat-Id") ?? "", userIds: [userA, userB] }, session.userId)
+    ) {
       return new Response("Not found", { status: 404 });
     }
-    if (this.ctx.getWebSockets(userId).length >= MAX_SOCKETS_PER_USER) return new Response("Too many open conversations", { status: 429 });
+    if (this.liveSockets().filter((socket) => attachmentOf(socket).userId === session.userId).length >= MAX_SOCKETS_PER_USER) {
+      return new Response("Too many open conversations", { status: 429 });
+    }
 
     const [client, server] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
-    this.ctx.acceptWebSocket(server, [userId]);
-    server.serializeAttachment({ userId } satisfies SocketAttachment);
-    // Opening the conversation shows every message: nothing is left to email about.
-    this.sql.exec("UPDATE notifications SET from_id = NULL WHERE user_id = ?", userId);
+    this.ctx.acceptWebSocket(server, [session.userId]);
+    server.serializeAttachment({
+      userId: session.userId,
+      sessionId: session.sessionId,
+      sessionExpiresAt: session.expiresAt,
+      seenAt: Date.now(),
+    } satisfies SocketAttachment);
+    // Opening the conversation shows every message: nothing is left to email about, and everything is read.
+    this.seenBy(session.userId);
     this.broadcastPresence();
     return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /** Closes the sockets of a user's ended sessions (sign-out, "sign out everywhere else", a password reset). */
+  async endSessions(userId: string, which: EndedSessions): Promise<void> {
+    let closed = false;
+    for (const socket of this.ctx.getWebSockets(userId)) {
+      const { sessionId } = attachmentOf(socket);
+      if ("sessionId" in which ? sessionId !== which.sessionId : sessionId === which.allBut) continue;
+      closeQuietly(socket, CLOSE_SIGNED_OUT, "Signed out");
+      closed = true;
+    }
+    if (closed) this.broadcastPresence();
   }
 
   /** The latest page of messages (or the page before `before`), for the conversation page; the reader has seen them. */
@@ -121,6 +181,7 @@ export class ChatRoom extends DurableObject<Env> {
     return {
       messages: rows.slice(0, PAGE_MESSAGES).reverse().map(asMessage),
       more: rows.length > PAGE_MESSAGES,
+      latestId: this.latestId(),
       activeUserIds: this.activeUserIds(),
     };
   }
@@ -136,22 +197,25 @@ export class ChatRoom extends DurableObject<Env> {
   }
 
   async webSocketMessage(ws: WebSocket, frame: string | ArrayBuffer): Promise<void> {
-    const { userId } = ws.deserializeAttachment() as SocketAttachment;
+    const attachment = attachmentOf(ws);
+    if (attachment.sessionExpiresAt <= Date.now()) {
+      closeQuietly(ws, CLOSE_SESSION_EXPIRED, "Session expired");
+      this.broadcastPresence(ws);
+      return;
+    }
+    ws.serializeAttachment({ ...attachment, seenAt: Date.now() } satisfies SocketAttachment);
     const event = parseClientEvent(frame);
     if (!event) return;
     if (event.type === "sync") {
       this.send(ws, this.missedSince(event.after));
+      this.seenBy(attachment.userId);
       return;
     }
-    await this.store(userId, event.text, event.clientId, ws);
+    await this.store(attachment.userId, event.text, event.clientId, ws);
   }
 
   async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    try {
-      ws.close(code === 1005 || code === 1006 || code < 1000 ? 1000 : code, "Closed");
-    } catch {
-      // Already closed.
-    }
+    closeQuietly(ws, code === 1005 || code === 1006 || code < 1000 ? 1000 : code, "Closed");
     this.broadcastPresence(ws);
   }
 
@@ -159,10 +223,14 @@ export class ChatRoom extends DurableObject<Env> {
     this.broadcastPresence(ws);
   }
 
-  /** Emails participants who were away when messages came, one email per burst and at most one per interval. */
+  /**
+   * Emails participants who were away when messages came, one email per burst and at most one per interval; and
+   * mirrors the newest message to D1 again if the last mirror failed.
+   */
   async alarm(): Promise<void> {
     const room = this.room();
     if (!room) return;
+    if (room.mirroredId < this.latestId()) this.mirror();
     const now = this.now();
     const db = database(this.env.DB);
     const active = this.activeUserIds();
@@ -186,10 +254,14 @@ export class ChatRoom extends DurableObject<Env> {
         );
         queued = true;
       }
-      // Messages that came while the email was queued wait for the next one.
+      // Messages that came while the email was queued wait for the next one; if the participant opened the
+      // conversation meanwhile (from_id cleared), there is nothing left to tell them.
       this.sql.exec(
-        "UPDATE notifications SET last_email_at = ?, from_id = (SELECT min(id) FROM messages WHERE id > ? AND sender_id != ?) WHERE user_id = ?",
+        `UPDATE notifications SET last_email_at = ?,
+           from_id = CASE WHEN from_id = ? THEN (SELECT min(id) FROM messages WHERE id > ? AND sender_id != ?) ELSE from_id END
+         WHERE user_id = ?`,
         now,
+        pending.from_id,
         latest?.id ?? Number.MAX_SAFE_INTEGER,
         pending.user_id,
         pending.user_id
@@ -197,6 +269,7 @@ export class ChatRoom extends DurableObject<Env> {
     }
     await this.scheduleEmails();
     if (queued) await deliverOutbox(db, this.env, now).catch((error) => console.error("outbox", error));
+    await this.mirrored();
   }
 
   // --- Messages -----------------------------------------------------------------------------------
@@ -241,11 +314,10 @@ export class ChatRoom extends DurableObject<Env> {
         .one()
     );
     const frame = JSON.stringify({ type: "message", message } satisfies ServerEvent);
-    for (const open of this.ctx.getWebSockets()) this.sendFrame(open, frame);
+    for (const open of this.liveSockets()) this.sendFrame(open, frame);
 
-    const active = this.activeUserIds();
-    this.mirror(message);
-    await this.rememberUnseen(message, active);
+    this.mirror();
+    await this.rememberUnseen(message, this.activeUserIds());
     return { ok: true, message };
   }
 
@@ -257,27 +329,48 @@ export class ChatRoom extends DurableObject<Env> {
     return { type: "history", messages: rows.slice(0, HISTORY_PAGE).map(asMessage), more: rows.length > HISTORY_PAGE };
   }
 
-  /** Mirrors the newest message to D1 in the background; a burst of messages becomes one write. */
-  private mirror(message: ChatMessage): void {
-    this.unmirrored = message;
-    this.mirroring ??= (async () => {
+  /**
+   * Mirrors the newest message to D1 in the background: a burst of messages becomes one write, and a failure is
+   * tried again by the alarm (the last mirrored id is kept in storage, so an eviction loses nothing).
+   */
+  private mirror(): void {
+    this.mirrorAgain = true;
+    if (this.mirroring) return;
+    const run = async () => {
       try {
-        while (this.unmirrored) {
-          const next = this.unmirrored;
-          this.unmirrored = null;
+        while (this.mirrorAgain) {
+          this.mirrorAgain = false;
           const room = this.room();
-          if (room) await mirrorLastMessage(database(this.env.DB), room.chatId, next, this.activeUserIds());
+          const latest = this.sql.exec<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages ORDER BY id DESC LIMIT 1`).toArray()[0];
+          if (!room || !latest || latest.id <= room.mirroredId) continue;
+          await mirrorLastMessage(database(this.env.DB), room.chatId, asMessage(latest), this.activeUserIds());
+          this.sql.exec("UPDATE room SET mirrored_id = max(mirrored_id, ?) WHERE id = 1", latest.id);
         }
       } catch (error) {
         console.error("chat mirror", error);
+        await this.wakeBy(Date.now() + MIRROR_RETRY_MS);
       } finally {
         this.mirroring = null;
       }
-    })();
+    };
+    this.mirroring = run();
   }
 
   private async mirrored(): Promise<void> {
     while (this.mirroring) await this.mirroring;
+  }
+
+  /** The participant has seen everything so far: no email about it, and read in the list. */
+  private seenBy(userId: string): void {
+    this.sql.exec("UPDATE notifications SET from_id = NULL WHERE user_id = ?", userId);
+    const room = this.room();
+    const latestId = this.latestId();
+    if (!room || latestId === 0) return;
+    markReadUpTo(database(this.env.DB), room.chatId, userId, latestId).catch((error) => console.error("chat read mark", error));
+  }
+
+  private latestId(): number {
+    return this.sql.exec<{ id: number }>("SELECT coalesce(max(id), 0) AS id FROM messages").one().id;
   }
 
   // --- Email to the participant who is away ----------------------------------------------------------
@@ -307,9 +400,13 @@ export class ChatRoom extends DurableObject<Env> {
 
   private async scheduleEmails(): Promise<void> {
     const due = Math.min(...this.pendingEmails().map((pending) => pending.due));
-    if (!Number.isFinite(due)) return;
+    if (Number.isFinite(due)) await this.wakeBy(due);
+  }
+
+  /** Sets the alarm for `at`, unless it is already set sooner. */
+  private async wakeBy(at: number): Promise<void> {
     const current = await this.ctx.storage.getAlarm();
-    if (current === null || current > due) await this.ctx.storage.setAlarm(due);
+    if (current === null || current > at) await this.ctx.storage.setAlarm(at);
   }
 
   // --- The room and its sockets ---------------------------------------------------------------------
@@ -323,26 +420,43 @@ export class ChatRoom extends DurableObject<Env> {
     return room !== null && room.chatId === ref.chatId && room.userIds.includes(userId);
   }
 
-  private room(): ChatRef | null {
+  private room(): (ChatRef & { mirroredId: number }) | null {
     const row = this.sql
-      .exec<{ chat_id: string; user_a: string; user_b: string }>("SELECT chat_id, user_a, user_b FROM room WHERE id = 1")
+      .exec<{ chat_id: string; user_a: string; user_b: string; mirrored_id: number }>(
+        "SELECT chat_id, user_a, user_b, mirrored_id FROM room WHERE id = 1"
+      )
       .toArray()[0];
-    return row ? { chatId: row.chat_id, userIds: [row.user_a, row.user_b] } : null;
+    return row ? { chatId: row.chat_id, userIds: [row.user_a, row.user_b], mirroredId: row.mirrored_id } : null;
   }
 
-  /** activeUsers: participants with an open socket. Read from the sockets themselves, so it survives hibernation. */
-  private activeUserIds(except?: WebSocket): string[] {
-    const ids = new Set<string>();
+  /**
+   * The sockets that are really there: open, their session not run out, and heard from lately (a frame, or the
+   * browser's keep-alive ping, which the runtime answers and timestamps). Any other is closed on the way.
+   */
+  private liveSockets(except?: WebSocket): WebSocket[] {
+    const now = Date.now();
+    const live: WebSocket[] = [];
     for (const socket of this.ctx.getWebSockets()) {
       if (socket === except || socket.readyState !== OPEN) continue;
-      ids.add((socket.deserializeAttachment() as SocketAttachment).userId);
+      const attachment = attachmentOf(socket);
+      const pinged = this.ctx.getWebSocketAutoResponseTimestamp(socket)?.getTime() ?? 0;
+      if (attachment.sessionExpiresAt <= now) closeQuietly(socket, CLOSE_SESSION_EXPIRED, "Session expired");
+      else if (Math.max(attachment.seenAt, pinged) < now - SOCKET_SILENCE_MS) closeQuietly(socket, 1001, "No sign of life");
+      else live.push(socket);
     }
-    return [...ids].sort();
+    return live;
+  }
+
+  /** activeUsers: participants with a live socket. Read from the sockets themselves, so it survives hibernation. */
+  private activeUserIds(except?: WebSocket): string[] {
+    return [...new Set(this.liveSockets(except).map((socket) => attachmentOf(socket).userId))].sort();
   }
 
   private broadcastPresence(except?: WebSocket): void {
-    const frame = JSON.stringify({ type: "presence", activeUserIds: this.activeUserIds(except) } satisfies ServerEvent);
-    for (const socket of this.ctx.getWebSockets()) if (socket !== except) this.sendFrame(socket, frame);
+    const live = this.liveSockets(except);
+    const activeUserIds = [...new Set(live.map((socket) => attachmentOf(socket).userId))].sort();
+    const frame = JSON.stringify({ type: "presence", activeUserIds } satisfies ServerEvent);
+    for (const socket of live) this.sendFrame(socket, frame);
   }
 
   private send(socket: WebSocket, event: ServerEvent): void {

@@ -10,7 +10,7 @@ import { messages } from "~/domain/messages";
 import { safeRedirectPath, withNotice } from "~/domain/redirects";
 import { readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
-import { chatRoom, conversationFor, listConversations, markRead, openConversation } from "~/services/chats.server";
+import { chatRoom, conversationFor, listConversations, markReadUpTo, openConversation } from "~/services/chats.server";
 import { loadActiveSite } from "~/services/layout.server";
 
 export const meta: MetaFunction = () => [{ title: "Messages - Backlink Market" }];
@@ -34,12 +34,19 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   if (!open) return data({ ...base, open: null, missing: true }, { status: 404 });
 
   const history = await chatRoom(context.env, open.id).history(open.ref, me, before ?? undefined);
-  if (!before) await markRead(context.db, me, open.id);
+  if (!before) await markReadUpTo(context.db, open.id, me, history.latestId);
   const { ref: _ref, ...conversation } = open;
   return {
     ...base,
     conversations: conversations.map((row) => (row.id === open.id ? { ...row, unread: false } : row)),
-    open: { ...conversation, messages: history.messages, more: history.more, before, otherActive: history.activeUserIds.includes(open.otherUserId) },
+    open: {
+      ...conversation,
+      messages: history.messages,
+      more: history.more,
+      latestId: history.latestId,
+      before,
+      otherActive: history.activeUserIds.includes(open.otherUserId),
+    },
   };
 }
 
@@ -55,7 +62,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
       z.object({ intent: z.literal("send"), text: z.string().max(100_000).default(""), clientId: z.string().max(64).optional() }),
     ])
     .safeParse(form);
-  if (!parsed.success) return data({ error: messages.chatOpenFailed, text: "" }, { status: 400 });
+  if (!parsed.success) {
+    // A broken "open" form still comes back to its page with the message; a broken message keeps what was typed.
+    if (form.intent === "open") throw redirect(withNotice(safeRedirectPath(String(form.returnTo ?? ""), MESSAGES_PATH), "chat-failed"));
+    return data({ error: messages.chatOpenFailed, text: typeof form.text === "string" ? form.text : "" }, { status: 400 });
+  }
   const input = parsed.data;
 
   if (input.intent === "open") {
@@ -82,8 +93,14 @@ export default function MessagesPage() {
   const failure = useActionData<typeof action>();
   const { conversations, open, me, now } = loaded;
   // The newest message of the open conversation, as it arrives live, for its row in the list.
-  const [latest, setLatest] = useState<ChatMessage | null>(null);
-  const onLatest = useCallback((message: ChatMessage) => setLatest(message), []);
+  const [latest, setLatest] = useState<{ chatId: string; message: ChatMessage } | null>(null);
+  const openId = open?.id;
+  const onLatest = useCallback(
+    (message: ChatMessage) => {
+      if (openId) setLatest({ chatId: openId, message });
+    },
+    [openId]
+  );
 
   return (
     <div className={`messages-page${open ? " has-open" : ""}`}>
@@ -94,7 +111,7 @@ export default function MessagesPage() {
         ) : (
           <ul className="conversation-list">
             {conversations.map((row) => {
-              const live = open && row.id === open.id && latest && latest.id > row.lastMessageId ? latest : null;
+              const live = latest && latest.chatId === row.id && latest.message.id > row.lastMessageId ? latest.message : null;
               const lastText = live ? live.text : row.lastMessage;
               const fromMe = live ? live.senderId === me : row.lastFromMe;
               return (
@@ -134,6 +151,7 @@ export default function MessagesPage() {
           messages={open.messages}
           more={open.more}
           before={open.before}
+          latestId={open.latestId}
           otherActive={open.otherActive}
           now={now}
           clientId={loaded.clientId}
@@ -141,7 +159,7 @@ export default function MessagesPage() {
           onLatest={onLatest}
         />
       ) : "missing" in loaded ? (
-        <section className="card chat-placeholder">
+        <section className="card chat-placeholder chat-missing">
           <p className="form-error" role="alert">
             {messages.chatNotFound}
           </p>

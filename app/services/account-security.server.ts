@@ -5,6 +5,7 @@ import type { AppContext } from "~/lib/context";
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import { messages } from "~/domain/messages";
 import type { CurrentAuth } from "./auth.server";
+import { closeChatSockets } from "./chats.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
@@ -45,6 +46,7 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
       now
     ),
   ]);
+  await closeChatSockets(context, auth.user.id, { allBut: auth.session.id });
   deliverSoon(context);
   return { ok: true };
 }
@@ -56,5 +58,6 @@ function endOtherSessions(context: AppContext, auth: CurrentAuth) {
 /** Ends every session of the account but this one (a lost phone, a shared computer). */
 export async function signOutOtherSessions(context: AppContext, auth: CurrentAuth): Promise<number> {
   const ended = await endOtherSessions(context, auth).returning({ id: sessions.id });
+  await closeChatSockets(context, auth.user.id, { allBut: auth.session.id });
   return ended.length;
 }

@@ -2,6 +2,7 @@
 import { redirect } from "@remix-run/cloudflare";
 import type { AppContext } from "~/lib/context";
 import { safeRedirectPath } from "~/domain/redirects";
+import { closeChatSockets } from "./chats.server";
 import {
   blankSessionCookie,
   invalidateSession,
@@ -56,6 +57,9 @@ export function sessionCookieHeaders(context: AppContext, token: string, expires
 
 export async function signOut(request: Request, context: AppContext): Promise<Headers> {
   const auth = await getCurrentAuth(request, context);
-  if (auth) await invalidateSession(context.db, auth.session.id);
+  if (auth) {
+    await invalidateSession(context.db, auth.session.id);
+    await closeChatSockets(context, auth.user.id, { sessionId: auth.session.id });
+  }
   return new Headers({ "Set-Cookie": blankSessionCookie(context.env) });
 }

@@ -34,7 +34,15 @@ export async function openChatSocket(request: Request, context: AppContext, chat
   if (!auth) return { status: 401, message: "Log in to open this conversation." };
   const chat = await conversationFor(context.db, auth.user.id, chatId);
   if (!chat) return { status: 404, message: "Not found" };
+  // A fresh request: nothing the browser sent reaches the object but what was checked here.
   return chatRoom(context.env, chat.id).fetch("https://chat-room.internal/socket", {
-    headers: { Upgrade: "websocket", "X-Chat-Id": chat.id, "X-Chat-User": auth.user.id, "X-Chat-Users": chat.ref.userIds.join(",") },
+    headers: {
+      Upgrade: "websocket",
+      "X-Chat-Id": chat.id,
+      "X-Chat-Users": chat.ref.userIds.join(","),
+      "X-Chat-User": auth.user.id,
+      "X-Chat-Session": auth.session.id,
+      "X-Chat-Session-Expires": String(Math.min(auth.session.expiresAt, auth.session.absoluteExpiresAt)),
+    },
   });
 }

@@ -5,7 +5,7 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { chats, listings, offers, sites } from "#drizzle/schema";
-import type { ChatRef } from "~/durable/chat-room";
+import type { ChatRef, EndedSessions } from "~/durable/chat-room";
 import type { ChatMessage } from "~/domain/chat";
 import { messagePreview } from "~/domain/chat";
 import type { AppContext } from "~/lib/context";
@@ -140,23 +140,37 @@ export async function conversationFor(db: Database, userId: string, chatId: stri
   return { ...asSeenBy(row, userId), ref: { chatId: row.id, userIds: [row.userAId, row.userBId] } };
 }
 
-/** The participant has seen everything up to the conversation's last message. */
-export async function markRead(db: Database, userId: string, chatId: string): Promise<void> {
+/** The participant has seen the conversation up to message `id` (a read mark only moves forward). */
+export async function markReadUpTo(db: Database, chatId: string, userId: string, id: number): Promise<void> {
   await db
     .update(chats)
     .set({
-      userAReadId: sql`CASE WHEN ${chats.userAId} = ${userId} THEN ${chats.lastMessageId} ELSE ${chats.userAReadId} END`,
-      userBReadId: sql`CASE WHEN ${chats.userBId} = ${userId} THEN ${chats.lastMessageId} ELSE ${chats.userBReadId} END`,
+      userAReadId: sql`CASE WHEN ${chats.userAId} = ${userId} THEN max(${chats.userAReadId}, ${id}) ELSE ${chats.userAReadId} END`,
+      userBReadId: sql`CASE WHEN ${chats.userBId} = ${userId} THEN max(${chats.userBReadId}, ${id}) ELSE ${chats.userBReadId} END`,
     })
     .where(
       and(
         eq(chats.id, chatId),
-        or(
-          and(eq(chats.userAId, userId), sql`${chats.userAReadId} < ${chats.lastMessageId}`),
-          and(eq(chats.userBId, userId), sql`${chats.userBReadId} < ${chats.lastMessageId}`)
-        )
+        or(and(eq(chats.userAId, userId), sql`${chats.userAReadId} < ${id}`), and(eq(chats.userBId, userId), sql`${chats.userBReadId} < ${id}`))
       )
     );
+}
+
+/**
+ * Closes the live sockets of a user's ended sessions in every conversation they take part in: one session (signing
+ * out), or all but the one that stays (null: all of them). Sign-out never fails because of it.
+ */
+export async function closeChatSockets(context: AppContext, userId: string, which: EndedSessions): Promise<void> {
+  try {
+    const rows = await context.db
+      .select({ id: chats.id })
+      .from(chats)
+      .where(or(eq(chats.userAId, userId), eq(chats.userBId, userId)))
+      .all();
+    await Promise.all(rows.map((row) => chatRoom(context.env, row.id).endSessions(userId, which)));
+  } catch (error) {
+    console.error("closing chat sockets", error);
+  }
 }
 
 /**

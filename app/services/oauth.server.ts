@@ -12,6 +12,7 @@ import { messages } from "~/domain/messages";
 import { starterConnects, starterGrantStatements } from "./connects.server";
 import { startSession, type Refused, type SignedIn } from "./accounts.server";
 import { newId } from "~/lib/ids";
+import { closeChatSockets } from "./chats.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { readCookie } from "./sessions.server";
 
@@ -26,9 +27,7 @@ export function isOAuthProvider(value: string | undefined): value is OAuthProvid
 
 export function configuredProviders(env: Env): OAuthProvider[] {
   return OAUTH_PROVIDERS.filter((provider) =>
-    provider === "google"
-      ? Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET)
-      : Boolean(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET),
+    provider === "google" ? Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) : Boolean(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET)
   );
 }
 
@@ -59,11 +58,11 @@ export function beginSignIn(env: Env, provider: OAuthProvider, redirectTo: strin
   let url: URL;
   const verifier = generateCodeVerifier();
   if (provider === "google") {
-    url = new Google(env.GOOGLE_CLIENT_ID!, env.GOOGLE_CLIENT_SECRET!, callbackUrl(env, provider)).createAuthorizationURL(
-      state,
-      verifier,
-      ["openid", "email", "profile"],
-    );
+    url = new Google(env.GOOGLE_CLIENT_ID!, env.GOOGLE_CLIENT_SECRET!, callbackUrl(env, provider)).createAuthorizationURL(state, verifier, [
+      "openid",
+      "email",
+      "profile",
+    ]);
   } else {
     // GitHub supports PKCE; arctic's GitHub class does not send it, so its generic client does.
     url = githubClient(env).createAuthorizationURLWithPKCE(GITHUB_AUTHORIZE, state, CodeChallengeMethod.S256, verifier, ["user:email"]);
@@ -177,13 +176,16 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
                   `so to keep it yours we removed the account's password and signed out every other session.\n\n` +
                   `To sign in with a password again, set a new one: ${new URL("/reset-password", context.env.APP_URL).toString()}`,
               },
-              now,
+              now
             ),
           ]
         : []),
       link(existing.id),
     ]);
-    if (unproven) deliverSoon(context);
+    if (unproven) {
+      await closeChatSockets(context, existing.id, { allBut: null });
+      deliverSoon(context);
+    }
     return { ...(await startSession(context, existing.id)), redirectTo };
   }
   const userId = newId();

@@ -3,6 +3,7 @@ import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { messages } from "~/domain/messages";
+import { closeChatSockets } from "./chats.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { hashPassword } from "./passwords.server";
 import { addressLimitScale, consume, RATE_LIMITS } from "./rate-limit.server";
@@ -13,11 +14,7 @@ export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 export type ResetRequestResult = { ok: true; message: string } | { ok: false; status: number; message: string };
 
 /** The answer is the same whether or not the email has an account. */
-export async function requestPasswordReset(
-  context: AppContext,
-  email: string,
-  clientAddress: string,
-): Promise<ResetRequestResult> {
+export async function requestPasswordReset(context: AppContext, email: string, clientAddress: string): Promise<ResetRequestResult> {
   const { db } = context;
   const now = context.now();
   if (
@@ -43,7 +40,7 @@ export async function requestPasswordReset(
           createdAt: sql<number>`${now}`.as("created_at"),
         })
         .from(users)
-        .where(account),
+        .where(account)
     ),
     emailToUser(
       db,
@@ -53,7 +50,7 @@ export async function requestPasswordReset(
         subject: "Reset your password",
         text: `Someone asked to reset the password of your account.\n\nChoose a new password here (the link works once, for one hour):\n${link}\n\nIf it was not you, ignore this email; your password stays as it is.`,
       },
-      now,
+      now
     ),
   ]);
   deliverSoon(context);
@@ -64,13 +61,7 @@ export async function isResetTokenUsable(context: AppContext, token: string): Pr
   const row = await context.db
     .select({ id: passwordResetTokens.id })
     .from(passwordResetTokens)
-    .where(
-      and(
-        eq(passwordResetTokens.id, hashToken(token)),
-        isNull(passwordResetTokens.usedAt),
-        gt(passwordResetTokens.expiresAt, context.now()),
-      ),
-    )
+    .where(and(eq(passwordResetTokens.id, hashToken(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, context.now())))
     .get();
   return Boolean(row);
 }
@@ -82,13 +73,7 @@ export async function resetPassword(context: AppContext, token: string, password
   const claimed = await db
     .update(passwordResetTokens)
     .set({ usedAt: now })
-    .where(
-      and(
-        eq(passwordResetTokens.id, hashToken(token)),
-        isNull(passwordResetTokens.usedAt),
-        gt(passwordResetTokens.expiresAt, now),
-      ),
-    )
+    .where(and(eq(passwordResetTokens.id, hashToken(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
     .returning({ userId: passwordResetTokens.userId })
     .get();
   if (!claimed) return null;
@@ -108,9 +93,10 @@ export async function resetPassword(context: AppContext, token: string, password
         subject: "Your password was changed",
         text: "The password of your account was just changed and every session was signed out. If this was not you, reset your password now.",
       },
-      now,
+      now
     ),
   ]);
+  await closeChatSockets(context, claimed.userId, { allBut: null });
   deliverSoon(context);
   return claimed.userId;
 }
@@ -120,4 +106,3 @@ export async function deleteExpiredResetTokens(context: Pick<AppContext, "db">, 
     .delete(passwordResetTokens)
     .where(or(lt(passwordResetTokens.expiresAt, now), lt(passwordResetTokens.createdAt, now - 2 * RESET_TOKEN_LIFETIME_MS)));
 }
-

@@ -53,7 +53,7 @@ describe.each(modes)("a conversation between two site owners $name", ({ js }) =>
 
     await aPage.fill("#chat-text", "Hello! Would a guide to balcony herbs suit you?");
     await aPage.getByRole("button", { name: "Send" }).click();
-    await aPage.locator(".chat-message.mine", { hasText: "Would a guide to balcony herbs suit you?" }).waitFor();
+    await aPage.locator(".chat-message.mine:not(.pending)", { hasText: "Would a guide to balcony herbs suit you?" }).waitFor();
     if (js) {
       // Live: B's open page shows it without a reload, and the box is ready for the next message.
       expect(await aPage.inputValue("#chat-text")).toBe("");
@@ -65,7 +65,7 @@ describe.each(modes)("a conversation between two site owners $name", ({ js }) =>
     await bPage.fill("#chat-text", "Yes, with a link to our seed guide please.");
     if (js) await bPage.press("#chat-text", "Enter");
     else await bPage.getByRole("button", { name: "Send" }).click();
-    await bPage.locator(".chat-message.mine", { hasText: "with a link to our seed guide" }).waitFor();
+    await bPage.locator(".chat-message.mine:not(.pending)", { hasText: "with a link to our seed guide" }).waitFor();
     if (!js) await aPage.reload();
     await aPage.locator(".chat-message.theirs", { hasText: "with a link to our seed guide" }).waitFor();
 

@@ -1,9 +1,9 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ChatRoom } from "~/durable/chat-room";
-import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS } from "~/durable/chat-room";
+import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS, SOCKET_SILENCE_MS } from "~/durable/chat-room";
 import type { ClientEvent, ServerEvent } from "~/domain/chat";
-import { act, BASE, get, listSite, newAddress, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
+import { act, BASE, get, listSite, newAddress, PASSWORD, post, propose, read, sessionCookieOf, signUp, trader, uniqueHost } from "./helpers";
 
 const MESSAGES_PAGE = "/mysite/messages";
 
@@ -161,6 +161,12 @@ describe("opening a conversation", () => {
       .bind(stranger.userId, stranger.userId)
       .all();
     expect(results).toHaveLength(0);
+  });
+
+  it("a return address that a browser would read as another site comes back to the product", async () => {
+    const stranger = await trader();
+    expect(await openChat(stranger.cookie, { offer: "no-such-offer", returnTo: "/..//evil.example/x" })).toBe(`${MESSAGES_PAGE}?notice=chat-failed`);
+    expect(await openChat(stranger.cookie, { offer: "", returnTo: "/mysite/offers" })).toBe("/mysite/offers?notice=chat-failed");
   });
 
   it("nobody opens a conversation with their own listing", async () => {
@@ -444,8 +450,105 @@ describe("email when the other side is away", () => {
     await sendMessage(a.cookie, chatId, "Now you are away");
     expect(await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: b.cookie }))).toContain("Now you are away");
     await holdClock(chatId, start + EMAIL_COLLECT_MS);
-    await runDurableObjectAlarm(room(chatId));
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
     expect(await outboxFor(b.userId)).toHaveLength(0);
     aSocket.socket.close();
+  });
+});
+
+describe("sockets and sessions", () => {
+  async function secondSession(email: string) {
+    return sessionCookieOf(await post("/login", { email, password: PASSWORD }))!;
+  }
+
+  function closed(socket: WebSocket): Promise<number> {
+    return new Promise((resolve) => socket.addEventListener("close", (event) => resolve(event.code)));
+  }
+
+  it("signing out closes that session's sockets; signing out everywhere else closes the others'", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const phone = await secondSession(a.email);
+    const laptop = await secondSession(a.email);
+    const watcher = await connect(chatId, b.cookie);
+    const onLaptop = await connect(chatId, laptop);
+    const onPhone = await connect(chatId, phone);
+    const here = await connect(chatId, a.cookie);
+    const laptopClosed = closed(onLaptop.socket);
+    const phoneClosed = closed(onPhone.socket);
+
+    expect((await post("/logout", {}, { cookie: laptop })).status).toBe(302);
+    expect(await laptopClosed).toBe(4401);
+    expect((await post("/mysite/settings", { intent: "sign-out-others" }, { cookie: a.cookie })).status).toBe(302);
+    expect(await phoneClosed).toBe(4401);
+
+    // The session that stays still talks, and the other side still hears it.
+    here.send({ type: "send", clientId: "still-here-0001", text: "Still here" });
+    expect((await watcher.received("message", 1))[0]!.message.text).toBe("Still here");
+    expect(onPhone.events.filter((event) => event.type === "message")).toHaveLength(0);
+    here.socket.close();
+    watcher.socket.close();
+  });
+
+  it("a socket whose session has run out is closed when it next speaks or is spoken to", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const soon = Date.now() + 1500;
+    await env.DB.prepare("UPDATE sessions SET absolute_expires_at = ? WHERE user_id = ?").bind(soon, b.userId).run();
+    const bSocket = await connect(chatId, b.cookie);
+    const bClosed = closed(bSocket.socket);
+    await new Promise((resolve) => setTimeout(resolve, soon - Date.now() + 50));
+    await sendMessage(a.cookie, chatId, "Are you still there?");
+    expect(await bClosed).toBe(4001);
+    expect(bSocket.events.filter((event) => event.type === "message")).toHaveLength(0);
+  });
+
+  it("a socket that has gone silent does not count as active, so the email still goes", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const start = Date.now() + 60 * 60_000;
+    await holdClock(chatId, start);
+    await connect(chatId, b.cookie);
+    // The phone went to sleep: no frame and no keep-alive ping for longer than the silence limit.
+    await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => {
+      for (const socket of state.getWebSockets())
+        socket.serializeAttachment({ ...socket.deserializeAttachment(), seenAt: Date.now() - SOCKET_SILENCE_MS - 1000 });
+    });
+    await sendMessage(a.cookie, chatId, "Hello? Anyone?");
+    await holdClock(chatId, start + EMAIL_COLLECT_MS);
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
+    expect(await outboxFor(b.userId)).toHaveLength(1);
+  });
+
+  it("a message that arrives live is read; one that arrives while away is unread until the conversation is opened", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const bSocket = await connect(chatId, b.cookie);
+    const aSocket = await connect(chatId, a.cookie);
+    aSocket.send({ type: "send", clientId: "live-message-1", text: "Seen live" });
+    await bSocket.received("message", 1);
+    const readMarks = () =>
+      env.DB.prepare(
+        "SELECT last_message_id AS last, CASE WHEN user_a_id = ? THEN user_a_read_id ELSE user_b_read_id END AS read FROM chats WHERE id = ?"
+      )
+        .bind(b.userId, chatId)
+        .first<{ last: number; read: number }>();
+    await expect.poll(readMarks).toEqual({ last: 1, read: 1 });
+    expect(await read(await get(MESSAGES_PAGE, { cookie: b.cookie }))).not.toContain("Unread");
+
+    const bClosed = closed(bSocket.socket);
+    bSocket.socket.close(1000);
+    await bClosed;
+    expect((await aSocket.received("presence", 2)).at(-1)!.activeUserIds).toEqual([a.userId]);
+    await sendMessage(a.cookie, chatId, "Sent while away");
+    expect(await readMarks()).toEqual({ last: 2, read: 1 });
+    expect(await read(await get(MESSAGES_PAGE, { cookie: b.cookie }))).toContain("Unread");
+    // Coming back on the socket (catching up) reads it too.
+    const back = await connect(chatId, b.cookie);
+    back.send({ type: "sync", after: 1 });
+    await back.received("history", 1);
+    await expect.poll(readMarks).toEqual({ last: 2, read: 2 });
+    aSocket.socket.close();
+    back.socket.close();
   });
 });

@@ -84,12 +84,13 @@ describe("what the browser shows", () => {
     expect(merged[2]!.text).toBe("message 3 again");
   });
 
-  it("reconnects after 0.5 s, doubling up to 30 s, spread by up to a third", () => {
+  it("reconnects after about 1 s, doubling up to about 30 s, spread from half to one and a half times", () => {
     expect(reconnectDelay(0, 0)).toBe(500);
-    expect(reconnectDelay(1, 0)).toBe(1000);
-    expect(reconnectDelay(3, 0)).toBe(4000);
-    expect(reconnectDelay(20, 0)).toBe(30_000);
-    expect(reconnectDelay(20, 1)).toBe(39_900);
+    expect(reconnectDelay(0, 1)).toBe(1500);
+    expect(reconnectDelay(1, 0.5)).toBe(2000);
+    expect(reconnectDelay(3, 0.5)).toBe(8000);
+    expect(reconnectDelay(20, 0)).toBe(15_000);
+    expect(reconnectDelay(20, 1)).toBe(45_000);
   });
 
   it("previews the last message on one line", () => {

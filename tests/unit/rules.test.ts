@@ -26,8 +26,22 @@ describe("safeRedirectPath", () => {
   it("keeps same-site paths", () => {
     expect(safeRedirectPath("/mysite/offers?x=1")).toBe("/mysite/offers?x=1");
   });
-  it.each([null, "", "https://evil.test", "//evil.test", "/\\evil.test", "javascript:alert(1)", "/\u0000x"])("falls back for %j", (value) => {
+  it.each([
+    null,
+    "",
+    "https://evil.test",
+    "//evil.test",
+    "/\\evil.test",
+    "javascript:alert(1)",
+    "/\u0000x",
+    "/..//evil.test/x",
+    "/a/../..//evil.test",
+    "/.//evil.test",
+  ])("falls back for %j", (value) => {
     expect(safeRedirectPath(value)).toBe("/market");
+  });
+  it("gives the path as a browser reads it", () => {
+    expect(safeRedirectPath("/mysite/../market?post=1#x")).toBe("/market?post=1#x");
   });
 });
 
