@@ -11,6 +11,7 @@ import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "
 import { messages } from "./domain/messages";
 import { runHousekeeping } from "./services/housekeeping.server";
 import { chatSocketId, openChatSocket } from "./services/chat-socket.server";
+import { paymentPolicy } from "./services/payments.server";
 
 export { ChatRoom } from "./durable/chat-room";
 
@@ -64,7 +65,7 @@ export async function handleFetch(incoming: Request, context: AppContext): Promi
   if (signedIn || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
     response.headers.set("Cache-Control", "private, no-store");
   }
-  applySecurityHeaders(response.headers, context.nonce);
+  applySecurityHeaders(response.headers, context.nonce, paymentPolicy(context.env));
   return response;
 }
 

@@ -331,7 +331,8 @@ export const connectLedger = sqliteTable(
     userId: text("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind", { enum: ["grant", "purchase", "hold", "spend", "return", "expire"] }).notNull(),
+    /** refund and chargeback: connects of a purchase taken back after the payment was refunded or a dispute lost. */
+    kind: text("kind", { enum: ["grant", "purchase", "hold", "spend", "return", "expire", "refund", "chargeback"] }).notNull(),
     /** Signed change of the available balance. */
     amount: integer("amount").notNull(),
     /** Signed change of the held balance (holds of sent proposals). */
@@ -359,18 +360,34 @@ export const connectHoldParts = sqliteTable(
   (t) => [primaryKey({ columns: [t.offerId, t.lotId] })],
 );
 
-/** Payment provider events already credited (each event and each checkout session once). */
+/**
+ * Payment provider events, each recorded once by its id (a replay finds its row and changes nothing). A credited
+ * checkout also holds its checkout session (unique: one credit per session, whichever event brings it), its
+ * payment intent (so a refund or a lost dispute finds the lot), the receipt (amount and currency) and how many of
+ * its connects were taken back.
+ */
 export const paymentEvents = sqliteTable(
   "payment_events",
   {
     id: text("id").primaryKey(),
     type: text("type").notNull(),
+    /** credited | revoked | ignored (with `note` saying why). */
+    outcome: text("outcome", { enum: ["credited", "revoked", "ignored"] }).notNull().default("ignored"),
+    note: text("note"),
     checkoutSessionId: text("checkout_session_id"),
+    paymentIntentId: text("payment_intent_id"),
     userId: text("user_id").references(() => users.id, { onDelete: "set null" }),
+    /** Connects credited (credited) or taken back (revoked). */
     connects: integer("connects"),
+    lotId: text("lot_id"),
+    amountTotal: integer("amount_total"),
+    currency: text("currency"),
+    connectsRevoked: integer("connects_revoked").notNull().default(0),
+    /** A random token of the request that wrote the row: the statements after it in its batch act only on their own row. */
+    claim: text("claim"),
     processedAt: integer("processed_at").notNull(),
   },
-  (t) => [uniqueIndex("payment_events_checkout_unique").on(t.checkoutSessionId)],
+  (t) => [uniqueIndex("payment_events_checkout_unique").on(t.checkoutSessionId), index("payment_events_intent_idx").on(t.paymentIntentId)],
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -6,3 +6,5 @@ export const CONNECT_BUNDLES = [
 ] as const;
 
 export const DEFAULT_BUNDLE = 30;
+
+export type ConnectBundle = (typeof CONNECT_BUNDLES)[number];

@@ -89,6 +89,12 @@ export const messages = {
   fetchUnreachable: "The site could not be reached.",
   fetchHttpError: "The site answered with an error",
 
+  // Buying connects (spec 2, decision 19)
+  chooseBundle: "Choose a bundle of 30, 60 or 100 connects.",
+  paymentsOff: "Card payments are not switched on for this installation yet.",
+  paymentReceived: "Payment received, connects on their way. This page updates as soon as they arrive.",
+  testPurchaseDone: "Test purchase done: the connects are in your balance.",
+
   // Chat (spec 2 and 8)
   chatOpenFailed: "Could not open chat. Please try again.",
   noMessages: "You do not have any messages yet start a chat through offers or trades.",

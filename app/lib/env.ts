@@ -25,6 +25,20 @@ export interface Env {
   EMAIL_API_URL?: string;
   EMAIL_API_KEY?: string;
   EMAIL_FROM?: string;
+  /** Stripe (decision 19). The webhook secret verifies events; the secret key reads a checkout's line items. */
+  STRIPE_WEBHOOK_SECRET?: string;
+  STRIPE_SECRET_KEY?: string;
+  /** Price id of each bundle: how a checkout's bundle is recognised. */
+  STRIPE_PRICE_30?: string;
+  STRIPE_PRICE_60?: string;
+  STRIPE_PRICE_100?: string;
+  /** Payment Link (https URL) of each bundle. */
+  STRIPE_PAYMENT_LINK_30?: string;
+  STRIPE_PAYMENT_LINK_60?: string;
+  STRIPE_PAYMENT_LINK_100?: string;
+  /** Stripe's embeddable pricing table, shown when both are set. */
+  STRIPE_PRICING_TABLE_ID?: string;
+  STRIPE_PUBLISHABLE_KEY?: string;
   /** Development: answer fetches of user addresses from the local web sandbox (/dev/sites). On by default in
    * development, off in tests, refused in production. */
   DEV_WEB_SANDBOX?: string;

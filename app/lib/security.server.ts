@@ -69,10 +69,17 @@ export async function checkFormBody(request: Request): Promise<BodyCheck> {
   return { ok: true, request: new Request(request, { body }) };
 }
 
-export function contentSecurityPolicy(nonce: string): string {
+/** Other origins the pages may use: where a form's redirect may go (payment links), scripts to load (Stripe's table). */
+export interface PolicyAllowances {
+  formTargets?: readonly string[];
+  scripts?: readonly string[];
+}
+
+export function contentSecurityPolicy(nonce: string, allow: PolicyAllowances = {}): string {
+  const extra = (origins: readonly string[] | undefined) => (origins && origins.length > 0 ? ` ${origins.join(" ")}` : "");
   return [
     "default-src 'self'",
-    `script-src 'self' 'nonce-${nonce}'`,
+    `script-src 'self' 'nonce-${nonce}'${extra(allow.scripts)}`,
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' https: data:",
     "font-src 'self'",
@@ -80,14 +87,14 @@ export function contentSecurityPolicy(nonce: string): string {
     "frame-src 'self' https://js.stripe.com",
     "frame-ancestors 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    `form-action 'self'${extra(allow.formTargets)}`,
     "object-src 'none'",
   ].join("; ");
 }
 
-export function applySecurityHeaders(headers: Headers, nonce: string): void {
+export function applySecurityHeaders(headers: Headers, nonce: string, allow: PolicyAllowances = {}): void {
   if ((headers.get("Content-Type") ?? "").includes("text/html")) {
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, allow));
   }
   headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   headers.set("X-Content-Type-Options", "nosniff");

@@ -31,6 +31,7 @@ const NOTICES: Record<string, string> = {
   "confirmation-limited": messages.tooManyAttempts,
   "other-sessions-ended": messages.otherSessionsEnded,
   "chat-failed": messages.chatOpenFailed,
+  "test-purchase": messages.testPurchaseDone,
   "chat-limited": messages.tooManyChatOpens,
 };
 

@@ -1,10 +1,9 @@
 /** What the Offers and Trades panels, the offer detail and the connects page show. */
 import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { connectLedger, connectLots, offerEntries, offers, sites } from "#drizzle/schema";
+import { connectLedger, connectLots, offerEntries, offers, paymentEvents, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
-
 
 const senderSite = alias(sites, "sender_site");
 const receiverSite = alias(sites, "receiver_site");
@@ -106,7 +105,11 @@ export async function offerDetail(db: Database, userId: string, offerId: string)
   if (!offer || (offer.senderUserId !== userId && offer.receiverUserId !== userId)) return null;
   const [entries, siteRows] = await Promise.all([
     db.select().from(offerEntries).where(eq(offerEntries.offerId, offerId)).all(),
-    db.select(profileColumns).from(sites).where(inArray(sites.id, [offer.senderSiteId, offer.receiverSiteId])).all(),
+    db
+      .select(profileColumns)
+      .from(sites)
+      .where(inArray(sites.id, [offer.senderSiteId, offer.receiverSiteId]))
+      .all(),
   ]);
   const role: Role = offer.senderUserId === userId ? "sender" : "receiver";
   const own = entries.find((entry) => entry.userId === userId);
@@ -140,7 +143,13 @@ export type OfferDetail = NonNullable<Awaited<ReturnType<typeof offerDetail>>>;
 
 export function connectLotsOf(db: Database, userId: string) {
   return db
-    .select({ id: connectLots.id, source: connectLots.source, amount: connectLots.amount, remaining: connectLots.remaining, expiresAt: connectLots.expiresAt })
+    .select({
+      id: connectLots.id,
+      source: connectLots.source,
+      amount: connectLots.amount,
+      remaining: connectLots.remaining,
+      expiresAt: connectLots.expiresAt,
+    })
     .from(connectLots)
     .where(eq(connectLots.userId, userId))
     .orderBy(connectLots.expiresAt, connectLots.id)
@@ -148,10 +157,20 @@ export function connectLotsOf(db: Database, userId: string) {
     .all();
 }
 
+/** The user's ledger, newest first; purchases with their receipt (amount paid and currency). */
 export function ledgerOf(db: Database, userId: string) {
   return db
-    .select({ id: connectLedger.id, kind: connectLedger.kind, amount: connectLedger.amount, held: connectLedger.held, createdAt: connectLedger.createdAt })
+    .select({
+      id: connectLedger.id,
+      kind: connectLedger.kind,
+      amount: connectLedger.amount,
+      held: connectLedger.held,
+      createdAt: connectLedger.createdAt,
+      paid: paymentEvents.amountTotal,
+      currency: paymentEvents.currency,
+    })
     .from(connectLedger)
+    .leftJoin(paymentEvents, and(eq(paymentEvents.id, connectLedger.paymentEventId), eq(connectLedger.kind, "purchase")))
     .where(eq(connectLedger.userId, userId))
     .orderBy(desc(connectLedger.createdAt), desc(connectLedger.id))
     .limit(100)

@@ -1,0 +1,335 @@
+/**
+ * Buying connects (decision 19): Stripe Payment Links (one per bundle) carry the user's email and id; Stripe's
+ * signed webhook is the only thing that credits connects. Each event is recorded once by its id and each checkout
+ * session is credited once (unique keys written in the same batch as the credit, not checked first), and a refund
+ * or a lost dispute takes back what is left of that purchase.
+ */
+import { eq, sql } from "drizzle-orm";
+import Stripe from "stripe";
+import { paymentEvents, users } from "#drizzle/schema";
+import { CONNECT_BUNDLES, type ConnectBundle } from "~/domain/bundles";
+import { formatMoney } from "~/domain/money";
+import type { AppContext } from "~/lib/context";
+import { batchStatements, type Database } from "~/lib/db.server";
+import { isDevelopment, type Env } from "~/lib/env";
+import { newId } from "~/lib/ids";
+import { CONNECTS_LIFETIME_MS } from "./connects.server";
+import { deliverSoon, emailToUser } from "./email.server";
+
+/** Signs the test purchases of development (never accepted in production). */
+export const DEVELOPMENT_WEBHOOK_SECRET = "whsec_local_development_test_purchases_only";
+
+export interface PaymentConfig {
+  /** Verifies webhook signatures; null: payments are off (production without the secret). */
+  webhookSecret: string | null;
+  /** The Stripe price id of each bundle, by connects. */
+  prices: Map<number, string>;
+  /** The Payment Link of each bundle, by connects. */
+  links: Map<number, string>;
+  pricingTable: { id: string; publishableKey: string } | null;
+  /** Development without Stripe keys: test purchases signed with the local secret, through the same webhook code. */
+  testPurchases: boolean;
+  secretKey: string | null;
+}
+
+export function paymentConfig(env: Env): PaymentConfig {
+  const testPurchases = isDevelopment(env) && !env.STRIPE_WEBHOOK_SECRET;
+  const prices = new Map<number, string>();
+  const links = new Map<number, string>();
+  for (const bundle of CONNECT_BUNDLES) {
+    const price = env[`STRIPE_PRICE_${bundle.connects}`];
+    const link = env[`STRIPE_PAYMENT_LINK_${bundle.connects}`];
+    if (price) prices.set(bundle.connects, price);
+    else if (testPurchases) prices.set(bundle.connects, `price_test_${bundle.connects}_connects`);
+    if (link && /^https:\/\//.test(link)) links.set(bundle.connects, link);
+  }
+  return {
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET || (testPurchases ? DEVELOPMENT_WEBHOOK_SECRET : null),
+    prices,
+    links,
+    pricingTable:
+      env.STRIPE_PRICING_TABLE_ID && env.STRIPE_PUBLISHABLE_KEY
+        ? { id: env.STRIPE_PRICING_TABLE_ID, publishableKey: env.STRIPE_PUBLISHABLE_KEY }
+        : null,
+    testPurchases,
+    secretKey: env.STRIPE_SECRET_KEY || null,
+  };
+}
+
+/** What the pages need beyond their own origin for payments: the payment links' origin, Stripe's table script. */
+export function paymentPolicy(env: Env): { formTargets: string[]; scripts: string[] } {
+  const config = paymentConfig(env);
+  return {
+    formTargets: [...new Set([...config.links.values()].map((link) => new URL(link).origin))],
+    scripts: config.pricingTable ? ["https://js.stripe.com"] : [],
+  };
+}
+
+/** The bundle's Payment Link for this user: email prefilled, client_reference_id = the user's id. */
+export function paymentLinkFor(config: PaymentConfig, connects: number, user: { id: string; email: string }): string | null {
+  const link = config.links.get(connects);
+  if (!link) return null;
+  const url = new URL(link);
+  url.searchParams.set("prefilled_email", user.email);
+  url.searchParams.set("client_reference_id", user.id);
+  return url.toString();
+}
+
+function stripeClient(config: PaymentConfig): Stripe {
+  // Webhook checks need no key; the key is used only to read a checkout's line items.
+  return new Stripe(config.secretKey ?? "sk_unconfigured", { httpClient: Stripe.createFetchHttpClient(), maxNetworkRetries: 2, timeout: 10_000 });
+}
+
+const subtleCrypto = Stripe.createSubtleCryptoProvider();
+
+export interface WebhookAnswer {
+  status: number;
+  message: string;
+}
+
+/** A webhook from Stripe: verified, then acted on at most once. */
+export async function receiveStripeWebhook(context: AppContext, payload: string, signature: string | null): Promise<WebhookAnswer> {
+  const config = paymentConfig(context.env);
+  if (!config.webhookSecret) {
+    console.warn("stripe webhook: STRIPE_WEBHOOK_SECRET is not set");
+    return { status: 503, message: "Payments are not configured." };
+  }
+  let event: Stripe.Event;
+  try {
+    if (!signature) throw new Error("no Stripe-Signature header");
+    event = await stripeClient(config).webhooks.constructEventAsync(payload, signature, config.webhookSecret, undefined, subtleCrypto, context.now());
+  } catch (error) {
+    console.warn("stripe webhook refused:", error instanceof Error ? error.message.split("\n")[0] : error);
+    return { status: 400, message: "The signature of this event could not be verified." };
+  }
+  const answer = await actOn(context, config, event);
+  // Replays are routine (Stripe retries); anything left uncredited or failed is logged with its reason.
+  if (answer.status >= 400 || !["ok", "already credited", "already handled"].includes(answer.message)) {
+    console.warn(`stripe webhook ${event.id} (${event.type}): ${answer.message}`);
+  }
+  return answer;
+}
+
+async function actOn(context: AppContext, config: PaymentConfig, event: Stripe.Event): Promise<WebhookAnswer> {
+  switch (event.type) {
+    case "checkout.session.completed": {
+      const session = event.data.object;
+      if (session.payment_status === "paid") return credit(context, config, event, session);
+      // A pending payment (a bank debit): credited by async_payment_succeeded when it clears.
+      return ignore(context.db, event, `payment ${session.payment_status}; waiting`, context.now());
+    }
+    case "checkout.session.async_payment_succeeded":
+      return credit(context, config, event, event.data.object);
+    case "charge.refunded": {
+      const charge = event.data.object;
+      const fraction = charge.amount > 0 ? Math.min(1, charge.amount_refunded / charge.amount) : 1;
+      return revoke(context, event, idOf(charge.payment_intent), fraction, "refund");
+    }
+    case "charge.dispute.closed": {
+      const dispute = event.data.object;
+      if (dispute.status !== "lost") return ignore(context.db, event, `dispute ${dispute.status}`, context.now());
+      return revoke(context, event, idOf(dispute.payment_intent), 1, "chargeback");
+    }
+    default:
+      return { status: 200, message: `not handled: ${event.type}` };
+  }
+}
+
+const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : value?.id ?? null);
+
+/** Records an event that changes nothing (once), so the log says what came and why it was left. */
+async function ignore(db: Database, event: Stripe.Event, note: string, now: number): Promise<WebhookAnswer> {
+  await db.insert(paymentEvents).values({ id: event.id, type: event.type, outcome: "ignored", note, processedAt: now }).onConflictDoNothing();
+  return { status: 200, message: note };
+}
+
+/** The bundle bought, by the price id of the checkout's single line item (never by the amount paid). */
+async function bundleOf(
+  config: PaymentConfig,
+  session: Stripe.Checkout.Session
+): Promise<{ bundle: ConnectBundle; quantity: number } | "unknown" | "unavailable"> {
+  let items = session.line_items?.data;
+  if (!items) {
+    if (!config.secretKey) return "unavailable";
+    items = (await stripeClient(config).checkout.sessions.listLineItems(session.id, { limit: 10 })).data;
+  }
+  if (items.length !== 1) return "unknown";
+  const [item] = items;
+  const priceId = item?.price?.id;
+  const bundle = CONNECT_BUNDLES.find((candidate) => config.prices.get(candidate.connects) === priceId);
+  return bundle ? { bundle, quantity: Math.max(1, item?.quantity ?? 1) } : "unknown";
+}
+
+/** Runs only when this request's own row holds the event: a replay (or another event of the session) does nothing. */
+const claimed = (eventId: string, claim: string) => sql`EXISTS (SELECT 1 FROM payment_events WHERE id = ${eventId} AND claim = ${claim})`;
+
+async function credit(context: AppContext, config: PaymentConfig, event: Stripe.Event, session: Stripe.Checkout.Session): Promise<WebhookAnswer> {
+  const { db } = context;
+  const now = context.now();
+  const userId = session.client_reference_id;
+  if (!userId) return ignore(db, event, "no client_reference_id", now);
+  if (!(await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get())) return ignore(db, event, "unknown user", now);
+  let bought;
+  try {
+    bought = await bundleOf(config, session);
+  } catch (error) {
+    // Stripe could not be asked: answer 500 so it tries again later.
+    console.error("stripe line items", error);
+    return { status: 500, message: "line items could not be read" };
+  }
+  if (bought === "unavailable") return { status: 500, message: "STRIPE_SECRET_KEY is needed to read the line items" };
+  if (bought === "unknown") return ignore(db, event, "unknown price", now);
+
+  const connects = bought.bundle.connects * bought.quantity;
+  const claim = newId();
+  const lotId = newId();
+  const purchasedAt = Math.min(now, event.created * 1000);
+  const mine = claimed(event.id, claim);
+  const paid = session.amount_total !== null ? `${formatMoney(session.amount_total, session.currency ?? "usd")} ` : "";
+  await batchStatements(context.env.DB, [
+    db
+      .insert(paymentEvents)
+      .values({
+        id: event.id,
+        type: event.type,
+        outcome: "credited",
+        checkoutSessionId: session.id,
+        paymentIntentId: idOf(session.payment_intent),
+        userId,
+        connects,
+        lotId,
+        amountTotal: session.amount_total,
+        currency: session.currency,
+        claim,
+        processedAt: now,
+      })
+      .onConflictDoNothing(),
+    sql`INSERT INTO connect_lots (id, user_id, source, amount, remaining, expires_at, payment_event_id, created_at)
+      SELECT ${lotId}, ${userId}, 'purchase', ${connects}, ${connects}, ${purchasedAt + CONNECTS_LIFETIME_MS}, ${event.id}, ${now} WHERE ${mine}`,
+    sql`UPDATE users SET connects = connects + ${connects} WHERE id = ${userId} AND ${mine}`,
+    sql`INSERT INTO connect_ledger (id, user_id, kind, amount, held, lot_id, payment_event_id, created_at)
+      SELECT ${newId()}, ${userId}, 'purchase', ${connects}, 0, ${lotId}, ${event.id}, ${now} WHERE ${mine}`,
+    emailToUser(
+      db,
+      {
+        userId,
+        kind: "receipt",
+        subject: `Your ${connects} connects are ready`,
+        text: `Thank you for your purchase. ${paid}bought ${connects} connects; they are in your balance now and can be spent until ${new Date(
+          purchasedAt + CONNECTS_LIFETIME_MS
+        )
+          .toISOString()
+          .slice(0, 10)}.\n\nYour connects and their history: ${new URL("/mysite/connects", context.env.APP_URL).toString()}`,
+        dedupeKey: `receipt:${session.id}`,
+        onlyIf: mine,
+      },
+      now
+    ),
+  ]);
+  const row = await db.select({ claim: paymentEvents.claim }).from(paymentEvents).where(eq(paymentEvents.id, event.id)).get();
+  if (row?.claim !== claim) return { status: 200, message: "already credited" };
+  deliverSoon(context);
+  return { status: 200, message: "ok" };
+}
+
+/**
+ * A refund or a lost dispute: takes back the part of the purchase that is still unspent in its lot, up to the
+ * refunded share (cumulative: Stripe reports the total refunded so far), so the balance never goes below zero.
+ */
+async function revoke(
+  context: AppContext,
+  event: Stripe.Event,
+  paymentIntentId: string | null,
+  fraction: number,
+  kind: "refund" | "chargeback"
+): Promise<WebhookAnswer> {
+  const { db } = context;
+  const now = context.now();
+  const purchase = paymentIntentId
+    ? await db
+        .select({ id: paymentEvents.id, connects: paymentEvents.connects })
+        .from(paymentEvents)
+        .where(sql`${paymentEvents.paymentIntentId} = ${paymentIntentId} AND ${paymentEvents.outcome} = 'credited'`)
+        .get()
+    : undefined;
+  if (!purchase?.connects) return ignore(db, event, "no credited purchase for this payment", now);
+  const target = Math.ceil(purchase.connects * fraction);
+  const claim = newId();
+  const mine = claimed(event.id, claim);
+  const taken = sql`(SELECT connects FROM payment_events WHERE id = ${event.id} AND claim = ${claim})`;
+  await batchStatements(context.env.DB, [
+    sql`INSERT INTO payment_events (id, type, outcome, payment_intent_id, user_id, lot_id, connects, claim, processed_at)
+      SELECT ${event.id}, ${event.type}, 'revoked', ${paymentIntentId}, c.user_id, c.lot_id,
+             max(0, min(l.remaining, ${target} - c.connects_revoked)), ${claim}, ${now}
+      FROM payment_events c JOIN connect_lots l ON l.id = c.lot_id WHERE c.id = ${purchase.id}
+      ON CONFLICT DO NOTHING`,
+    sql`UPDATE connect_lots SET remaining = remaining - ${taken}
+      WHERE id = (SELECT lot_id FROM payment_events WHERE id = ${purchase.id}) AND ${mine}`,
+    sql`UPDATE users SET connects = connects - ${taken}
+      WHERE id = (SELECT user_id FROM payment_events WHERE id = ${purchase.id}) AND ${mine}`,
+    sql`UPDATE payment_events SET connects_revoked = connects_revoked + ${taken} WHERE id = ${purchase.id} AND ${mine}`,
+    sql`INSERT INTO connect_ledger (id, user_id, kind, amount, held, lot_id, payment_event_id, created_at)
+      SELECT ${newId()}, c.user_id, ${kind}, -${taken}, 0, c.lot_id, ${event.id}, ${now}
+      FROM payment_events c WHERE c.id = ${purchase.id} AND ${mine} AND ${taken} > 0`,
+  ]);
+  const row = await db
+    .select({ claim: paymentEvents.claim, connects: paymentEvents.connects })
+    .from(paymentEvents)
+    .where(eq(paymentEvents.id, event.id))
+    .get();
+  if (row?.claim !== claim) return { status: 200, message: "already handled" };
+  return { status: 200, message: row.connects ? "ok" : "nothing left to take back" };
+}
+
+/**
+ * Development without Stripe: a checkout of the bundle, completed and paid, signed with the local secret and
+ * handed to the same webhook code Stripe's events go through.
+ */
+export async function makeTestPurchase(context: AppContext, user: { id: string; email: string }, connects: number): Promise<WebhookAnswer> {
+  const config = paymentConfig(context.env);
+  const bundle = CONNECT_BUNDLES.find((candidate) => candidate.connects === connects);
+  const priceId = config.prices.get(connects);
+  if (!config.testPurchases || !bundle || !priceId) return { status: 404, message: "Test purchases are only for development without Stripe keys." };
+  const sessionId = `cs_test_${newId().replaceAll("-", "")}`;
+  const created = Math.floor(context.now() / 1000);
+  const payload = JSON.stringify({
+    id: `evt_test_${newId().replaceAll("-", "")}`,
+    object: "event",
+    type: "checkout.session.completed",
+    created,
+    livemode: false,
+    data: {
+      object: {
+        id: sessionId,
+        object: "checkout.session",
+        client_reference_id: user.id,
+        customer_email: user.email,
+        payment_status: "paid",
+        status: "complete",
+        amount_total: bundle.priceUsd * 100,
+        currency: "usd",
+        payment_intent: `pi_test_${newId().replaceAll("-", "")}`,
+        line_items: { object: "list", data: [{ object: "item", quantity: 1, price: { id: priceId, object: "price" } }] },
+      },
+    },
+  });
+  const signature = await stripeClient(config).webhooks.generateTestHeaderStringAsync({
+    payload,
+    secret: DEVELOPMENT_WEBHOOK_SECRET,
+    timestamp: created,
+    cryptoProvider: subtleCrypto,
+  });
+  return receiveStripeWebhook(context, payload, signature);
+}
+
+/** Whether the checkout this user came back from has been credited yet (the return page's message). */
+export async function checkoutCredited(db: Database, userId: string, checkoutSessionId: string): Promise<number | null> {
+  const row = await db
+    .select({ connects: paymentEvents.connects })
+    .from(paymentEvents)
+    .where(
+      sql`${paymentEvents.checkoutSessionId} = ${checkoutSessionId} AND ${paymentEvents.userId} = ${userId} AND ${paymentEvents.outcome} = 'credited'`
+    )
+    .get();
+  return row?.connects ?? null;
+}

@@ -1,0 +1,329 @@
+import { env, SELF } from "cloudflare:test";
+import Stripe from "stripe";
+import { describe, expect, it, vi } from "vitest";
+import { BASE, devFetch, get, listSite, post, propose, read, trader, uniqueHost } from "./helpers";
+
+const SECRET = "whsec_integration_tests";
+const stripe = new Stripe("sk_test_integration", { httpClient: Stripe.createFetchHttpClient() });
+const crypto = Stripe.createSubtleCryptoProvider();
+
+let counter = 0;
+const uniqueId = (prefix: string) => `${prefix}_${Date.now().toString(36)}${(counter++).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
+
+interface SessionOptions {
+  userId?: string | null;
+  price?: string;
+  paid?: "paid" | "unpaid";
+  sessionId?: string;
+  paymentIntent?: string;
+  /** Leave the line items out, as Stripe's real events do (the Worker then asks Stripe's API). */
+  withoutLineItems?: boolean;
+}
+
+function checkoutEvent(type: string, options: SessionOptions = {}) {
+  const price = options.price ?? "price_30_connects";
+  return {
+    id: uniqueId("evt"),
+    object: "event",
+    type,
+    created: Math.floor(Date.now() / 1000),
+    livemode: false,
+    data: {
+      object: {
+        id: options.sessionId ?? uniqueId("cs_test"),
+        object: "checkout.session",
+        client_reference_id: options.userId === undefined ? null : options.userId,
+        payment_status: options.paid ?? "paid",
+        status: "complete",
+        amount_total: 2000,
+        currency: "usd",
+        payment_intent: options.paymentIntent ?? uniqueId("pi"),
+        ...(options.withoutLineItems
+          ? {}
+          : { line_items: { object: "list", data: [{ object: "item", quantity: 1, price: { id: price, object: "price" } }] } }),
+      },
+    },
+  };
+}
+
+/** Posts an event to the webhook as Stripe does: the raw JSON and its signature, made by the SDK's test helper. */
+async function deliver(event: object, { secret = SECRET, timestamp = Math.floor(Date.now() / 1000) } = {}) {
+  const payload = JSON.stringify(event);
+  const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret, timestamp, cryptoProvider: crypto });
+  return SELF.fetch(`${BASE}/webhooks/stripe`, {
+    method: "POST",
+    body: payload,
+    headers: { "Content-Type": "application/json", "Stripe-Signature": signature },
+  });
+}
+
+async function balanceOf(userId: string) {
+  return (await env.DB.prepare("SELECT connects FROM users WHERE id = ?").bind(userId).first<{ connects: number }>())!.connects;
+}
+
+async function purchasesOf(userId: string) {
+  const { results } = await env.DB.prepare("SELECT amount, remaining, expires_at FROM connect_lots WHERE user_id = ? AND source = 'purchase'")
+    .bind(userId)
+    .all<{
+      amount: number;
+      remaining: number;
+      expires_at: number;
+    }>();
+  return results;
+}
+
+async function ledgerKinds(userId: string) {
+  const { results } = await env.DB.prepare("SELECT kind, amount FROM connect_ledger WHERE user_id = ? ORDER BY created_at, rowid")
+    .bind(userId)
+    .all<{ kind: string; amount: number }>();
+  return results;
+}
+
+describe("the Stripe webhook credits connects", () => {
+  it("a paid checkout credits its bundle as a lot expiring a year later, with a ledger entry, a receipt and the history line", async () => {
+    const user = await trader();
+    const before = Date.now();
+    const response = await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, price: "price_60_connects" }));
+    expect(response.status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(20 + 60);
+    const [lot] = await purchasesOf(user.userId);
+    expect(lot).toMatchObject({ amount: 60, remaining: 60 });
+    expect(lot!.expires_at - before).toBeGreaterThan(364 * 86_400_000);
+    expect(lot!.expires_at - before).toBeLessThan(366 * 86_400_000);
+    expect(await ledgerKinds(user.userId)).toEqual([
+      { kind: "grant", amount: 20 },
+      { kind: "purchase", amount: 60 },
+    ]);
+    const receipt = await env.DB.prepare("SELECT subject, text_body FROM email_outbox WHERE to_address = ? AND kind = 'receipt'")
+      .bind(user.email)
+      .first<{ subject: string; text_body: string }>();
+    expect(receipt!.subject).toBe("Your 60 connects are ready");
+    expect(receipt!.text_body).toContain("$20.00");
+    expect(receipt!.text_body).toContain("https://market.test/mysite/connects");
+
+    const page = await read(await get("/mysite/connects", { cookie: user.cookie }));
+    expect(page).toContain('data-testid="available-connects">80<');
+    expect(page).toContain("Purchase (receipt: $20.00 paid)");
+  });
+
+  it("a pending payment is credited when its async payment succeeds, not before", async () => {
+    const user = await trader();
+    const sessionId = uniqueId("cs_test");
+    expect((await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, paid: "unpaid", sessionId }))).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(20);
+    expect((await deliver(checkoutEvent("checkout.session.async_payment_succeeded", { userId: user.userId, sessionId }))).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(50);
+  });
+
+  it("the same event replayed 10 times, one after another and at once, is credited once", async () => {
+    const user = await trader();
+    const event = checkoutEvent("checkout.session.completed", { userId: user.userId });
+    for (let i = 0; i < 10; i++) expect((await deliver(event)).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(event)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
+    expect(await balanceOf(user.userId)).toBe(50);
+    expect(await purchasesOf(user.userId)).toHaveLength(1);
+    const { n } = (await env.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE to_address = ? AND kind = 'receipt'")
+      .bind(user.email)
+      .first<{ n: number }>())!;
+    expect(n).toBe(1);
+  });
+
+  it("two different events for one checkout session, even at once, credit it once", async () => {
+    const user = await trader();
+    const sessionId = uniqueId("cs_test");
+    const events = [
+      checkoutEvent("checkout.session.completed", { userId: user.userId, sessionId }),
+      checkoutEvent("checkout.session.async_payment_succeeded", { userId: user.userId, sessionId }),
+    ];
+    await Promise.all(events.map((event) => deliver(event)));
+    await deliver(events[1]!);
+    expect(await balanceOf(user.userId)).toBe(50);
+    expect(await purchasesOf(user.userId)).toHaveLength(1);
+  });
+
+  it("reads the line items from Stripe when the event does not carry them, and credits nothing while Stripe cannot be asked", async () => {
+    const user = await trader();
+    const event = checkoutEvent("checkout.session.completed", { userId: user.userId, withoutLineItems: true });
+    const sessionId = event.data.object.id;
+    const asked: string[] = [];
+    let stripeUp = false;
+    vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      asked.push(request.url);
+      if (!stripeUp) return new Response(JSON.stringify({ error: { message: "down" } }), { status: 503 });
+      expect(request.headers.get("Authorization")).toBe("Bearer sk_test_integration");
+      return Response.json({
+        object: "list",
+        has_more: false,
+        data: [{ object: "item", quantity: 1, price: { id: "price_100_connects", object: "price" } }],
+      });
+    });
+    const down = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect((await deliver(event)).status).toBe(500);
+    expect(await balanceOf(user.userId)).toBe(20);
+    down.mockRestore();
+    stripeUp = true;
+    expect((await deliver(event)).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(120);
+    expect(asked.at(-1)).toContain(`https://api.stripe.com/v1/checkout/sessions/${sessionId}/line_items`);
+  });
+});
+
+describe("events the webhook refuses or leaves", () => {
+  it("a bad signature and a stale timestamp get 400; no reference, an unknown user, an unknown price and an unpaid session get 200; none credits", async () => {
+    const user = await trader();
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const event = () => checkoutEvent("checkout.session.completed", { userId: user.userId });
+    expect((await deliver(event(), { secret: "whsec_someone_else" })).status).toBe(400);
+    expect((await deliver(event(), { timestamp: Math.floor(Date.now() / 1000) - 10 * 60 })).status).toBe(400);
+    const unsigned = await SELF.fetch(`${BASE}/webhooks/stripe`, { method: "POST", body: JSON.stringify(event()) });
+    expect(unsigned.status).toBe(400);
+    expect((await deliver(checkoutEvent("checkout.session.completed", { userId: null }))).status).toBe(200);
+    expect((await deliver(checkoutEvent("checkout.session.completed", { userId: "no-such-user" }))).status).toBe(200);
+    expect((await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, price: "price_from_another_product" }))).status).toBe(
+      200
+    );
+    expect((await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, paid: "unpaid" }))).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(20);
+    expect(await purchasesOf(user.userId)).toHaveLength(0);
+    // Each was logged with its reason.
+    const logged = warned.mock.calls.map((call) => call.join(" ")).join("\n");
+    for (const reason of ["signature", "tolerance", "no client_reference_id", "unknown user", "unknown price", "waiting"])
+      expect(logged).toContain(reason);
+  });
+
+  it("the webhook takes no form posts from browsers and no other methods", async () => {
+    expect((await get("/webhooks/stripe")).status).toBe(405);
+  });
+});
+
+describe("refunds and disputes", () => {
+  it("a refund after part of the lot was spent takes back only what is left, never below zero, and shows in the history", async () => {
+    const buyer = await trader();
+    const seller = await trader();
+    const { listingId } = await listSite(seller.userId, { host: uniqueHost("pricey"), connects: 25 });
+    const paymentIntent = uniqueId("pi");
+    await deliver(checkoutEvent("checkout.session.completed", { userId: buyer.userId, paymentIntent }));
+    expect(await balanceOf(buyer.userId)).toBe(50);
+    // The starter connects last longer here, so the 25 held come from the purchase, leaving 5 of it unspent.
+    await env.DB.prepare("UPDATE connect_lots SET expires_at = expires_at + 86400000 * 60 WHERE user_id = ? AND source = 'starter'")
+      .bind(buyer.userId)
+      .run();
+    expect((await propose(buyer.cookie, listingId)).status).toBe(302);
+    expect(await balanceOf(buyer.userId)).toBe(25);
+    expect((await purchasesOf(buyer.userId))[0]).toMatchObject({ amount: 30, remaining: 5 });
+
+    const charge = (refunded: number, id = uniqueId("evt")) => ({
+      id,
+      object: "event",
+      type: "charge.refunded",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: uniqueId("ch"), object: "charge", amount: 2000, amount_refunded: refunded, payment_intent: paymentIntent } },
+    });
+    // Half refunded: half of the 30 would be 15, but only 5 are left to take back.
+    expect((await deliver(charge(1000))).status).toBe(200);
+    expect(await balanceOf(buyer.userId)).toBe(20);
+    // Then all of it, twice (a replay): nothing more is left, and the balance never goes below what is not theirs.
+    const full = charge(2000);
+    expect((await deliver(full)).status).toBe(200);
+    expect((await deliver(full)).status).toBe(200);
+    expect(await balanceOf(buyer.userId)).toBe(20);
+    expect((await purchasesOf(buyer.userId))[0]).toMatchObject({ amount: 30, remaining: 0 });
+    expect((await ledgerKinds(buyer.userId)).filter((entry) => entry.kind === "refund")).toEqual([{ kind: "refund", amount: -5 }]);
+    expect(await read(await get("/mysite/connects", { cookie: buyer.cookie }))).toContain("Taken back: payment refunded");
+  });
+
+  it("a partial refund of an unspent purchase takes back its share, once per refunded amount", async () => {
+    const buyer = await trader();
+    const paymentIntent = uniqueId("pi");
+    await deliver(checkoutEvent("checkout.session.completed", { userId: buyer.userId, paymentIntent, price: "price_100_connects" }));
+    const refund = (refunded: number) => ({
+      id: uniqueId("evt"),
+      object: "event",
+      type: "charge.refunded",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: "ch_same", object: "charge", amount: 5300, amount_refunded: refunded, payment_intent: paymentIntent } },
+    });
+    await deliver(refund(1325)); // a quarter
+    expect(await balanceOf(buyer.userId)).toBe(120 - 25);
+    await deliver(refund(2650)); // half in all: 25 more
+    expect(await balanceOf(buyer.userId)).toBe(120 - 50);
+  });
+
+  it("a lost dispute takes back what is left; a won one changes nothing", async () => {
+    const buyer = await trader();
+    const paymentIntent = uniqueId("pi");
+    await deliver(checkoutEvent("checkout.session.completed", { userId: buyer.userId, paymentIntent }));
+    const dispute = (status: string) => ({
+      id: uniqueId("evt"),
+      object: "event",
+      type: "charge.dispute.closed",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: uniqueId("dp"), object: "dispute", status, payment_intent: paymentIntent } },
+    });
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    await deliver(dispute("won"));
+    expect(await balanceOf(buyer.userId)).toBe(50);
+    await deliver(dispute("lost"));
+    expect(await balanceOf(buyer.userId)).toBe(20);
+    expect((await ledgerKinds(buyer.userId)).at(-1)).toEqual({ kind: "chargeback", amount: -30 });
+  });
+});
+
+describe("the connects page", () => {
+  it("paying sends the chosen bundle's Payment Link with the email and the user's id, and the page may go there", async () => {
+    const user = await trader();
+    const page = await get("/mysite/connects", { cookie: user.cookie });
+    expect(page.headers.get("Content-Security-Policy")).toContain("form-action 'self' https://buy.stripe.com");
+    const html = await read(page);
+    expect(html).toContain('<input type="radio" name="bundle" checked="" value="30"/>');
+    const response = await post("/mysite/connects", { intent: "pay", bundle: "60" }, { cookie: user.cookie });
+    expect(response.status).toBe(302);
+    const link = new URL(response.headers.get("Location")!);
+    expect(link.origin + link.pathname).toBe("https://buy.stripe.com/test_60");
+    expect(link.searchParams.get("prefilled_email")).toBe(user.email);
+    expect(link.searchParams.get("client_reference_id")).toBe(user.userId);
+    expect((await post("/mysite/connects", { intent: "pay", bundle: "45" }, { cookie: user.cookie })).status).toBe(400);
+    // Production never makes test purchases.
+    expect((await post("/mysite/connects", { intent: "test-purchase", bundle: "30" }, { cookie: user.cookie })).status).toBe(404);
+    expect(await balanceOf(user.userId)).toBe(20);
+  });
+
+  it("back from checkout, it says the connects are on their way until the webhook lands, then shows them", async () => {
+    const user = await trader();
+    const event = checkoutEvent("checkout.session.completed", { userId: user.userId });
+    const back = `/mysite/connects?checkout=success&session_id=${event.data.object.id}`;
+    const waiting = await read(await get(back, { cookie: user.cookie }));
+    expect(waiting).toContain("Payment received, connects on their way.");
+    expect(waiting).toMatch(/<meta http-equiv="refresh" content="4"/);
+    await deliver(event);
+    const landed = await read(await get(back, { cookie: user.cookie }));
+    expect(landed).toContain("Payment received: 30 connects added to your balance.");
+    expect(landed).not.toContain('http-equiv="refresh"');
+    expect(landed).toContain('data-testid="available-connects">50<');
+  });
+
+  it("development without Stripe keys makes a clearly marked test purchase through the same webhook code", async () => {
+    const user = await trader();
+    const cookie = user.cookie.replace("__Host-session=", "session=");
+    const noStripe = { STRIPE_WEBHOOK_SECRET: "", STRIPE_PAYMENT_LINK_30: "", STRIPE_PAYMENT_LINK_60: "", STRIPE_PAYMENT_LINK_100: "" };
+    const page = await (await devFetch("/mysite/connects", { headers: { Cookie: cookie } }, noStripe)).text();
+    expect(page).toContain("Development only");
+    expect(page).toContain("Make a test purchase");
+    const response = await devFetch(
+      "/mysite/connects",
+      {
+        method: "POST",
+        body: new URLSearchParams({ intent: "test-purchase", bundle: "100" }),
+        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      },
+      noStripe
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/mysite/connects?notice=test-purchase");
+    expect(await balanceOf(user.userId)).toBe(120);
+    const recorded = await env.DB.prepare("SELECT type, outcome, connects FROM payment_events WHERE user_id = ?").bind(user.userId).first();
+    expect(recorded).toEqual({ type: "checkout.session.completed", outcome: "credited", connects: 100 });
+  });
+});
