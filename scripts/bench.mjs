@@ -9,11 +9,11 @@
 // send to receipt on every socket, messages per second, and any message lost, duplicated or out of order.
 // Options (environment): BENCH_SECONDS (default 5), BENCH_CONCURRENCY (default 8), BENCH_SITES (default 100000),
 // BENCH_PROPOSALS (default 400), BENCH_CHECKS (default 300), BENCH_CHAT_SOCKETS (default 100),
-// BENCH_CHAT_MESSAGES (default 1000).
+// BENCH_CHAT_MESSAGES (default 1000), BENCH_WEBHOOKS (default 300 checkouts, each delivered 5 times).
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { applyMigrations, build, executeFile, queryLocal, startWorker } from "./lib.mjs";
@@ -316,6 +316,87 @@ async function chatLoad(socketCount, messageCount) {
   return { sockets: socketCount, messages: messageCount, perSecond: messageCount / elapsed, p50: q(0.5), p99: q(0.99), lost, duplicated, outOfOrder };
 }
 
+const WEBHOOK_SECRET = "whsec_bench_only";
+
+/** A Stripe-Signature header, made as Stripe makes it: HMAC-SHA256 of "timestamp.payload" with the endpoint secret. */
+function stripeSignature(payload) {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const digest = createHmac("sha256", WEBHOOK_SECRET).update(`${timestamp}.${payload}`).digest("hex");
+  return `t=${timestamp},v1=${digest}`;
+}
+
+/**
+ * Stripe webhooks: `count` paid checkouts for demo owners, each event delivered `replays` times, shuffled and
+ * CONCURRENCY at a time (as Stripe's retries and duplicates arrive). Every checkout must be credited exactly once.
+ */
+async function webhookLoad(count, replays) {
+  const owners = queryLocal(`SELECT id FROM users WHERE email LIKE 'owner%' LIMIT ${count}`, persistTo);
+  const events = owners.map((owner, i) => {
+    const payload = JSON.stringify({
+      id: `evt_bench_${i}_${randomBytes(4).toString("hex")}`,
+      object: "event",
+      type: "checkout.session.completed",
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: {
+          id: `cs_bench_${i}_${randomBytes(4).toString("hex")}`,
+          object: "checkout.session",
+          client_reference_id: owner.id,
+          payment_status: "paid",
+          amount_total: 2000,
+          currency: "usd",
+          payment_intent: `pi_bench_${i}`,
+          line_items: { object: "list", data: [{ object: "item", quantity: 1, price: { id: "price_bench_30", object: "price" } }] },
+        },
+      },
+    });
+    return payload;
+  });
+  const deliveries = events.flatMap((payload) => Array.from({ length: replays }, () => payload));
+  for (let i = deliveries.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [deliveries[i], deliveries[j]] = [deliveries[j], deliveries[i]];
+  }
+  const latencies = [];
+  const failures = new Map();
+  let next = 0;
+  const started = performance.now();
+  const client = async () => {
+    while (next < deliveries.length) {
+      const payload = deliveries[next++];
+      const sent = performance.now();
+      const response = await fetch(`${base}/webhooks/stripe`, {
+        method: "POST",
+        body: payload,
+        headers: { "Content-Type": "application/json", "Stripe-Signature": stripeSignature(payload) },
+      });
+      await response.arrayBuffer();
+      latencies.push(performance.now() - sent);
+      if (response.status !== 200) failures.set(response.status, (failures.get(response.status) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, client));
+  const elapsed = (performance.now() - started) / 1000;
+  // Each owner bought once: more than one lot for an owner is a double credit, none is a lost one.
+  const [credited] = queryLocal(
+    `SELECT count(*) AS owners, coalesce(sum(lots > 1), 0) AS doubled, coalesce(sum(connects), 0) AS connects FROM (
+       SELECT user_id, count(*) AS lots, sum(amount) AS connects FROM connect_lots
+       WHERE source = 'purchase' AND payment_event_id LIKE 'evt_bench_%' GROUP BY user_id)`,
+    persistTo
+  );
+  latencies.sort((a, b) => a - b);
+  const q = (p) => latencies[Math.floor(p * (latencies.length - 1))];
+  return {
+    checkouts: events.length,
+    deliveries: deliveries.length,
+    perSecond: deliveries.length / elapsed,
+    p50: q(0.5),
+    p99: q(0.99),
+    failures,
+    credited,
+  };
+}
+
 const persistTo = mkdtempSync(join(tmpdir(), "bench-state-"));
 let worker;
 try {
@@ -324,7 +405,17 @@ try {
   applyMigrations(persistTo);
   seedIfEmpty({ persistTo, sites: SITES });
   // The per-sender chat limit (30 a minute) is lifted here: the chat figure is the conversation's own throughput.
-  worker = await startWorker({ port: PORT, persistTo, vars: { SIGNUP_DELAY_MS: "0", APP_URL: base, CHAT_MESSAGES_PER_MINUTE: "1000000" } });
+  worker = await startWorker({
+    port: PORT,
+    persistTo,
+    vars: {
+      SIGNUP_DELAY_MS: "0",
+      APP_URL: base,
+      CHAT_MESSAGES_PER_MINUTE: "1000000",
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_PRICE_30: "price_bench_30",
+    },
+  });
   const cookie = await logInDemo();
   // Many signed-in users, as a real market has: each may search 120 times a minute.
   const users = [
@@ -433,6 +524,21 @@ try {
       lost: chat.lost,
       duplicated: chat.duplicated,
       "out of order": chat.outOfOrder,
+    },
+  ]);
+
+  const webhooks = await webhookLoad(Number(process.env.BENCH_WEBHOOKS ?? 300), 5);
+  const webhookFailures = [...webhooks.failures.entries()].map(([status, n]) => `${n} x ${status}`).join(", ") || "none";
+  console.log(`\nStripe webhooks: ${webhooks.checkouts} paid checkouts, each event delivered 5 times, shuffled, ${CONCURRENCY} at a time:`);
+  console.table([
+    {
+      "events/s": webhooks.perSecond.toFixed(0),
+      "p50 ms": webhooks.p50.toFixed(1),
+      "p99 ms": webhooks.p99.toFixed(1),
+      errors: webhookFailures,
+      "checkouts credited": `${webhooks.credited.owners} of ${webhooks.checkouts}`,
+      "connects credited": `${webhooks.credited.connects} (expected ${30 * webhooks.checkouts})`,
+      "double credits": webhooks.credited.doubled,
     },
   ]);
 } finally {
