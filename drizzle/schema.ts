@@ -28,9 +28,13 @@ export const users = sqliteTable(
     connects: integer("connects").notNull().default(0),
     /** Connects held by proposals that are waiting for an answer. */
     connectsHeld: integer("connects_held").notNull().default(0),
+    /** Notification emails (offers, messages, the site's verification); receipts and security emails always go. */
+    notificationEmails: integer("notification_emails", { mode: "boolean" }).notNull().default(true),
+    /** The secret of the user's unsubscribe links, made when the first notification email is sent. */
+    unsubscribeToken: text("unsubscribe_token"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+  (t) => [uniqueIndex("users_email_unique").on(t.email), uniqueIndex("users_unsubscribe_token_unique").on(t.unsubscribeToken)],
 );
 
 export const passwordCredentials = sqliteTable("password_credentials", {
@@ -468,9 +472,13 @@ export const emailOutbox = sqliteTable(
     kind: text("kind").notNull(),
     /** One email per event: a second insert with the same key is ignored (e.g. `offer:ID:accepted`). */
     dedupeKey: text("dedupe_key"),
-    status: text("status", { enum: ["pending", "sent", "failed"] }).notNull().default("pending"),
+    /** cancelled: a notification whose recipient turned notification emails off before it went. */
+    status: text("status", { enum: ["pending", "sent", "failed", "cancelled"] }).notNull().default("pending"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
+    /** Which transport delivered it (mailbox, resend, postmark, cloudflare, http) and the provider's message id. */
+    transport: text("transport"),
+    providerMessageId: text("provider_message_id"),
     nextAttemptAt: integer("next_attempt_at").notNull(),
     sentAt: integer("sent_at"),
     createdAt: createdAt(),

@@ -21,7 +21,13 @@ export interface Env {
   GOOGLE_CLIENT_SECRET?: string;
   GITHUB_CLIENT_ID?: string;
   GITHUB_CLIENT_SECRET?: string;
-  /** HTTP email API (JSON POST with a bearer key); without it, email stays in the dev mailbox. */
+  /** How email leaves the outbox: resend, postmark, cloudflare, http or mailbox; unset, the first one configured. */
+  EMAIL_TRANSPORT?: string;
+  RESEND_API_KEY?: string;
+  POSTMARK_SERVER_TOKEN?: string;
+  /** Cloudflare's send_email binding. */
+  SEND_EMAIL?: SendEmail;
+  /** A generic HTTP email API (JSON POST with a bearer key). */
   EMAIL_API_URL?: string;
   EMAIL_API_KEY?: string;
   EMAIL_FROM?: string;

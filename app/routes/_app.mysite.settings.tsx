@@ -10,6 +10,7 @@ import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/optio
 import { changePasswordSchema, siteSettingsSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { changePassword, signOutOtherSessions } from "~/services/account-security.server";
+import { notificationEmailsOf, setNotificationEmails } from "~/services/email-preferences.server";
 import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
 import { getListingOf, updateSiteSettings } from "~/services/sites.server";
@@ -22,7 +23,11 @@ export const meta: MetaFunction = () => [{ title: "Site Settings - Backlink Mark
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const shell = await loadSignedInShell(context, auth);
-  return { listing: shell.activeSite ? (await getListingOf(context.db, shell.activeSite.id)) ?? null : null };
+  const [listing, notificationEmails] = await Promise.all([
+    shell.activeSite ? getListingOf(context.db, shell.activeSite.id) : null,
+    notificationEmailsOf(context.db, auth.user.id),
+  ]);
+  return { listing: listing ?? null, notificationEmails };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -30,6 +35,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const shell = await loadSignedInShell(context, auth);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
+  if (intent === "email-preferences") {
+    await setNotificationEmails(context.db, auth.user.id, formData.get("notificationEmails") === "on");
+    throw redirect("/mysite/settings?notice=email-preferences-saved");
+  }
   if (intent === "sign-out-others") {
     await signOutOtherSessions(context, auth);
     throw redirect("/mysite/settings?notice=other-sessions-ended");
@@ -60,7 +69,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 
 export default function SiteSettings() {
   const { site } = useRouteLoaderData("routes/_app.mysite") as MySiteData;
-  const { listing } = useLoaderData<typeof loader>();
+  const { listing, notificationEmails } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const hydrated = useHydrated();
@@ -126,13 +135,19 @@ export default function SiteSettings() {
           </button>
         </div>
       </Form>
-      <AccountSecurity failure={actionData && "account" in actionData ? actionData.account : null} />
+      <AccountSecurity failure={actionData && "account" in actionData ? actionData.account : null} notificationEmails={notificationEmails} />
     </div>
   );
 }
 
 /** The account's password and sessions: forms of their own, beside the site's settings. */
-function AccountSecurity({ failure }: { failure: { field: "currentPassword" | "newPassword" | null; error: string } | null }) {
+function AccountSecurity({
+  failure,
+  notificationEmails,
+}: {
+  failure: { field: "currentPassword" | "newPassword" | null; error: string } | null;
+  notificationEmails: boolean;
+}) {
   const [newPassword, setNewPassword] = useState("");
   const navigation = useNavigation();
   const changing = navigation.state === "submitting" && navigation.formData?.get("intent") === "change-password";
@@ -172,6 +187,19 @@ function AccountSecurity({ failure }: { failure: { field: "currentPassword" | "n
         <div>
           <button type="submit" className="button button-primary" disabled={changing} aria-busy={changing}>
             {changing ? <Spinner label="Changing password" /> : null} Change password
+          </button>
+        </div>
+      </Form>
+      <Form method="post" className="stack">
+        <input type="hidden" name="intent" value="email-preferences" />
+        <label className="check-line">
+          <input type="checkbox" name="notificationEmails" value="on" defaultChecked={notificationEmails} />
+          <span>Email me about offers, messages and my site&apos;s verification</span>
+        </label>
+        <p className="muted small">Receipts and security emails (password resets and changes) always come.</p>
+        <div>
+          <button type="submit" className="button button-outline">
+            Update email settings
           </button>
         </div>
       </Form>

@@ -32,6 +32,7 @@ const NOTICES: Record<string, string> = {
   "other-sessions-ended": messages.otherSessionsEnded,
   "chat-failed": messages.chatOpenFailed,
   "test-purchase": messages.testPurchaseDone,
+  "email-preferences-saved": "Email settings saved",
   "chat-limited": messages.tooManyChatOpens,
 };
 

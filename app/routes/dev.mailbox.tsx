@@ -12,8 +12,23 @@ export const meta: MetaFunction = () => [{ title: "Dev mailbox - Backlink Market
  */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   requireDevTools(request, context.env);
-  const emails = await listMailbox(context.db);
-  return { emails: emails.map((e) => ({ id: e.id, to: e.toAddress, subject: e.subject, text: e.textBody, createdAt: e.createdAt, status: e.status })) };
+  const emails = await listMailbox(context.db, context.env);
+  return {
+    emails: emails.map((e) => ({
+      id: e.id,
+      to: e.toAddress,
+      subject: e.subject,
+      kind: e.kind,
+      text: e.rendered.text,
+      html: e.rendered.html,
+      headers: e.rendered.headers,
+      createdAt: e.createdAt,
+      status: e.status,
+      attempts: e.attempts,
+      lastError: e.lastError,
+      transport: e.transport,
+    })),
+  };
 }
 
 function linkify(text: string) {
@@ -24,7 +39,7 @@ function linkify(text: string) {
       </a>
     ) : (
       part
-    ),
+    )
   );
 }
 
@@ -33,17 +48,34 @@ export default function DevMailbox() {
   return (
     <main className="mailbox">
       <h1>Dev mailbox</h1>
-      <p className="muted">Every email the product sent, newest first. This page does not exist in production.</p>
+      <p className="muted">Every email the product sent, newest first, with both of its parts. This page does not exist in production.</p>
       {emails.length === 0 ? <p>No email yet.</p> : null}
       {emails.map((email) => (
         <article key={email.id} className="mail" data-testid="mail">
           <header>
             <strong>{email.subject}</strong>
             <span className="muted">
-              to {email.to} · {new Date(email.createdAt).toISOString().replace("T", " ").slice(0, 19)} UTC
+              to {email.to} · {new Date(email.createdAt).toISOString().replace("T", " ").slice(0, 19)} UTC · {email.kind}
             </span>
+            <span className="mail-status" data-testid="mail-status">
+              {email.status}
+              {email.transport ? ` via ${email.transport}` : ""} · {email.attempts} {email.attempts === 1 ? "attempt" : "attempts"}
+              {email.lastError ? ` · last error: ${email.lastError}` : ""}
+            </span>
+            {Object.keys(email.headers).length > 0 ? (
+              <span className="muted small">
+                {Object.entries(email.headers)
+                  .map(([name, value]) => `${name}: ${value}`)
+                  .join(" · ")}
+              </span>
+            ) : null}
           </header>
+          <h2 className="small">Text part</h2>
           <pre>{linkify(email.text)}</pre>
+          <details>
+            <summary>HTML part</summary>
+            <iframe className="mail-html" title={`HTML part of "${email.subject}"`} sandbox="" srcDoc={email.html} />
+          </details>
         </article>
       ))}
     </main>

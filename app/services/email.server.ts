@@ -1,14 +1,17 @@
 /**
- * Email goes into the outbox table first (decision 18). With an HTTP email API configured the outbox is
- * delivered in the background and retried by the cron job; without one it stays in the dev mailbox.
+ * Email goes into the outbox table first (decision 18), in the same batch as the change it reports. A transport
+ * chosen by configuration delivers it after the response (waitUntil) and from the daily job: each row is claimed
+ * with a guarded update before it is sent (so two runs never send it twice), failures are retried with a growing
+ * delay, and a refusal that retrying cannot fix ends it as failed.
  */
 import { and, asc, desc, eq, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { emailOutbox, users } from "#drizzle/schema";
+import { isNotification, renderEmail } from "~/domain/email-content";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
+import { chooseTransport, PermanentEmailError, type Transport } from "~/lib/email-transports.server";
 import type { Env } from "~/lib/env";
 import { newId } from "~/lib/ids";
-
 export interface OutgoingEmail {
   to: string;
   subject: string;
@@ -26,7 +29,7 @@ export const SECRET_BEARING_KINDS = Object.keys(SECRET_LIFETIMES_MS);
 export const SECRET_BODY_REMOVED = "(This email held a one-time link. It was removed once the email was delivered or the link expired.)";
 
 export function hasEmailTransport(env: Env): boolean {
-  return Boolean(env.EMAIL_API_URL && env.EMAIL_API_KEY);
+  return chooseTransport(env) !== null;
 }
 
 /** Queues an email; delivery never blocks or fails the user's action. */
@@ -66,9 +69,21 @@ export function emailToUser(db: Database, email: UserEmail, now: number) {
     .insert(emailOutbox)
     .select(
       db
-        .select(outboxSelection({ subject: sql`${email.subject}`, textBody: sql`${email.text}`, kind: sql`${email.kind}`, dedupeKey: sql`${email.dedupeKey ?? null}` }, now))
+        .select(
+          outboxSelection(
+            { subject: sql`${email.subject}`, textBody: sql`${email.text}`, kind: sql`${email.kind}`, dedupeKey: sql`${email.dedupeKey ?? null}` },
+            now
+          )
+        )
         .from(users)
-        .where(and(email.userId !== undefined ? eq(users.id, email.userId) : eq(users.email, email.userEmail ?? ""), email.onlyIf)),
+        .where(
+          and(
+            email.userId !== undefined ? eq(users.id, email.userId) : eq(users.email, email.userEmail ?? ""),
+            email.onlyIf,
+            // Notifications only to those who want them; receipts and security emails always.
+            isNotification(email.kind) ? eq(users.notificationEmails, true) : undefined
+          )
+        )
     )
     .onConflictDoNothing();
 }
@@ -88,6 +103,8 @@ export function outboxSelection(fields: { subject: SQL; textBody: SQL; kind: SQL
     status: sql<"pending">`'pending'`.as("status"),
     attempts: sql<number>`0`.as("attempts"),
     lastError: sql<null>`NULL`.as("last_error"),
+    transport: sql<null>`NULL`.as("transport"),
+    providerMessageId: sql<null>`NULL`.as("provider_message_id"),
     nextAttemptAt: sql<number>`${now}`.as("next_attempt_at"),
     sentAt: sql<null>`NULL`.as("sent_at"),
     createdAt: sql<number>`${now}`.as("created_at"),
@@ -100,24 +117,31 @@ export function deliverSoon(context: AppContext): void {
   context.ctx.waitUntil(deliverOutbox(context.db, context.env, context.now()).catch((error) => console.error("outbox", error)));
 }
 
-async function postToEmailApi(env: Env, row: typeof emailOutbox.$inferSelect): Promise<void> {
-  const response = await fetch(env.EMAIL_API_URL as string, {
-    method: "POST",
-    headers: { Authorization: `Bearer ${env.EMAIL_API_KEY}`, "Content-Type": "application/json" },
-    body: JSON.stringify({
-      from: env.EMAIL_FROM ?? "Backlink Market <no-reply@localhost>",
-      to: [row.toAddress],
-      subject: row.subject,
-      text: row.textBody,
-    }),
-    signal: AbortSignal.timeout(10_000),
-  });
-  if (!response.ok) throw new Error(`email API answered ${response.status}`);
+/** How long one delivery may take before it counts as failed (and is tried again, with the same idempotency key). */
+const SEND_TIMEOUT_MS = 10_000;
+
+/** The unsubscribe link of a notification's recipient (made on first use), or null when they turned them off. */
+async function unsubscribeLinkFor(db: Database, env: Env, address: string): Promise<string | null | "off"> {
+  const row = await db
+    .update(users)
+    .set({ unsubscribeToken: sql`coalesce(${users.unsubscribeToken}, ${newId().replaceAll("-", "")})` })
+    .where(eq(users.email, address))
+    .returning({ token: users.unsubscribeToken, wanted: users.notificationEmails })
+    .get();
+  if (!row) return null;
+  if (!row.wanted) return "off";
+  return new URL(`/unsubscribe?token=${row.token}`, env.APP_URL).toString();
 }
 
-/** Sends what is due; failures are retried later with a growing delay. */
-export async function deliverOutbox(db: Database, env: Env, now: number): Promise<number> {
-  if (!hasEmailTransport(env)) return 0;
+/** Sends what is due; failures are retried later with a growing delay. Returns how many were sent. */
+export async function deliverOutbox(
+  db: Database,
+  env: Env,
+  now: number,
+  options: { transport?: Transport; timeoutMs?: number } = {}
+): Promise<number> {
+  const transport = options.transport ?? chooseTransport(env);
+  if (!transport) return 0;
   const due = await db
     .select()
     .from(emailOutbox)
@@ -127,7 +151,7 @@ export async function deliverOutbox(db: Database, env: Env, now: number): Promis
     .all();
   let sent = 0;
   for (const row of due) {
-    // Claim the row so an overlapping run does not send it twice.
+    // Claim the row so an overlapping run does not send it twice; the claim is also the retry time if this fails.
     const claimed = await db
       .update(emailOutbox)
       .set({ attempts: row.attempts + 1, nextAttemptAt: now + 60_000 * 2 ** row.attempts })
@@ -136,15 +160,34 @@ export async function deliverOutbox(db: Database, env: Env, now: number): Promis
       .get();
     if (!claimed) continue;
     try {
-      await postToEmailApi(env, row);
-      const purge = SECRET_BEARING_KINDS.includes(row.kind) ? { textBody: SECRET_BODY_REMOVED } : {};
-      await db.update(emailOutbox).set({ status: "sent", sentAt: Date.now(), ...purge }).where(eq(emailOutbox.id, row.id));
-      sent += 1;
-    } catch (error) {
-      const failedForGood = row.attempts + 1 >= MAX_ATTEMPTS;
+      const unsubscribe = isNotification(row.kind) ? await unsubscribeLinkFor(db, env, row.toAddress) : null;
+      if (unsubscribe === "off") {
+        await db.update(emailOutbox).set({ status: "cancelled", lastError: "notification emails turned off" }).where(eq(emailOutbox.id, row.id));
+        continue;
+      }
+      const rendered = renderEmail({ subject: row.subject, text: row.textBody, appUrl: env.APP_URL, unsubscribeUrl: unsubscribe });
+      const result = await transport.send(
+        { id: row.id, from: env.EMAIL_FROM ?? "Backlink Market <no-reply@localhost>", to: row.toAddress, subject: row.subject, ...rendered },
+        AbortSignal.timeout(options.timeoutMs ?? SEND_TIMEOUT_MS)
+      );
+      const purge = !transport.keepsBodies && SECRET_BEARING_KINDS.includes(row.kind) ? { textBody: SECRET_BODY_REMOVED } : {};
       await db
         .update(emailOutbox)
-        .set({ lastError: String(error).slice(0, 500), ...(failedForGood ? { status: "failed" as const } : {}) })
+        .set({
+          status: "sent",
+          sentAt: Date.now(),
+          transport: transport.name,
+          providerMessageId: result.providerMessageId,
+          lastError: null,
+          ...purge,
+        })
+        .where(eq(emailOutbox.id, row.id));
+      sent += 1;
+    } catch (error) {
+      const failedForGood = error instanceof PermanentEmailError || row.attempts + 1 >= MAX_ATTEMPTS;
+      await db
+        .update(emailOutbox)
+        .set({ lastError: String(error).slice(0, 500), transport: transport.name, ...(failedForGood ? { status: "failed" as const } : {}) })
         .where(eq(emailOutbox.id, row.id));
     }
   }
@@ -154,7 +197,7 @@ export async function deliverOutbox(db: Database, env: Env, now: number): Promis
 /** The daily job: bodies with secrets that outlived their secret are emptied, delivered or not. */
 export async function purgeExpiredSecrets(db: Database, now: number): Promise<void> {
   const expired = Object.entries(SECRET_LIFETIMES_MS).map(([kind, lifetime]) =>
-    and(eq(emailOutbox.kind, kind), lt(emailOutbox.createdAt, now - lifetime)),
+    and(eq(emailOutbox.kind, kind), lt(emailOutbox.createdAt, now - lifetime))
   );
   await db
     .update(emailOutbox)
@@ -162,6 +205,17 @@ export async function purgeExpiredSecrets(db: Database, now: number): Promise<vo
     .where(and(or(...expired), ne(emailOutbox.textBody, SECRET_BODY_REMOVED)));
 }
 
-export function listMailbox(db: Database, limit = 100) {
-  return db.select().from(emailOutbox).orderBy(desc(emailOutbox.createdAt)).limit(limit).all();
+/** The outbox as the dev mailbox shows it: each email's text and HTML parts as they are (or were) sent. */
+export async function listMailbox(db: Database, env: Env, limit = 100) {
+  const rows = await db
+    .select({ email: emailOutbox, token: users.unsubscribeToken })
+    .from(emailOutbox)
+    .leftJoin(users, eq(users.email, emailOutbox.toAddress))
+    .orderBy(desc(emailOutbox.createdAt))
+    .limit(limit)
+    .all();
+  return rows.map(({ email, token }) => {
+    const unsubscribeUrl = isNotification(email.kind) ? new URL(`/unsubscribe?token=${token ?? "(made when sent)"}`, env.APP_URL).toString() : null;
+    return { ...email, rendered: renderEmail({ subject: email.subject, text: email.textBody, appUrl: env.APP_URL, unsubscribeUrl }) };
+  });
 }

@@ -281,7 +281,8 @@ export async function expireOffersAndConnects(context: AppContext) {
           .from(offers)
           .innerJoin(users, eq(users.id, offers.senderUserId))
           .innerJoin(sites, eq(sites.id, offers.receiverSiteId))
-          .where(lapsed),
+          // A notification: only to those who want them (the hold returns either way).
+          .where(and(lapsed, eq(users.notificationEmails, true))),
       )
       .onConflictDoNothing(),
     db.update(offers).set({ status: "expired", expiredAt: now, updatedAt: now }).where(lapsed).returning({ id: offers.id }),

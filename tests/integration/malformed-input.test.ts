@@ -42,7 +42,13 @@ const PAGES = [
   "/mysite/verify",
   "/mysite/icon",
   "/mysite/connects",
+  "/mysite/connects?checkout=success&session_id=%E0%A4%A",
+  "/mysite/messages",
+  "/mysite/messages?chatId=%00&before=-1",
   "/mysite/your-score",
+  "/unsubscribe",
+  "/unsubscribe?token=%E0%A4%A",
+  "/webhooks/stripe",
   "/mysite/no-such-page",
   "/sites/new?back=javascript:alert(1)",
   "/sites/active",
@@ -78,6 +84,11 @@ const ACTIONS = [
   "/mysite/settings",
   "/mysite/verify",
   "/mysite/verify.data",
+  "/mysite/connects",
+  "/mysite/messages",
+  "/mysite/messages?chatId=x",
+  "/unsubscribe?token=abc",
+  "/webhooks/stripe",
   "/mysite/icon",
   "/sites/new",
   "/sites/active",
@@ -90,14 +101,34 @@ const long = "x".repeat(100 * 1024);
 
 /** Bodies no form of ours sends: empty, wrong shapes, huge, broken escapes, NUL bytes, JSON, multipart, text. */
 const BODIES: { name: string; body: BodyInit; type?: string }[] = [
-  { name: "empty", body: "" , type: "application/x-www-form-urlencoded" },
-  { name: "arrays for scalars", body: "intent=propose&intent=trash&listingId=a&listingId=b&email=x&email=y&connects=1&connects=2", type: "application/x-www-form-urlencoded" },
-  { name: "wrong types", body: "connects=abc&listed=maybe&myContentType=42&siteId=&redirectTo=%2F%2Fevil.com&intent=%00", type: "application/x-www-form-urlencoded" },
+  { name: "empty", body: "", type: "application/x-www-form-urlencoded" },
+  {
+    name: "arrays for scalars",
+    body: "intent=propose&intent=trash&listingId=a&listingId=b&email=x&email=y&connects=1&connects=2",
+    type: "application/x-www-form-urlencoded",
+  },
+  {
+    name: "wrong types",
+    body: "connects=abc&listed=maybe&myContentType=42&siteId=&redirectTo=%2F%2Fevil.com&intent=%00",
+    type: "application/x-www-form-urlencoded",
+  },
   { name: "100 KB field", body: `description=${long}&email=${long}&password=${long}`, type: "application/x-www-form-urlencoded" },
   { name: "invalid escapes", body: "email=%E0%A4%A&password=%ZZ&url=%&intent=%C0%80", type: "application/x-www-form-urlencoded" },
-  { name: "NUL bytes", body: "email=a%00b%40c.com&password=Abc%00defg1&description=%00%00%00&url=exa%00mple.com", type: "application/x-www-form-urlencoded" },
+  {
+    name: "NUL bytes",
+    body: "email=a%00b%40c.com&password=Abc%00defg1&description=%00%00%00&url=exa%00mple.com",
+    type: "application/x-www-form-urlencoded",
+  },
   { name: "JSON", body: JSON.stringify({ email: "a@b.com", password: "Abcdefg1", intent: "propose" }), type: "application/json" },
-  { name: "multipart", body: (() => { const form = new FormData(); form.set("intent", "check"); form.set("email", "a@b.com"); return form; })() },
+  {
+    name: "multipart",
+    body: (() => {
+      const form = new FormData();
+      form.set("intent", "check");
+      form.set("email", "a@b.com");
+      return form;
+    })(),
+  },
   { name: "text", body: "just some text", type: "text/plain" },
   { name: "no content type", body: "intent=check" },
 ];
@@ -143,7 +174,11 @@ describe("malformed input never reaches a 5xx", () => {
     for (const cookie of [null, user.cookie, `${SESSION_COOKIE}=%E0%A4%A`]) {
       for (const path of ACTIONS) {
         for (const { name, body, type } of BODIES) {
-          const status = await send(path, { method: "POST", body, headers: { ...(type ? { "Content-Type": type } : {}), ...(cookie ? { Cookie: cookie } : {}) } });
+          const status = await send(path, {
+            method: "POST",
+            body,
+            headers: { ...(type ? { "Content-Type": type } : {}), ...(cookie ? { Cookie: cookie } : {}) },
+          });
           if (status >= 500) failures.push(`POST ${path} ${name} [${cookie?.slice(0, 12)}] -> ${status}`);
         }
       }
@@ -153,14 +188,24 @@ describe("malformed input never reaches a 5xx", () => {
 
   it("refuses bodies over 64 KB with 413 and non-form bodies with 415, before reading them", async () => {
     const user = await signUp();
-    const huge = await send("/mysite/settings", { method: "POST", body: `description=${long}`, headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: user.cookie } });
+    const huge = await send("/mysite/settings", {
+      method: "POST",
+      body: `description=${long}`,
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: user.cookie },
+    });
     expect(huge).toBe(413);
-    const lying = await send("/login", { method: "POST", body: "email=a", headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": "99999999" } });
+    const lying = await send("/login", {
+      method: "POST",
+      body: "email=a",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Content-Length": "99999999" },
+    });
     expect(lying).toBe(413);
     for (const type of ["application/json", "text/plain", "application/xml"]) {
       expect(await send("/login", { method: "POST", body: "{}", headers: { "Content-Type": type } }), type).toBe(415);
     }
-    expect(await send("/login", { method: "POST", body: "email=a%40b.com&password=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).toBe(400);
+    expect(
+      await send("/login", { method: "POST", body: "email=a%40b.com&password=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } })
+    ).toBe(400);
   });
 });
 

@@ -193,7 +193,31 @@ describe("events the webhook refuses or leaves", () => {
       expect(logged).toContain(reason);
   });
 
-  it("the webhook takes no form posts from browsers and no other methods", async () => {
+  it("the webhook is exempt from the cross-site check (Stripe is another site) but still needs its signature", async () => {
+    const user = await trader();
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const payload = JSON.stringify(checkoutEvent("checkout.session.completed", { userId: user.userId }));
+    const crossSite = { Origin: "https://stripe.example", "Sec-Fetch-Site": "cross-site", "Content-Type": "application/json" };
+    const unsigned = await SELF.fetch(`${BASE}/webhooks/stripe`, { method: "POST", body: payload, headers: crossSite });
+    expect(unsigned.status).toBe(400);
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: SECRET, cryptoProvider: crypto });
+    const signed = await SELF.fetch(`${BASE}/webhooks/stripe`, {
+      method: "POST",
+      body: payload,
+      headers: { ...crossSite, "Stripe-Signature": signature },
+    });
+    expect(signed.status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(50);
+    // Only the webhook: a cross-site post anywhere else is still refused.
+    expect(
+      (
+        await SELF.fetch(`${BASE}/mysite/connects`, {
+          method: "POST",
+          body: "intent=pay&bundle=30",
+          headers: { ...crossSite, "Content-Type": "application/x-www-form-urlencoded" },
+        })
+      ).status
+    ).toBe(403);
     expect((await get("/webhooks/stripe")).status).toBe(405);
   });
 });
@@ -302,6 +326,19 @@ describe("the connects page", () => {
     expect(landed).toContain("Payment received: 30 connects added to your balance.");
     expect(landed).not.toContain('http-equiv="refresh"');
     expect(landed).toContain('data-testid="available-connects">50<');
+  });
+
+  it("shows Stripe's pricing table, with the same reference, when its id and publishable key are set", async () => {
+    const user = await trader();
+    const cookie = user.cookie.replace("__Host-session=", "session=");
+    const table = { STRIPE_PRICING_TABLE_ID: "prctbl_123", STRIPE_PUBLISHABLE_KEY: "pk_test_123" };
+    const response = await devFetch("/mysite/connects", { headers: { Cookie: cookie } }, table);
+    expect(response.headers.get("Content-Security-Policy")).toMatch(/script-src 'self' 'nonce-[^']+' https:\/\/js\.stripe\.com/);
+    const page = await read(response);
+    expect(page).toContain(
+      `<stripe-pricing-table pricing-table-id="prctbl_123" publishable-key="pk_test_123" client-reference-id="${user.userId}" customer-email="${user.email}">`
+    );
+    expect(await read(await devFetch("/mysite/connects", { headers: { Cookie: cookie } }))).not.toContain("stripe-pricing-table");
   });
 
   it("development without Stripe keys makes a clearly marked test purchase through the same webhook code", async () => {

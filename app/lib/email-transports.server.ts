@@ -1,0 +1,159 @@
+/**
+ * The ways an email leaves the outbox (decision 18), chosen by configuration: the dev mailbox, Resend or Postmark
+ * through their HTTP APIs, Cloudflare's `send_email` binding, or a generic HTTP endpoint.
+ */
+import { isDevelopment, type Env } from "./env";
+
+export interface OutgoingMessage {
+  /** The outbox row's id: the provider's idempotency key where it has one. */
+  id: string;
+  from: string;
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  headers: Record<string, string>;
+}
+
+export interface Transport {
+  name: "mailbox" | "resend" | "postmark" | "cloudflare" | "http";
+  /** The mailbox keeps bodies to show them; real deliveries drop one-time links once sent. */
+  keepsBodies: boolean;
+  send(message: OutgoingMessage, signal: AbortSignal): Promise<{ providerMessageId: string | null }>;
+}
+
+/** A failure that trying again will not fix (the provider refused the message itself). */
+export class PermanentEmailError extends Error {}
+
+/** A provider's answer that is not a success: 4xx but 408/429 are for good; the rest may pass later. */
+async function refusal(provider: string, response: Response): Promise<Error> {
+  const detail = (await response.text().catch(() => "")).slice(0, 300);
+  const message = `${provider} answered ${response.status}${detail ? `: ${detail}` : ""}`;
+  const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
+  return retryable ? new Error(message) : new PermanentEmailError(message);
+}
+
+function resend(apiKey: string): Transport {
+  return {
+    name: "resend",
+    keepsBodies: false,
+    async send(message, signal) {
+      const response = await fetch("https://api.resend.com/emails", {
+        method: "POST",
+        headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json", "Idempotency-Key": message.id },
+        body: JSON.stringify({
+          from: message.from,
+          to: [message.to],
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          headers: message.headers,
+        }),
+        signal,
+      });
+      if (!response.ok) throw await refusal("Resend", response);
+      const body = (await response.json().catch(() => ({}))) as { id?: string };
+      return { providerMessageId: body.id ?? null };
+    },
+  };
+}
+
+function postmark(serverToken: string): Transport {
+  return {
+    name: "postmark",
+    keepsBodies: false,
+    async send(message, signal) {
+      const response = await fetch("https://api.postmarkapp.com/email", {
+        method: "POST",
+        headers: { "X-Postmark-Server-Token": serverToken, "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify({
+          From: message.from,
+          To: message.to,
+          Subject: message.subject,
+          TextBody: message.text,
+          HtmlBody: message.html,
+          Headers: Object.entries(message.headers).map(([Name, Value]) => ({ Name, Value })),
+          MessageStream: "outbound",
+          Metadata: { outboxId: message.id },
+        }),
+        signal,
+      });
+      if (!response.ok) throw await refusal("Postmark", response);
+      const body = (await response.json().catch(() => ({}))) as { MessageID?: string; ErrorCode?: number; Message?: string };
+      if (body.ErrorCode) throw new PermanentEmailError(`Postmark error ${body.ErrorCode}: ${body.Message ?? ""}`);
+      return { providerMessageId: body.MessageID ?? null };
+    },
+  };
+}
+
+function cloudflare(binding: SendEmail): Transport {
+  return {
+    name: "cloudflare",
+    keepsBodies: false,
+    async send(message) {
+      const result = await binding.send({
+        from: message.from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        headers: message.headers,
+      });
+      return { providerMessageId: result?.messageId ?? null };
+    },
+  };
+}
+
+function http(url: string, apiKey: string): Transport {
+  return {
+    name: "http",
+    keepsBodies: false,
+    async send(message, signal) {
+      const response = await fetch(url, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json", "Idempotency-Key": message.id },
+        body: JSON.stringify({
+          from: message.from,
+          to: [message.to],
+          subject: message.subject,
+          text: message.text,
+          html: message.html,
+          headers: message.headers,
+        }),
+        signal,
+      });
+      if (!response.ok) throw await refusal("The email API", response);
+      return { providerMessageId: null };
+    },
+  };
+}
+
+/** Development's mailbox (`/dev/mailbox`): "sending" marks the email delivered there. */
+const mailbox: Transport = {
+  name: "mailbox",
+  keepsBodies: true,
+  async send() {
+    return { providerMessageId: null };
+  },
+};
+
+/**
+ * The transport configuration names (`EMAIL_TRANSPORT`), or the first one configured: Resend, Postmark, the
+ * Cloudflare binding, a generic endpoint; in development, the mailbox. Null: email waits in the outbox.
+ */
+export function chooseTransport(env: Env): Transport | null {
+  const wanted = env.EMAIL_TRANSPORT?.trim().toLowerCase();
+  const options: Record<Transport["name"], () => Transport | null> = {
+    resend: () => (env.RESEND_API_KEY ? resend(env.RESEND_API_KEY) : null),
+    postmark: () => (env.POSTMARK_SERVER_TOKEN ? postmark(env.POSTMARK_SERVER_TOKEN) : null),
+    cloudflare: () => (env.SEND_EMAIL ? cloudflare(env.SEND_EMAIL) : null),
+    http: () => (env.EMAIL_API_URL && env.EMAIL_API_KEY ? http(env.EMAIL_API_URL, env.EMAIL_API_KEY) : null),
+    mailbox: () => (isDevelopment(env) ? mailbox : null),
+  };
+  if (wanted && wanted in options) return options[wanted as Transport["name"]]();
+  for (const name of ["resend", "postmark", "cloudflare", "http", "mailbox"] as const) {
+    const transport = options[name]();
+    if (transport) return transport;
+  }
+  return null;
+}
