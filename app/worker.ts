@@ -9,7 +9,10 @@ import { database } from "./lib/db.server";
 import type { Env } from "./lib/env";
 import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
 import { messages } from "./domain/messages";
-import { runHousekeeping } from "./services/housekeeping.server";
+import { deliverDueEmail, runHousekeeping } from "./services/housekeeping.server";
+
+/** The cron trigger (wrangler.toml) that only delivers email; the other one runs the daily jobs. */
+const EMAIL_CRON = "*/5 * * * *";
 import { chatSocketId, openChatSocket } from "./services/chat-socket.server";
 import { paymentPolicy } from "./services/payments.server";
 
@@ -65,7 +68,9 @@ export async function handleFetch(incoming: Request, context: AppContext): Promi
   if (signedIn || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
     response.headers.set("Cache-Control", "private, no-store");
   }
-  applySecurityHeaders(response.headers, context.nonce, paymentPolicy(context.env));
+  // Only the connects page may send a form on to the payment links, or load Stripe's pricing table.
+  const onConnectsPage = new URL(request.url).pathname === "/mysite/connects";
+  applySecurityHeaders(response.headers, context.nonce, onConnectsPage ? paymentPolicy(context.env) : {});
   return response;
 }
 
@@ -76,6 +81,7 @@ export default {
 
   async scheduled(controller, env, ctx) {
     // The job's clock is the scheduled time, so a run (or a test) for a given moment behaves as at that moment.
-    ctx.waitUntil(runHousekeeping({ ...createContext(env, ctx), now: () => controller.scheduledTime }));
+    const context = { ...createContext(env, ctx), now: () => controller.scheduledTime };
+    ctx.waitUntil(controller.cron === EMAIL_CRON ? deliverDueEmail(context) : runHousekeeping(context));
   },
 } satisfies ExportedHandler<Env>;

@@ -349,6 +349,19 @@ export const connectLedger = sqliteTable(
   (t) => [index("connect_ledger_user_idx").on(t.userId, t.createdAt), index("connect_ledger_offer_idx").on(t.offerId)],
 );
 
+/** What a refund or lost dispute took back from each lot of the purchase (its own lot and the holds it returned). */
+export const paymentTakebacks = sqliteTable(
+  "payment_takebacks",
+  {
+    eventId: text("event_id").notNull(),
+    lotId: text("lot_id")
+      .notNull()
+      .references(() => connectLots.id, { onDelete: "cascade" }),
+    amount: integer("amount").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.lotId] })],
+);
+
 /** Where a proposal's hold came from: the lots it took connects from, expiring first (see migrations/0004). */
 export const connectHoldParts = sqliteTable(
   "connect_hold_parts",
@@ -387,6 +400,12 @@ export const paymentEvents = sqliteTable(
     amountTotal: integer("amount_total"),
     currency: text("currency"),
     connectsRevoked: integer("connects_revoked").notNull().default(0),
+    /**
+     * On a credited purchase: connects a refund or lost dispute still claims that were held by pending proposals
+     * when it came; they are taken back as those holds return (migrations/0013). On a revoking event: how many
+     * it added to that claim.
+     */
+    connectsOwed: integer("connects_owed").notNull().default(0),
     /** A random token of the request that wrote the row: the statements after it in its batch act only on their own row. */
     claim: text("claim"),
     processedAt: integer("processed_at").notNull(),

@@ -541,6 +541,11 @@ try {
       "double credits": webhooks.credited.doubled,
     },
   ]);
+  // Correctness is not a figure: a lost, duplicated or reordered message, or a double or missing credit, fails the run.
+  if (chat.lost || chat.duplicated || chat.outOfOrder || webhooks.credited.doubled || webhooks.credited.owners !== webhooks.checkouts) {
+    console.error("\nFAILED: the chat or the webhook lost, duplicated or reordered something (see the tables above).");
+    process.exitCode = 1;
+  }
 } finally {
   worker?.stop();
   rmSync(persistTo, { recursive: true, force: true });

@@ -93,6 +93,7 @@ export const messages = {
   chooseBundle: "Choose a bundle of 30, 60 or 100 connects.",
   paymentsOff: "Card payments are not switched on for this installation yet.",
   paymentReceived: "Payment received, connects on their way. This page updates as soon as they arrive.",
+  paymentProcessing: "Your payment is still being processed. Your connects appear here as soon as Stripe confirms it; a bank payment can take a few days.",
   testPurchaseDone: "Test purchase done: the connects are in your balance.",
 
   // Chat (spec 2 and 8)

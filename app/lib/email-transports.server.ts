@@ -25,12 +25,14 @@ export interface Transport {
 /** A failure that trying again will not fix (the provider refused the message itself). */
 export class PermanentEmailError extends Error {}
 
-/** A provider's answer that is not a success: 4xx but 408/429 are for good; the rest may pass later. */
+/**
+ * A provider's answer that is not a success. Only a refusal of the message itself (400, 422) is for good; anything
+ * else (a rotated key, a domain not verified yet, a rate limit, an outage) may pass, so it is tried again.
+ */
 async function refusal(provider: string, response: Response): Promise<Error> {
   const detail = (await response.text().catch(() => "")).slice(0, 300);
   const message = `${provider} answered ${response.status}${detail ? `: ${detail}` : ""}`;
-  const retryable = response.status === 408 || response.status === 429 || response.status >= 500;
-  return retryable ? new Error(message) : new PermanentEmailError(message);
+  return response.status === 400 || response.status === 422 ? new PermanentEmailError(message) : new Error(message);
 }
 
 function resend(apiKey: string): Transport {
@@ -90,8 +92,8 @@ function cloudflare(binding: SendEmail): Transport {
   return {
     name: "cloudflare",
     keepsBodies: false,
-    async send(message) {
-      const result = await binding.send({
+    async send(message, signal) {
+      const sent = binding.send({
         from: message.from,
         to: message.to,
         subject: message.subject,
@@ -99,6 +101,12 @@ function cloudflare(binding: SendEmail): Transport {
         html: message.html,
         headers: message.headers,
       });
+      // The binding takes no signal: the deadline races it.
+      const deadline = new Promise<never>((_, reject) => {
+        if (signal.aborted) reject(signal.reason);
+        signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+      });
+      const result = await Promise.race([sent, deadline]);
       return { providerMessageId: result?.messageId ?? null };
     },
   };

@@ -1,8 +1,8 @@
 /** Cross-site request refusal and the security headers of every page. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Paths that outside services post to (signed webhooks); they carry no browser headers. */
-const CROSS_SITE_POST_ALLOWED = [/^\/webhooks\//];
+/** The path an outside service posts to (Stripe's signed webhook); it carries no browser headers. */
+const CROSS_SITE_POST_ALLOWED = [/^\/webhooks\/stripe$/];
 
 export function isRefusedCrossSiteRequest(request: Request): boolean {
   if (SAFE_METHODS.has(request.method)) return false;

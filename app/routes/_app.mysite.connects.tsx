@@ -1,22 +1,31 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, useActionData, useLoaderData, useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
 import { CONNECT_BUNDLES, DEFAULT_BUNDLE } from "~/domain/bundles";
 import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
 import { formatMoney } from "~/domain/money";
+import { isLocalRequest, requireDevTools } from "~/lib/dev-tools.server";
 import { readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { checkoutCredited, makeTestPurchase, paymentConfig, paymentLinkFor } from "~/services/payments.server";
 import { connectLotsOf, ledgerOf } from "~/services/trades-read.server";
 
-/** While a payment's connects are on their way, the page looks again this often (without JavaScript too). */
+/** While a payment's connects are on their way, the page looks again this often (without JavaScript too)… */
 const RECHECK_SECONDS = 4;
+/** …for about two minutes; after that the payment is still processing (a bank debit can take days). */
+const MAX_RECHECKS = 30;
+
+function recheckAddress(sessionId: string, tries: number): string {
+  return `/mysite/connects?checkout=success&session_id=${encodeURIComponent(sessionId)}&tries=${tries}`;
+}
 
 export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
   { title: "Connects - Backlink Market" },
-  ...(loaded && loaded.checkout === "pending" ? [{ httpEquiv: "refresh", content: String(RECHECK_SECONDS) } as const] : []),
+  ...(loaded && loaded.checkout === "pending" && loaded.sessionId
+    ? [{ httpEquiv: "refresh", content: `${RECHECK_SECONDS}; url=${recheckAddress(loaded.sessionId, loaded.tries + 1)}` } as const]
+    : []),
 ];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
@@ -29,7 +38,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     ledgerOf(context.db, auth.user.id),
     sessionId && sessionId.length <= 200 ? checkoutCredited(context.db, auth.user.id, sessionId) : null,
   ]);
-  const returned = url.searchParams.get("checkout") === "success";
+  const returned = url.searchParams.get("checkout") === "success" && Boolean(sessionId) && sessionId!.length <= 200;
+  const tries = Math.min(Number.parseInt(url.searchParams.get("tries") ?? "0", 10) || 0, MAX_RECHECKS);
   return {
     available: auth.user.connects,
     held: auth.user.connectsHeld,
@@ -37,10 +47,12 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     history,
     now: context.now(),
     // Back from Stripe's checkout: the webhook may not have landed yet.
-    checkout: returned ? (credited !== null ? "credited" : "pending") : null,
+    checkout: returned ? (credited !== null ? "credited" : tries < MAX_RECHECKS ? "pending" : "processing") : null,
+    sessionId: returned ? sessionId : null,
+    tries,
     creditedConnects: credited,
     canPay: CONNECT_BUNDLES.some((bundle) => config.links.has(bundle.connects)),
-    testPurchases: config.testPurchases,
+    testPurchases: config.testPurchases && isLocalRequest(request),
     pricingTable: config.pricingTable ? { ...config.pricingTable, clientReferenceId: auth.user.id, email: auth.user.email } : null,
   };
 }
@@ -55,6 +67,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.success || !bundle) return data({ error: messages.chooseBundle }, { status: 400 });
   const config = paymentConfig(context.env);
   if (parsed.data.intent === "test-purchase") {
+    // Development on this machine only, like the dev mailbox (a staging deploy marked development has no free connects).
+    requireDevTools(request, context.env);
     const answer = await makeTestPurchase(context, { id: auth.user.id, email: auth.user.email }, bundle.connects);
     if (answer.status !== 200) return data({ error: answer.message }, { status: answer.status === 404 ? 404 : 500 });
     throw redirect("/mysite/connects?notice=test-purchase");
@@ -101,23 +115,32 @@ function PricingTable({ table }: { table: { id: string; publishableKey: string; 
 }
 
 export default function Connects() {
-  const { available, held, lots, history, now, checkout, creditedConnects, canPay, testPurchases, pricingTable } = useLoaderData<typeof loader>();
+  const { available, held, lots, history, now, checkout, sessionId, tries, creditedConnects, canPay, testPurchases, pricingTable } =
+    useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/mysite/connects";
-  const revalidator = useRevalidator();
+  const navigate = useNavigate();
   // With JavaScript the page looks again in place while the payment's connects are on their way.
   useEffect(() => {
-    if (checkout !== "pending") return;
-    const timer = setTimeout(() => revalidator.revalidate(), RECHECK_SECONDS * 1000);
+    if (checkout !== "pending" || !sessionId) return;
+    const timer = setTimeout(
+      () => navigate(recheckAddress(sessionId, tries + 1), { replace: true, preventScrollReset: true }),
+      RECHECK_SECONDS * 1000
+    );
     return () => clearTimeout(timer);
-  }, [checkout, revalidator]);
+  }, [checkout, sessionId, tries, navigate]);
   const live = lots.filter((lot) => lot.remaining > 0 && lot.expiresAt > now);
   return (
     <div className="connects stack-lg">
       {checkout === "pending" ? (
         <p className="notice-banner" role="status">
           {messages.paymentReceived}
+        </p>
+      ) : null}
+      {checkout === "processing" ? (
+        <p className="notice-banner" role="status">
+          {messages.paymentProcessing}
         </p>
       ) : null}
       {checkout === "credited" ? (

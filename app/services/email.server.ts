@@ -19,7 +19,10 @@ export interface OutgoingEmail {
   kind: string;
 }
 
-const MAX_ATTEMPTS = 8;
+/** An email still undelivered this long after it was queued is given up (marked failed, kept in the outbox). */
+const GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60_000;
+/** Retries wait 1, 2, 4… minutes, at most an hour. */
+const MAX_RETRY_DELAY_MS = 60 * 60_000;
 
 /** Emails that carry a one-time secret (a reset link): their body is kept only until delivered, or until the
  * secret has expired, whichever comes first. */
@@ -120,16 +123,16 @@ export function deliverSoon(context: AppContext): void {
 /** How long one delivery may take before it counts as failed (and is tried again, with the same idempotency key). */
 const SEND_TIMEOUT_MS = 10_000;
 
-/** The unsubscribe link of a notification's recipient (made on first use), or null when they turned them off. */
-async function unsubscribeLinkFor(db: Database, env: Env, address: string): Promise<string | null | "off"> {
+/** The unsubscribe link of a notification's recipient (made on first use); "off" when they do not want them (or
+ * no account has the address any more). */
+async function unsubscribeLinkFor(db: Database, env: Env, address: string): Promise<string | "off"> {
   const row = await db
     .update(users)
     .set({ unsubscribeToken: sql`coalesce(${users.unsubscribeToken}, ${newId().replaceAll("-", "")})` })
     .where(eq(users.email, address))
     .returning({ token: users.unsubscribeToken, wanted: users.notificationEmails })
     .get();
-  if (!row) return null;
-  if (!row.wanted) return "off";
+  if (!row || !row.wanted || !row.token) return "off";
   return new URL(`/unsubscribe?token=${row.token}`, env.APP_URL).toString();
 }
 
@@ -152,9 +155,12 @@ export async function deliverOutbox(
   let sent = 0;
   for (const row of due) {
     // Claim the row so an overlapping run does not send it twice; the claim is also the retry time if this fails.
+    // It runs from the real clock (a job's own time may be minutes old) and outlasts the send's deadline.
+    const claimedAt = Math.max(now, Date.now());
+    const retryIn = Math.max(Math.min(60_000 * 2 ** row.attempts, MAX_RETRY_DELAY_MS), (options.timeoutMs ?? SEND_TIMEOUT_MS) * 3);
     const claimed = await db
       .update(emailOutbox)
-      .set({ attempts: row.attempts + 1, nextAttemptAt: now + 60_000 * 2 ** row.attempts })
+      .set({ attempts: row.attempts + 1, nextAttemptAt: claimedAt + retryIn })
       .where(and(eq(emailOutbox.id, row.id), eq(emailOutbox.attempts, row.attempts), eq(emailOutbox.status, "pending")))
       .returning({ id: emailOutbox.id })
       .get();
@@ -184,7 +190,7 @@ export async function deliverOutbox(
         .where(eq(emailOutbox.id, row.id));
       sent += 1;
     } catch (error) {
-      const failedForGood = error instanceof PermanentEmailError || row.attempts + 1 >= MAX_ATTEMPTS;
+      const failedForGood = error instanceof PermanentEmailError || claimedAt - row.createdAt > GIVE_UP_AFTER_MS;
       await db
         .update(emailOutbox)
         .set({ lastError: String(error).slice(0, 500), transport: transport.name, ...(failedForGood ? { status: "failed" as const } : {}) })

@@ -1,6 +1,6 @@
 /**
  * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, re-check verified
- * sites that are due, retry email.
+ * sites that are due, retry email. Email is also retried every five minutes on its own (`deliverDueEmail`).
  */
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
@@ -13,9 +13,16 @@ import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteOldWindows } from "./rate-limit.server";
 import { recheckVerifiedSites } from "./verification.server";
 
+/** The five-minute cron: email that is due (retries, and anything a request did not get to send). */
+export async function deliverDueEmail(context: AppContext) {
+  await deliverOutbox(context.db, context.env, context.now());
+}
+
 export async function runHousekeeping(context: AppContext) {
   const { db, env } = context;
   const now = context.now();
+  // Email first: the site re-checks below can take minutes.
+  await deliverOutbox(db, env, now);
   await expireOffersAndConnects(context);
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)));
   await deleteExpiredResetTokens({ db }, now);
@@ -23,6 +30,7 @@ export async function runHousekeeping(context: AppContext) {
   await deleteExpiredSignupDrafts(db, now);
   await deleteOldWindows(db, now);
   await recheckVerifiedSites(context);
-  await deliverOutbox(db, env, now);
+  // And again for what the jobs above queued.
+  await deliverOutbox(db, env, Math.max(now, Date.now()));
   await purgeExpiredSecrets(db, now);
 }

@@ -16,11 +16,11 @@ import { newId } from "~/lib/ids";
 import { CONNECTS_LIFETIME_MS } from "./connects.server";
 import { deliverSoon, emailToUser } from "./email.server";
 
-/** Signs the test purchases of development (never accepted in production). */
+/** Signs development's test purchases; they go straight to the webhook code, never through the webhook address. */
 export const DEVELOPMENT_WEBHOOK_SECRET = "whsec_local_development_test_purchases_only";
 
 export interface PaymentConfig {
-  /** Verifies webhook signatures; null: payments are off (production without the secret). */
+  /** Verifies the webhook's signatures; null: the webhook answers 503 (no secret configured). */
   webhookSecret: string | null;
   /** The Stripe price id of each bundle, by connects. */
   prices: Map<number, string>;
@@ -44,7 +44,7 @@ export function paymentConfig(env: Env): PaymentConfig {
     if (link && /^https:\/\//.test(link)) links.set(bundle.connects, link);
   }
   return {
-    webhookSecret: env.STRIPE_WEBHOOK_SECRET || (testPurchases ? DEVELOPMENT_WEBHOOK_SECRET : null),
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
     prices,
     links,
     pricingTable:
@@ -94,10 +94,20 @@ export async function receiveStripeWebhook(context: AppContext, payload: string,
     console.warn("stripe webhook: STRIPE_WEBHOOK_SECRET is not set");
     return { status: 503, message: "Payments are not configured." };
   }
+  return verifyAndAct(context, config, payload, signature, config.webhookSecret);
+}
+
+async function verifyAndAct(
+  context: AppContext,
+  config: PaymentConfig,
+  payload: string,
+  signature: string | null,
+  secret: string
+): Promise<WebhookAnswer> {
   let event: Stripe.Event;
   try {
     if (!signature) throw new Error("no Stripe-Signature header");
-    event = await stripeClient(config).webhooks.constructEventAsync(payload, signature, config.webhookSecret, undefined, subtleCrypto, context.now());
+    event = await stripeClient(config).webhooks.constructEventAsync(payload, signature, secret, undefined, subtleCrypto, context.now());
   } catch (error) {
     console.warn("stripe webhook refused:", error instanceof Error ? error.message.split("\n")[0] : error);
     return { status: 400, message: "The signature of this event could not be verified." };
@@ -233,8 +243,10 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
 }
 
 /**
- * A refund or a lost dispute: takes back the part of the purchase that is still unspent in its lot, up to the
- * refunded share (cumulative: Stripe reports the total refunded so far), so the balance never goes below zero.
+ * A refund or a lost dispute: takes back what is still unspent of the purchase, up to the refunded share
+ * (cumulative: Stripe reports the total refunded so far), so the balance never goes below zero. Unspent means in
+ * its lot or in lots its returned holds became; what pending proposals hold of it is claimed as those holds come
+ * back (the return trigger of migrations/0013); what was spent on accepted trades stays spent.
  */
 async function revoke(
   context: AppContext,
@@ -256,29 +268,47 @@ async function revoke(
   const target = Math.ceil(purchase.connects * fraction);
   const claim = newId();
   const mine = claimed(event.id, claim);
+  // This event's row holds what it takes now (connects) and what it claims from pending holds (connects_owed).
   const taken = sql`(SELECT connects FROM payment_events WHERE id = ${event.id} AND claim = ${claim})`;
+  const owed = sql`(SELECT connects_owed FROM payment_events WHERE id = ${event.id} AND claim = ${claim})`;
+  const purchaseLots = sql`SELECT id FROM connect_lots WHERE payment_event_id = ${purchase.id}`;
   await batchStatements(context.env.DB, [
-    sql`INSERT INTO payment_events (id, type, outcome, payment_intent_id, user_id, lot_id, connects, claim, processed_at)
-      SELECT ${event.id}, ${event.type}, 'revoked', ${paymentIntentId}, c.user_id, c.lot_id,
-             max(0, min(l.remaining, ${target} - c.connects_revoked)), ${claim}, ${now}
-      FROM payment_events c JOIN connect_lots l ON l.id = c.lot_id WHERE c.id = ${purchase.id}
+    sql`INSERT INTO payment_events (id, type, outcome, payment_intent_id, user_id, lot_id, connects, connects_owed, claim, processed_at)
+      SELECT ${event.id}, ${event.type}, 'revoked', ${paymentIntentId}, c.user_id, c.lot_id, n.take,
+             max(0, min(n.need - n.take, n.held - c.connects_owed)), ${claim}, ${now}
+      FROM payment_events c, (
+        SELECT need, min(need, unspent) AS take, held FROM (
+          SELECT max(0, ${target} - c2.connects_revoked - c2.connects_owed) AS need,
+                 (SELECT coalesce(sum(remaining), 0) FROM connect_lots WHERE payment_event_id = ${purchase.id}) AS unspent,
+                 (SELECT coalesce(sum(p.amount), 0) FROM connect_hold_parts p JOIN offers o ON o.id = p.offer_id AND o.status = 'pending'
+                  WHERE p.lot_id IN (${purchaseLots})) AS held
+          FROM payment_events c2 WHERE c2.id = ${purchase.id} AND true)
+      ) AS n
+      WHERE c.id = ${purchase.id}
       ON CONFLICT DO NOTHING`,
-    sql`UPDATE connect_lots SET remaining = remaining - ${taken}
-      WHERE id = (SELECT lot_id FROM payment_events WHERE id = ${purchase.id}) AND ${mine}`,
+    // Which lots give what: the ones that expire first, first (computed once, then applied).
+    sql`INSERT INTO payment_takebacks (event_id, lot_id, amount)
+      SELECT ${event.id}, id, portion FROM (
+        SELECT id, min(remaining, max(0, ${taken} - coalesce(sum(remaining) OVER (ORDER BY expires_at, id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))) AS portion
+        FROM connect_lots WHERE payment_event_id = ${purchase.id} AND remaining > 0 AND ${mine}
+      ) WHERE portion > 0`,
+    sql`UPDATE connect_lots SET remaining = remaining - (SELECT amount FROM payment_takebacks t WHERE t.event_id = ${event.id} AND t.lot_id = connect_lots.id)
+      WHERE id IN (SELECT lot_id FROM payment_takebacks WHERE event_id = ${event.id}) AND ${mine}`,
     sql`UPDATE users SET connects = connects - ${taken}
       WHERE id = (SELECT user_id FROM payment_events WHERE id = ${purchase.id}) AND ${mine}`,
-    sql`UPDATE payment_events SET connects_revoked = connects_revoked + ${taken} WHERE id = ${purchase.id} AND ${mine}`,
+    sql`UPDATE payment_events SET connects_revoked = connects_revoked + ${taken}, connects_owed = connects_owed + ${owed}
+      WHERE id = ${purchase.id} AND ${mine}`,
     sql`INSERT INTO connect_ledger (id, user_id, kind, amount, held, lot_id, payment_event_id, created_at)
       SELECT ${newId()}, c.user_id, ${kind}, -${taken}, 0, c.lot_id, ${event.id}, ${now}
       FROM payment_events c WHERE c.id = ${purchase.id} AND ${mine} AND ${taken} > 0`,
   ]);
   const row = await db
-    .select({ claim: paymentEvents.claim, connects: paymentEvents.connects })
+    .select({ claim: paymentEvents.claim, connects: paymentEvents.connects, owed: paymentEvents.connectsOwed })
     .from(paymentEvents)
     .where(eq(paymentEvents.id, event.id))
     .get();
   if (row?.claim !== claim) return { status: 200, message: "already handled" };
-  return { status: 200, message: row.connects ? "ok" : "nothing left to take back" };
+  return { status: 200, message: row.connects || row.owed ? "ok" : "nothing left to take back" };
 }
 
 /**
@@ -319,7 +349,7 @@ export async function makeTestPurchase(context: AppContext, user: { id: string; 
     timestamp: created,
     cryptoProvider: subtleCrypto,
   });
-  return receiveStripeWebhook(context, payload, signature);
+  return verifyAndAct(context, config, payload, signature, DEVELOPMENT_WEBHOOK_SECRET);
 }
 
 /** Whether the checkout this user came back from has been credited yet (the return page's message). */

@@ -1,7 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import Stripe from "stripe";
 import { describe, expect, it, vi } from "vitest";
-import { BASE, devFetch, get, listSite, post, propose, read, trader, uniqueHost } from "./helpers";
+import { DEVELOPMENT_WEBHOOK_SECRET } from "~/services/payments.server";
+import { act, BASE, devFetch, get, listSite, post, propose, read, trader, uniqueHost } from "./helpers";
 
 const SECRET = "whsec_integration_tests";
 const stripe = new Stripe("sk_test_integration", { httpClient: Stripe.createFetchHttpClient() });
@@ -176,6 +177,8 @@ describe("events the webhook refuses or leaves", () => {
     const warned = vi.spyOn(console, "warn").mockImplementation(() => undefined);
     const event = () => checkoutEvent("checkout.session.completed", { userId: user.userId });
     expect((await deliver(event(), { secret: "whsec_someone_else" })).status).toBe(400);
+    // Development's test purchases are signed with a secret in the source: the webhook address never takes it.
+    expect((await deliver(event(), { secret: DEVELOPMENT_WEBHOOK_SECRET })).status).toBe(400);
     expect((await deliver(event(), { timestamp: Math.floor(Date.now() / 1000) - 10 * 60 })).status).toBe(400);
     const unsigned = await SELF.fetch(`${BASE}/webhooks/stripe`, { method: "POST", body: JSON.stringify(event()) });
     expect(unsigned.status).toBe(400);
@@ -223,14 +226,14 @@ describe("events the webhook refuses or leaves", () => {
 });
 
 describe("refunds and disputes", () => {
-  it("a refund after part of the lot was spent takes back only what is left, never below zero, and shows in the history", async () => {
+  it("a refund takes back what is left of the purchase, claims what proposals hold of it as they return, and never goes below zero", async () => {
     const buyer = await trader();
     const seller = await trader();
     const { listingId } = await listSite(seller.userId, { host: uniqueHost("pricey"), connects: 25 });
     const paymentIntent = uniqueId("pi");
     await deliver(checkoutEvent("checkout.session.completed", { userId: buyer.userId, paymentIntent }));
     expect(await balanceOf(buyer.userId)).toBe(50);
-    // The starter connects last longer here, so the 25 held come from the purchase, leaving 5 of it unspent.
+    // The starter connects last longer here, so the 25 held come from the purchase, leaving 5 of it in its lot.
     await env.DB.prepare("UPDATE connect_lots SET expires_at = expires_at + 86400000 * 60 WHERE user_id = ? AND source = 'starter'")
       .bind(buyer.userId)
       .run();
@@ -245,17 +248,63 @@ describe("refunds and disputes", () => {
       created: Math.floor(Date.now() / 1000),
       data: { object: { id: uniqueId("ch"), object: "charge", amount: 2000, amount_refunded: refunded, payment_intent: paymentIntent } },
     });
-    // Half refunded: half of the 30 would be 15, but only 5 are left to take back.
+    // Half refunded: 15 to take back; the 5 in the lot go now, the other 10 are claimed from the held 25.
     expect((await deliver(charge(1000))).status).toBe(200);
     expect(await balanceOf(buyer.userId)).toBe(20);
-    // Then all of it, twice (a replay): nothing more is left, and the balance never goes below what is not theirs.
+    // Then all of it, twice (a replay): nothing more is free now; the claim on the hold grows to 25.
     const full = charge(2000);
     expect((await deliver(full)).status).toBe(200);
     expect((await deliver(full)).status).toBe(200);
     expect(await balanceOf(buyer.userId)).toBe(20);
     expect((await purchasesOf(buyer.userId))[0]).toMatchObject({ amount: 30, remaining: 0 });
-    expect((await ledgerKinds(buyer.userId)).filter((entry) => entry.kind === "refund")).toEqual([{ kind: "refund", amount: -5 }]);
+
+    // The proposal is rescinded: its 25 come back, and go straight to the refund. The starter 20 are untouched.
+    const [offer] = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ?").bind(listingId).all<{ id: string }>()).results;
+    expect((await act(buyer.cookie, offer!.id, [["intent", "rescind"]])).status).toBe(302);
+    expect(await balanceOf(buyer.userId)).toBe(20);
+    const held = await env.DB.prepare("SELECT connects_held AS held FROM users WHERE id = ?").bind(buyer.userId).first<{ held: number }>();
+    expect(held!.held).toBe(0);
+    expect((await ledgerKinds(buyer.userId)).filter((entry) => entry.kind === "refund")).toEqual([
+      { kind: "refund", amount: -5 },
+      { kind: "refund", amount: -25 },
+    ]);
+    const purchase = await env.DB.prepare(
+      "SELECT connects_revoked AS revoked, connects_owed AS owed FROM payment_events WHERE payment_intent_id = ? AND outcome = 'credited'"
+    )
+      .bind(paymentIntent)
+      .first();
+    expect(purchase).toEqual({ revoked: 30, owed: 0 });
+    // The ledger still adds up to the balance.
+    const sum = await env.DB.prepare("SELECT sum(amount) AS total FROM connect_ledger WHERE user_id = ?")
+      .bind(buyer.userId)
+      .first<{ total: number }>();
+    expect(sum!.total).toBe(20);
     expect(await read(await get("/mysite/connects", { cookie: buyer.cookie }))).toContain("Taken back: payment refunded");
+  });
+
+  it("connects held by a proposal when a dispute is lost are taken back when the proposal returns them", async () => {
+    const buyer = await trader();
+    const seller = await trader();
+    const { listingId } = await listSite(seller.userId, { host: uniqueHost("held"), connects: 30 });
+    const paymentIntent = uniqueId("pi");
+    await deliver(checkoutEvent("checkout.session.completed", { userId: buyer.userId, paymentIntent }));
+    await env.DB.prepare("UPDATE connect_lots SET expires_at = expires_at + 86400000 * 60 WHERE user_id = ? AND source = 'starter'")
+      .bind(buyer.userId)
+      .run();
+    expect((await propose(buyer.cookie, listingId)).status).toBe(302);
+    expect(await balanceOf(buyer.userId)).toBe(20);
+    await deliver({
+      id: uniqueId("evt"),
+      object: "event",
+      type: "charge.dispute.closed",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: uniqueId("dp"), object: "dispute", status: "lost", payment_intent: paymentIntent } },
+    });
+    expect(await balanceOf(buyer.userId)).toBe(20);
+    const [offer] = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ?").bind(listingId).all<{ id: string }>()).results;
+    expect((await act(seller.cookie, offer!.id, [["intent", "decline"]])).status).toBe(302);
+    // Declined: the 30 would come back, but they were the disputed purchase's.
+    expect(await balanceOf(buyer.userId)).toBe(20);
   });
 
   it("a partial refund of an unspent purchase takes back its share, once per refunded amount", async () => {
@@ -320,7 +369,13 @@ describe("the connects page", () => {
     const back = `/mysite/connects?checkout=success&session_id=${event.data.object.id}`;
     const waiting = await read(await get(back, { cookie: user.cookie }));
     expect(waiting).toContain("Payment received, connects on their way.");
-    expect(waiting).toMatch(/<meta http-equiv="refresh" content="4"/);
+    expect(waiting).toContain(
+      `<meta http-equiv="refresh" content="4; url=/mysite/connects?checkout=success&amp;session_id=${event.data.object.id}&amp;tries=1"/>`
+    );
+    // It stops looking after about two minutes, and says the payment is still processing.
+    const stopped = await read(await get(`${back}&tries=30`, { cookie: user.cookie }));
+    expect(stopped).toContain("still being processed");
+    expect(stopped).not.toContain('http-equiv="refresh"');
     await deliver(event);
     const landed = await read(await get(back, { cookie: user.cookie }));
     expect(landed).toContain("Payment received: 30 connects added to your balance.");
@@ -339,6 +394,20 @@ describe("the connects page", () => {
       `<stripe-pricing-table pricing-table-id="prctbl_123" publishable-key="pk_test_123" client-reference-id="${user.userId}" customer-email="${user.email}">`
     );
     expect(await read(await devFetch("/mysite/connects", { headers: { Cookie: cookie } }))).not.toContain("stripe-pricing-table");
+  });
+
+  it("without a webhook secret the webhook answers 503 and credits nothing, even in development", async () => {
+    const user = await trader();
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const payload = JSON.stringify(checkoutEvent("checkout.session.completed", { userId: user.userId }));
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: DEVELOPMENT_WEBHOOK_SECRET, cryptoProvider: crypto });
+    const response = await devFetch(
+      "/webhooks/stripe",
+      { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": signature } },
+      { STRIPE_WEBHOOK_SECRET: "" }
+    );
+    expect(response.status).toBe(503);
+    expect(await balanceOf(user.userId)).toBe(20);
   });
 
   it("development without Stripe keys makes a clearly marked test purchase through the same webhook code", async () => {
