@@ -197,23 +197,17 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
   const mine = claimed(event.id, claim);
   const paid = session.amount_total !== null ? `${formatMoney(session.amount_total, session.currency ?? "usd")} ` : "";
   await batchStatements(context.env.DB, [
-    db
-      .insert(paymentEvents)
-      .values({
-        id: event.id,
-        type: event.type,
-        outcome: "credited",
-        checkoutSessionId: session.id,
-        paymentIntentId: idOf(session.payment_intent),
-        userId,
-        connects,
-        lotId,
-        amountTotal: session.amount_total,
-        currency: session.currency,
-        claim,
-        processedAt: now,
-      })
-      .onConflictDoNothing(),
+    // A replay or a second event of this session writes nothing; an event recorded as ignored (an unknown price,
+    // say) and sent again once the configuration is fixed is taken over and credited.
+    sql`INSERT INTO payment_events (id, type, outcome, checkout_session_id, payment_intent_id, user_id, connects, lot_id, amount_total, currency, claim, processed_at)
+      VALUES (${event.id}, ${event.type}, 'credited', ${session.id}, ${idOf(session.payment_intent)}, ${userId}, ${connects}, ${lotId},
+              ${session.amount_total}, ${session.currency}, ${claim}, ${now})
+      ON CONFLICT (id) DO UPDATE SET outcome = 'credited', note = NULL, checkout_session_id = excluded.checkout_session_id,
+        payment_intent_id = excluded.payment_intent_id, user_id = excluded.user_id, connects = excluded.connects, lot_id = excluded.lot_id,
+        amount_total = excluded.amount_total, currency = excluded.currency, claim = excluded.claim, processed_at = excluded.processed_at
+        WHERE payment_events.outcome = 'ignored'
+          AND NOT EXISTS (SELECT 1 FROM payment_events WHERE checkout_session_id = excluded.checkout_session_id)
+      ON CONFLICT DO NOTHING`,
     sql`INSERT INTO connect_lots (id, user_id, source, amount, remaining, expires_at, payment_event_id, created_at)
       SELECT ${lotId}, ${userId}, 'purchase', ${connects}, ${connects}, ${purchasedAt + CONNECTS_LIFETIME_MS}, ${event.id}, ${now} WHERE ${mine}`,
     sql`UPDATE users SET connects = connects + ${connects} WHERE id = ${userId} AND ${mine}`,
@@ -264,7 +258,9 @@ async function revoke(
         .where(sql`${paymentEvents.paymentIntentId} = ${paymentIntentId} AND ${paymentEvents.outcome} = 'credited'`)
         .get()
     : undefined;
-  if (!purchase?.connects) return ignore(db, event, "no credited purchase for this payment", now);
+  // Events can come out of order: a refund before its purchase's credit is answered 503, so Stripe sends it again
+  // (for up to three days) once the credit has landed. Nothing is recorded, so the retry is handled in full.
+  if (!purchase?.connects) return { status: 503, message: "no credited purchase for this payment (yet)" };
   const target = Math.ceil(purchase.connects * fraction);
   const claim = newId();
   const mine = claimed(event.id, claim);

@@ -196,6 +196,38 @@ describe("events the webhook refuses or leaves", () => {
       expect(logged).toContain(reason);
   });
 
+  it("an event left for an unknown price is credited when Stripe sends it again after the price is configured", async () => {
+    const user = await trader();
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const payload = JSON.stringify(checkoutEvent("checkout.session.completed", { userId: user.userId, price: "price_added_later" }));
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: SECRET, cryptoProvider: crypto });
+    const init = () => ({ method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": signature } });
+    expect((await SELF.fetch(`${BASE}/webhooks/stripe`, init())).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(20);
+    expect((await devFetch("/webhooks/stripe", init(), { STRIPE_PRICE_30: "price_added_later" })).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(50);
+    expect((await devFetch("/webhooks/stripe", init(), { STRIPE_PRICE_30: "price_added_later" })).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(50);
+  });
+
+  it("a refund that comes before its purchase's credit is answered 503, and taken back when Stripe sends it again", async () => {
+    const user = await trader();
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    const paymentIntent = uniqueId("pi");
+    const refund = {
+      id: uniqueId("evt"),
+      object: "event",
+      type: "charge.refunded",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: uniqueId("ch"), object: "charge", amount: 2000, amount_refunded: 2000, payment_intent: paymentIntent } },
+    };
+    expect((await deliver(refund)).status).toBe(503);
+    await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, paymentIntent }));
+    expect(await balanceOf(user.userId)).toBe(50);
+    expect((await deliver(refund)).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(20);
+  });
+
   it("the webhook is exempt from the cross-site check (Stripe is another site) but still needs its signature", async () => {
     const user = await trader();
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
