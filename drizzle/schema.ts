@@ -5,13 +5,22 @@
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
+/** 40 to 99 from the first eight characters of a site's id (random hex): the placeholder score's formula. */
+const PLACEHOLDER_SCORE_SQL =
+  "40 + ((coalesce(unicode(substr(id, 1, 1)), 0) * 3 + coalesce(unicode(substr(id, 2, 1)), 0) * 5 + coalesce(unicode(substr(id, 3, 1)), 0) * 7" +
+  " + coalesce(unicode(substr(id, 4, 1)), 0) * 11 + coalesce(unicode(substr(id, 5, 1)), 0) * 13 + coalesce(unicode(substr(id, 6, 1)), 0) * 17" +
+  " + coalesce(unicode(substr(id, 7, 1)), 0) * 19 + coalesce(unicode(substr(id, 8, 1)), 0) * 23) % 60)";
+
 const createdAt = () =>
   integer("created_at", { mode: "number" })
     .notNull()
     .default(sql`(unixepoch('subsec') * 1000)`);
 
 const idList = (name: string) =>
-  text(name, { mode: "json" }).$type<string[]>().notNull().default(sql`'[]'`);
+  text(name, { mode: "json" })
+    .$type<string[]>()
+    .notNull()
+    .default(sql`'[]'`);
 
 // ---------------------------------------------------------------------------------------------
 // Accounts
@@ -34,7 +43,7 @@ export const users = sqliteTable(
     unsubscribeToken: text("unsubscribe_token"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("users_email_unique").on(t.email), uniqueIndex("users_unsubscribe_token_unique").on(t.unsubscribeToken)],
+  (t) => [uniqueIndex("users_email_unique").on(t.email), uniqueIndex("users_unsubscribe_token_unique").on(t.unsubscribeToken)]
 );
 
 export const passwordCredentials = sqliteTable("password_credentials", {
@@ -57,7 +66,7 @@ export const oauthAccounts = sqliteTable(
     email: text("email"),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)],
+  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)]
 );
 
 export const sessions = sqliteTable(
@@ -75,7 +84,7 @@ export const sessions = sqliteTable(
     /** Absolute limit, never extended. */
     absoluteExpiresAt: integer("absolute_expires_at").notNull(),
   },
-  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)]
 );
 
 export const passwordResetTokens = sqliteTable(
@@ -90,7 +99,7 @@ export const passwordResetTokens = sqliteTable(
     usedAt: integer("used_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("password_reset_tokens_user_idx").on(t.userId), index("password_reset_tokens_expires_idx").on(t.expiresAt)],
+  (t) => [index("password_reset_tokens_user_idx").on(t.userId), index("password_reset_tokens_expires_idx").on(t.expiresAt)]
 );
 
 /**
@@ -107,7 +116,7 @@ export const signupDrafts = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("signup_drafts_expires_idx").on(t.expiresAt)],
+  (t) => [index("signup_drafts_expires_idx").on(t.expiresAt)]
 );
 
 /** Email confirmation links (decision 22): single use, a day long; only the token's hash is stored. */
@@ -122,7 +131,7 @@ export const emailConfirmationTokens = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("email_confirmation_tokens_user_idx").on(t.userId), index("email_confirmation_tokens_expires_idx").on(t.expiresAt)],
+  (t) => [index("email_confirmation_tokens_user_idx").on(t.userId), index("email_confirmation_tokens_expires_idx").on(t.expiresAt)]
 );
 
 /** Fixed-window counters for rate limits; `key` names the action and the subject (ip or account). */
@@ -133,7 +142,7 @@ export const rateLimits = sqliteTable(
     windowStart: integer("window_start").notNull(),
     count: integer("count").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_window_idx").on(t.windowStart)],
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_window_idx").on(t.windowStart)]
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -167,6 +176,11 @@ export const sites = sqliteTable(
     verificationDueAt: integer("verification_due_at"),
     /** Authority score, rounded up; null until the first audit. */
     score: integer("score"),
+    /**
+     * Shown (and filtered on) in place of the score until the first audit (decision 24, the spec's random 40 to 99):
+     * derived from the site's random id, so it is the same on every page, in every filter, for everyone.
+     */
+    placeholderScore: integer("placeholder_score").generatedAlwaysAs(sql.raw(PLACEHOLDER_SCORE_SQL), { mode: "virtual" }),
     scoreRunAt: integer("score_run_at"),
     domainAuthority: integer("domain_authority"),
     onPageSeo: integer("on_page_seo"),
@@ -188,7 +202,7 @@ export const sites = sqliteTable(
     index("sites_host_idx").on(t.host),
     index("sites_score_idx").on(t.score),
     index("sites_verification_due_idx").on(t.verificationDueAt),
-  ],
+  ]
 );
 
 /** A site's offer in the market ("post"). One listing per site. */
@@ -213,7 +227,7 @@ export const listings = sqliteTable(
     uniqueIndex("listings_site_unique").on(t.siteId),
     index("listings_active_created_idx").on(t.active, t.createdAt),
     index("listings_user_idx").on(t.userId),
-  ],
+  ]
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -240,7 +254,9 @@ export const offers = sqliteTable(
     /** Price held from the sender when the proposal was sent. */
     connects: integer("connects").notNull(),
     /** `expired`: nobody answered in time; the hold was returned (shown as NORES Incomplete). */
-    status: text("status", { enum: ["pending", "declined", "rescind", "accepted", "expired"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "declined", "rescind", "accepted", "expired"] })
+      .notNull()
+      .default("pending"),
     /** When a pending offer's hold is returned for lack of an answer. */
     answerBy: integer("answer_by").notNull(),
     answeredAt: integer("answered_at"),
@@ -254,8 +270,10 @@ export const offers = sqliteTable(
     index("offers_receiver_site_idx").on(t.receiverSiteId, t.createdAt),
     index("offers_status_answer_by_idx").on(t.status, t.answerBy),
     // One pending proposal per sending site and listing: a double submit can never hold twice.
-    uniqueIndex("offers_pending_unique").on(t.senderSiteId, t.listingId).where(sql`status = 'pending'`),
-  ],
+    uniqueIndex("offers_pending_unique")
+      .on(t.senderSiteId, t.listingId)
+      .where(sql`status = 'pending'`),
+  ]
 );
 
 /** One entry per participant of an offer. */
@@ -282,7 +300,7 @@ export const offerEntries = sqliteTable(
     trashedAt: integer("trashed_at"),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.offerId, t.userId] }), index("offer_entries_user_idx").on(t.userId)],
+  (t) => [primaryKey({ columns: [t.offerId, t.userId] }), index("offer_entries_user_idx").on(t.userId)]
 );
 
 /** Checks of delivered backlinks: the content url of an entry, fetched and searched for a link to the other site. */
@@ -304,7 +322,7 @@ export const linkChecks = sqliteTable(
     error: text("error"),
     checkedAt: integer("checked_at").notNull(),
   },
-  (t) => [index("link_checks_offer_idx").on(t.offerId, t.checkedAt), index("link_checks_checked_idx").on(t.checkedAt)],
+  (t) => [index("link_checks_offer_idx").on(t.offerId, t.checkedAt), index("link_checks_checked_idx").on(t.checkedAt)]
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -325,7 +343,7 @@ export const connectLots = sqliteTable(
     paymentEventId: text("payment_event_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("connect_lots_user_expires_idx").on(t.userId, t.expiresAt)],
+  (t) => [index("connect_lots_user_expires_idx").on(t.userId, t.expiresAt)]
 );
 
 export const connectLedger = sqliteTable(
@@ -346,7 +364,7 @@ export const connectLedger = sqliteTable(
     paymentEventId: text("payment_event_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("connect_ledger_user_idx").on(t.userId, t.createdAt), index("connect_ledger_offer_idx").on(t.offerId)],
+  (t) => [index("connect_ledger_user_idx").on(t.userId, t.createdAt), index("connect_ledger_offer_idx").on(t.offerId)]
 );
 
 /** What a refund or lost dispute took back from each lot of the purchase (its own lot and the holds it returned). */
@@ -359,7 +377,7 @@ export const paymentTakebacks = sqliteTable(
       .references(() => connectLots.id, { onDelete: "cascade" }),
     amount: integer("amount").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.lotId] })],
+  (t) => [primaryKey({ columns: [t.eventId, t.lotId] })]
 );
 
 /** Where a proposal's hold came from: the lots it took connects from, expiring first (see migrations/0004). */
@@ -374,7 +392,7 @@ export const connectHoldParts = sqliteTable(
       .references(() => connectLots.id, { onDelete: "cascade" }),
     amount: integer("amount").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.offerId, t.lotId] })],
+  (t) => [primaryKey({ columns: [t.offerId, t.lotId] })]
 );
 
 /**
@@ -389,7 +407,9 @@ export const paymentEvents = sqliteTable(
     id: text("id").primaryKey(),
     type: text("type").notNull(),
     /** credited | revoked | ignored (with `note` saying why). */
-    outcome: text("outcome", { enum: ["credited", "revoked", "ignored"] }).notNull().default("ignored"),
+    outcome: text("outcome", { enum: ["credited", "revoked", "ignored"] })
+      .notNull()
+      .default("ignored"),
     note: text("note"),
     checkoutSessionId: text("checkout_session_id"),
     paymentIntentId: text("payment_intent_id"),
@@ -410,7 +430,7 @@ export const paymentEvents = sqliteTable(
     claim: text("claim"),
     processedAt: integer("processed_at").notNull(),
   },
-  (t) => [uniqueIndex("payment_events_checkout_unique").on(t.checkoutSessionId), index("payment_events_intent_idx").on(t.paymentIntentId)],
+  (t) => [uniqueIndex("payment_events_checkout_unique").on(t.checkoutSessionId), index("payment_events_intent_idx").on(t.paymentIntentId)]
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -445,7 +465,7 @@ export const chats = sqliteTable(
     uniqueIndex("chats_pair_unique").on(t.userAId, t.userBId),
     index("chats_user_b_idx").on(t.userBId, t.lastUpdated),
     index("chats_user_a_idx").on(t.userAId, t.lastUpdated),
-  ],
+  ]
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -461,7 +481,7 @@ export const feedback = sqliteTable(
     text: text("text").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("feedback_created_idx").on(t.createdAt)],
+  (t) => [index("feedback_created_idx").on(t.createdAt)]
 );
 
 /** The beta waitlist: site-add form entries from the landing page (sources hero and other). */
@@ -478,7 +498,7 @@ export const betaSignups = sqliteTable(
     createdAt: createdAt(),
   },
   // Each email once (rows from the "other" source have none).
-  (t) => [uniqueIndex("beta_signups_email_unique").on(t.email), index("beta_signups_created_idx").on(t.createdAt)],
+  (t) => [uniqueIndex("beta_signups_email_unique").on(t.email), index("beta_signups_created_idx").on(t.createdAt)]
 );
 
 export const emailOutbox = sqliteTable(
@@ -492,7 +512,9 @@ export const emailOutbox = sqliteTable(
     /** One email per event: a second insert with the same key is ignored (e.g. `offer:ID:accepted`). */
     dedupeKey: text("dedupe_key"),
     /** cancelled: a notification whose recipient turned notification emails off before it went. */
-    status: text("status", { enum: ["pending", "sent", "failed", "cancelled"] }).notNull().default("pending"),
+    status: text("status", { enum: ["pending", "sent", "failed", "cancelled"] })
+      .notNull()
+      .default("pending"),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     /** Which transport delivered it (mailbox, resend, postmark, cloudflare, http) and the provider's message id. */
@@ -506,7 +528,7 @@ export const emailOutbox = sqliteTable(
     index("email_outbox_status_next_idx").on(t.status, t.nextAttemptAt),
     index("email_outbox_created_idx").on(t.createdAt),
     uniqueIndex("email_outbox_dedupe_unique").on(t.dedupeKey),
-  ],
+  ]
 );
 
 /** Audits of a site that produce its authority score and the Your Score cards. */
@@ -525,7 +547,7 @@ export const scoreRuns = sqliteTable(
     startedAt: integer("started_at").notNull(),
     finishedAt: integer("finished_at"),
   },
-  (t) => [index("score_runs_site_idx").on(t.siteId, t.startedAt)],
+  (t) => [index("score_runs_site_idx").on(t.siteId, t.startedAt)]
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -544,7 +566,7 @@ export const devSandboxPages = sqliteTable(
     body: text("body").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.host, t.path] })],
+  (t) => [primaryKey({ columns: [t.host, t.path] })]
 );
 
 /** What the product fetched from the sandbox, newest first on /dev/sites. */
@@ -557,7 +579,7 @@ export const devSandboxRequests = sqliteTable(
     status: integer("status").notNull(),
     at: integer("at").notNull(),
   },
-  (t) => [index("dev_sandbox_requests_at_idx").on(t.at)],
+  (t) => [index("dev_sandbox_requests_at_idx").on(t.at)]
 );
 
 export type User = typeof users.$inferSelect;

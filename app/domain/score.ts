@@ -23,7 +23,10 @@ export function authorityBand(score: number): AuthorityBand {
   return "hi";
 }
 
-/** A missing score shows a random number from 40 to 99 (spec 9); `random` returns [0, 1). */
-export function displayScore(score: number | null | undefined, random: () => number = Math.random): number {
-  return score === null || score === undefined ? 40 + Math.floor(random() * 60) : Math.ceil(score);
+/**
+ * The score as shown: rounded up. A site not audited yet comes with its placeholder from the database
+ * (`sites.placeholder_score`, 40 to 99 from its id; decision 24), never a new random number per page.
+ */
+export function displayScore(score: number): number {
+  return Math.ceil(score);
 }

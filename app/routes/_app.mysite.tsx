@@ -26,7 +26,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       host: site.host,
       icon: site.icon,
       verified: site.verified,
-      score: site.score,
+      // Until the first audit, the site's placeholder (decision 24), as everywhere else.
+      score: site.score ?? site.placeholderScore,
       description: site.description,
       tags: site.tags,
       materials: site.materials,

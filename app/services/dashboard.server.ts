@@ -6,6 +6,7 @@ import { countOffers } from "~/domain/offer-status";
 import { ftsPhrase, tagToken } from "~/domain/search";
 import { offerSidesOf, offersAndTrades } from "./trades-read.server";
 import { SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
+import { shownScore } from "./sites.server";
 
 const suggestionColumns = {
   id: sites.id,
@@ -13,7 +14,7 @@ const suggestionColumns = {
   description: sites.description,
   category: sites.category,
   icon: sites.icon,
-  score: sites.score,
+  score: shownScore,
   listingId: listings.id,
   connects: listings.connects,
 };
@@ -21,9 +22,7 @@ const suggestionColumns = {
 /** Five random tradable sites, optionally only those with a tag (through the search index). */
 function randomSites(db: Database, userId: string, tag: string | null) {
   const base = and(eq(sites.verified, true), ne(sites.userId, userId));
-  const withTag = tag
-    ? sql`${sites.searchRowid} IN (SELECT rowid FROM site_search WHERE site_search MATCH ${ftsPhrase(tagToken(tag))})`
-    : undefined;
+  const withTag = tag ? sql`${sites.searchRowid} IN (SELECT rowid FROM site_search WHERE site_search MATCH ${ftsPhrase(tagToken(tag))})` : undefined;
   return db
     .select(suggestionColumns)
     .from(sites)
@@ -51,4 +50,3 @@ export async function dashboardFor(db: Database, userId: string, siteId: string)
   const [{ offers: open, trades }, sides] = await Promise.all([offersAndTrades(db, userId, siteId), offerSidesOf(db, siteId)]);
   return { counts: countOffers(sides, siteId), trades, offers: open };
 }
-

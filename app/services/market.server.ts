@@ -2,6 +2,7 @@
 import { and, desc, eq, lt, ne, or } from "drizzle-orm";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
+import { shownScore } from "./sites.server";
 
 export const MARKET_PAGE_SIZE = 24;
 
@@ -17,12 +18,11 @@ const postColumns = {
   description: sites.description,
   category: sites.category,
   icon: sites.icon,
-  score: sites.score,
+  score: shownScore,
   tags: sites.tags,
 };
 
-const tradable = (viewerUserId: string) =>
-  and(eq(listings.active, true), eq(sites.verified, true), ne(listings.userId, viewerUserId));
+const tradable = (viewerUserId: string) => and(eq(listings.active, true), eq(sites.verified, true), ne(listings.userId, viewerUserId));
 
 export async function listMarket(db: Database, viewerUserId: string, before?: { createdAt: number; id: string }) {
   const rows = await db
@@ -32,10 +32,8 @@ export async function listMarket(db: Database, viewerUserId: string, before?: { 
     .where(
       and(
         tradable(viewerUserId),
-        before
-          ? or(lt(listings.createdAt, before.createdAt), and(eq(listings.createdAt, before.createdAt), lt(listings.id, before.id)))
-          : undefined,
-      ),
+        before ? or(lt(listings.createdAt, before.createdAt), and(eq(listings.createdAt, before.createdAt), lt(listings.id, before.id))) : undefined
+      )
     )
     .orderBy(desc(listings.createdAt), desc(listings.id))
     .limit(MARKET_PAGE_SIZE + 1)

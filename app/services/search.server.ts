@@ -24,7 +24,8 @@ export interface SearchPost {
   description: string;
   category: string;
   icon: string | null;
-  score: number | null;
+  /** The audited score, or the placeholder until the first audit. */
+  score: number;
   tags: string[];
 }
 
@@ -37,7 +38,7 @@ interface Row extends Omit<SearchPost, "tags"> {
 function bandCondition(query: SearchQuery): SQL | null {
   if (query.bands.length === 0) return null;
   const parts = AUTHORITY_BANDS.filter((band) => query.bands.includes(band.id)).map(
-    (band) => sql`(s.score BETWEEN ${band.min} AND ${band.max})`,
+    (band) => sql`(coalesce(s.score, s.placeholder_score) BETWEEN ${band.min} AND ${band.max})`
   );
   return sql`(${sql.join(parts, sql` OR `)})`;
 }
@@ -50,7 +51,7 @@ function shortTermCondition(term: string): SQL {
 }
 
 const columns = sql`l.id AS id, l.connects AS connects, s.url AS url, s.description AS description,
-  s.category AS category, s.icon AS icon, s.score AS score, s.tags AS tags`;
+  s.category AS category, s.icon AS icon, coalesce(s.score, s.placeholder_score) AS score, s.tags AS tags`;
 
 /** Parses the position of the last result shown, in the form of the search that made it. */
 function parsePosition(value: string | null | undefined, matchMode: boolean) {
@@ -77,7 +78,7 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
     if (matchMode) {
       const where = sql.join(
         [sql`f.site_search MATCH ${phrases.join(" AND ")}`, ...conditions, ...(from && "rowid" in from ? [sql`f.rowid < ${from.rowid}`] : [])],
-        sql` AND `,
+        sql` AND `
       );
       return db.all<Row>(sql`
         SELECT ${columns}, CAST(f.rowid AS TEXT) AS position
@@ -91,11 +92,9 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
       [
         sql`l.active = 1`,
         ...conditions,
-        ...(from && "createdAt" in from
-          ? [sql`(l.created_at < ${from.createdAt} OR (l.created_at = ${from.createdAt} AND l.id < ${from.id}))`]
-          : []),
+        ...(from && "createdAt" in from ? [sql`(l.created_at < ${from.createdAt} OR (l.created_at = ${from.createdAt} AND l.id < ${from.id}))`] : []),
       ],
-      sql` AND `,
+      sql` AND `
     );
     return db.all<Row>(sql`
       SELECT ${columns}, l.created_at || '_' || l.id AS position
@@ -114,7 +113,7 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
   return {
     posts: page.map(({ position: _position, tags, ...post }) => ({ ...post, tags: JSON.parse(tags) as string[] })),
     count: counted.length,
-    next: rows.length > SEARCH_PAGE_SIZE ? (page.at(-1)?.position ?? null) : null,
+    next: rows.length > SEARCH_PAGE_SIZE ? page.at(-1)?.position ?? null : null,
     durationMs: performance.now() - started,
   };
 }

@@ -47,9 +47,12 @@ export async function addSite(db: Database, site: NewSite, now: number): Promise
   }
 }
 
+/** The score a site shows: its audited score, or until the first audit its placeholder (decision 24). */
+export const shownScore = sql<number>`coalesce(${sites.score}, ${sites.placeholderScore})`;
+
 export function listUserSites(db: Database, userId: string) {
   return db
-    .select({ id: sites.id, url: sites.url, host: sites.host, icon: sites.icon, verified: sites.verified, score: sites.score })
+    .select({ id: sites.id, url: sites.url, host: sites.host, icon: sites.icon, verified: sites.verified, score: shownScore })
     .from(sites)
     .where(eq(sites.userId, userId))
     .orderBy(asc(sites.createdAt), asc(sites.id))
@@ -118,13 +121,16 @@ export async function updateSiteSettings(db: Database, userId: string, siteId: s
                 createdAt: sql<number>`${now}`.as("created_at"),
               })
               .from(sites)
-              .where(owned),
+              .where(owned)
           )
           .onConflictDoUpdate({
             target: listings.siteId,
             set: { active: true, connects, contentTypes: fields.contentTypes, materials: fields.materials },
           })
-      : db.update(listings).set({ active: false }).where(and(eq(listings.siteId, siteId), eq(listings.userId, userId))),
+      : db
+          .update(listings)
+          .set({ active: false })
+          .where(and(eq(listings.siteId, siteId), eq(listings.userId, userId))),
   ]);
   return updated.length > 0;
 }

@@ -4,6 +4,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { connectLedger, connectLots, offerEntries, offers, paymentEvents, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
+import { shownScore } from "./sites.server";
 
 const senderSite = alias(sites, "sender_site");
 const receiverSite = alias(sites, "receiver_site");
@@ -91,7 +92,7 @@ const profileColumns = {
   url: sites.url,
   host: sites.host,
   icon: sites.icon,
-  score: sites.score,
+  score: shownScore,
   description: sites.description,
   tags: sites.tags,
   contentTypes: sites.contentTypes,

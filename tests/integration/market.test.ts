@@ -66,7 +66,12 @@ describe("search", () => {
     const viewer = await signUp();
     const other = await signUp();
     const word = `zq${crypto.randomUUID().slice(0, 6)}`;
-    const low = await listSite(other.userId, { host: uniqueHost("low"), description: `Cheap ${word.toUpperCase()} tips`, tags: ["seo", "ai"], score: 12 });
+    const low = await listSite(other.userId, {
+      host: uniqueHost("low"),
+      description: `Cheap ${word.toUpperCase()} tips`,
+      tags: ["seo", "ai"],
+      score: 12,
+    });
     const mid = await listSite(other.userId, { host: uniqueHost("mid"), description: `More ${word} here`, tags: ["seo"], score: 45 });
     const hi = await listSite(other.userId, { host: `${word}-hi.com`, tags: ["travel"], score: 88 });
     await listSite(viewer.userId, { host: `${word}-own.com`, tags: ["seo"], score: 50 });
@@ -82,6 +87,32 @@ describe("search", () => {
     const page = await read(await get(`/search/${word}`, { cookie: viewer.cookie }));
     expect(page).toContain(`Results for ${word}`);
     expect(page).toContain("3+ sites available");
+  });
+
+  it("a site not audited yet shows one placeholder from 40 to 99: the same on every load, on its card and panel, and in the band filter", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const word = `zu${crypto.randomUUID().slice(0, 6)}`;
+    const unscored = await listSite(other.userId, { host: `${word}-new.com`, score: null });
+    const { placeholder } = (await env.DB.prepare("SELECT placeholder_score AS placeholder FROM sites WHERE id = ?")
+      .bind(unscored.siteId)
+      .first<{ placeholder: number }>())!;
+    expect(placeholder).toBeGreaterThanOrEqual(40);
+    expect(placeholder).toBeLessThanOrEqual(99);
+    const shown = (html: string) => [...html.matchAll(/aria-label="Authority score (\d+)"/g)].map((match) => Number(match[1]));
+    for (let load = 0; load < 3; load++) {
+      expect(shown(await read(await get(`/search?term=${word}`, { cookie: viewer.cookie })))).toEqual([placeholder]);
+    }
+    const panel = await read(await get(`/market?post=${unscored.listingId}`, { cookie: viewer.cookie }));
+    expect(panel).toContain(`aria-label="Authority score ${placeholder}"`);
+    const band = placeholder >= 70 ? "hi" : "mid";
+    const otherBand = band === "hi" ? "mid" : "hi";
+    expect(await read(await get(`/search?term=${word}&band=${band}`, { cookie: viewer.cookie }))).toContain(`/market?post=${unscored.listingId}`);
+    expect(await read(await get(`/search?term=${word}&band=${otherBand}`, { cookie: viewer.cookie }))).not.toContain(
+      `/market?post=${unscored.listingId}`
+    );
+    // Its owner's header shows the same number until the first audit.
+    expect(await read(await get("/mysite", { cookie: other.cookie }))).not.toContain('score-none">–');
   });
 
   it("takes a category only from the site's tags, never from text that looks like one", async () => {
@@ -112,7 +143,10 @@ describe("search", () => {
     const other = await signUp();
     const word = `zp${crypto.randomUUID().slice(0, 6)}`;
     const listed: string[] = [];
-    for (let i = 0; i < 30; i += 1) listed.push((await listSite(other.userId, { host: uniqueHost("paged"), description: `Paged ${word} ${i}`, tags: ["news-journalism"] })).listingId);
+    for (let i = 0; i < 30; i += 1)
+      listed.push(
+        (await listSite(other.userId, { host: uniqueHost("paged"), description: `Paged ${word} ${i}`, tags: ["news-journalism"] })).listingId
+      );
     const walk = async (first: string) => {
       const seen: string[] = [];
       let next: string | null = first;
@@ -179,10 +213,24 @@ describe("settings", () => {
 
   it("clears a list when no chip is chosen, and refuses unknown ids and a blank description", async () => {
     const owner = await signUp();
-    await post("/mysite/settings", new URLSearchParams([["description", "x"], ["tags", "seo"]]), { cookie: owner.cookie });
+    await post(
+      "/mysite/settings",
+      new URLSearchParams([
+        ["description", "x"],
+        ["tags", "seo"],
+      ]),
+      { cookie: owner.cookie }
+    );
     await post("/mysite/settings", { description: "x" }, { cookie: owner.cookie });
     expect(await env.DB.prepare("SELECT tags FROM sites WHERE user_id = ?").bind(owner.userId).first()).toEqual({ tags: "[]" });
-    const unknown = await post("/mysite/settings", new URLSearchParams([["description", "x"], ["tags", "hacking"]]), { cookie: owner.cookie });
+    const unknown = await post(
+      "/mysite/settings",
+      new URLSearchParams([
+        ["description", "x"],
+        ["tags", "hacking"],
+      ]),
+      { cookie: owner.cookie }
+    );
     expect(unknown.status).toBe(400);
     const blank = await post("/mysite/settings", { description: "   " }, { cookie: owner.cookie });
     expect(blank.status).toBe(400);
@@ -193,7 +241,13 @@ describe("settings", () => {
     const owner = await signUp();
     const viewer = await signUp();
     await env.DB.prepare("UPDATE sites SET verified = 1 WHERE user_id = ?").bind(owner.userId).run();
-    const list = new URLSearchParams([["description", "Listed from settings"], ["contentTypes", "feature"], ["materials", "logo"], ["listed", "on"], ["connects", "12"]]);
+    const list = new URLSearchParams([
+      ["description", "Listed from settings"],
+      ["contentTypes", "feature"],
+      ["materials", "logo"],
+      ["listed", "on"],
+      ["connects", "12"],
+    ]);
     expect((await post("/mysite/settings", list, { cookie: owner.cookie })).status).toBe(302);
     const listing = await env.DB.prepare("SELECT active, connects, content_types FROM listings WHERE user_id = ?").bind(owner.userId).first();
     expect(listing).toEqual({ active: 1, connects: 12, content_types: '["feature"]' });
@@ -216,7 +270,9 @@ describe("settings", () => {
   it("changes only the user's own site", async () => {
     const owner = await signUp();
     const intruder = await signUp();
-    const ownerSite = await env.DB.prepare("SELECT id, description FROM sites WHERE user_id = ?").bind(owner.userId).first<{ id: string; description: string }>();
+    const ownerSite = await env.DB.prepare("SELECT id, description FROM sites WHERE user_id = ?")
+      .bind(owner.userId)
+      .first<{ id: string; description: string }>();
     expect((await post("/sites/active", { siteId: ownerSite!.id }, { cookie: intruder.cookie })).status).toBe(403);
     // A session that somehow names the owner's site is still only ever the intruder's own sites.
     await env.DB.prepare("UPDATE sessions SET active_site_id = ? WHERE user_id = ?").bind(ownerSite!.id, intruder.userId).run();
@@ -224,8 +280,12 @@ describe("settings", () => {
     // And the service refuses anyone else's site outright.
     const settings = { description: "Hijacked again, directly", tags: [], materials: [], contentTypes: [], listed: false };
     expect(await updateSiteSettings(database(env.DB), intruder.userId, ownerSite!.id, settings, Date.now())).toBe(false);
-    expect(await env.DB.prepare("SELECT description FROM sites WHERE id = ?").bind(ownerSite!.id).first()).toEqual({ description: ownerSite!.description });
-    expect(await env.DB.prepare("SELECT description FROM sites WHERE user_id = ?").bind(intruder.userId).first()).toEqual({ description: "Hijacked description from elsewhere" });
+    expect(await env.DB.prepare("SELECT description FROM sites WHERE id = ?").bind(ownerSite!.id).first()).toEqual({
+      description: ownerSite!.description,
+    });
+    expect(await env.DB.prepare("SELECT description FROM sites WHERE user_id = ?").bind(intruder.userId).first()).toEqual({
+      description: "Hijacked description from elsewhere",
+    });
     const intruderPage = await read(await get("/mysite", { cookie: intruder.cookie }));
     expect(intruderPage).not.toContain(owner.url);
   });
@@ -253,10 +313,16 @@ describe("site-add form from the market", () => {
   it("creates the site and its listing and returns to the market", async () => {
     const user = await signUp();
     const host = uniqueHost("listed");
-    const response = await post("/add-site?source=market", { url: host, category: "product", description: "We make tools", connects: "12" }, { cookie: user.cookie });
+    const response = await post(
+      "/add-site?source=market",
+      { url: host, category: "product", description: "We make tools", connects: "12" },
+      { cookie: user.cookie }
+    );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/market");
-    const row = await env.DB.prepare("SELECT s.category, l.connects FROM sites s JOIN listings l ON l.site_id = s.id WHERE s.host = ?").bind(host).first();
+    const row = await env.DB.prepare("SELECT s.category, l.connects FROM sites s JOIN listings l ON l.site_id = s.id WHERE s.host = ?")
+      .bind(host)
+      .first();
     expect(row).toEqual({ category: "product", connects: 12 });
   });
 
@@ -265,7 +331,8 @@ describe("site-add form from the market", () => {
     const response = await post("/add-site?source=market", { url: "x", connects: "100" }, { cookie: user.cookie });
     expect(response.status).toBe(400);
     const page = await read(response);
-    for (const message of [messages.invalidUrl, messages.selectCategory, messages.enterDescription, messages.connectsRange]) expect(page).toContain(message);
+    for (const message of [messages.invalidUrl, messages.selectCategory, messages.enterDescription, messages.connectsRange])
+      expect(page).toContain(message);
     expect(page).not.toContain('name="email"');
     expect(page).toMatch(/href="\/market"[^>]*>Exit</);
     expect((await get("/add-site?source=market")).headers.get("Location")).toMatch(/^\/login/);
@@ -275,7 +342,10 @@ describe("site-add form from the market", () => {
     const host = uniqueHost("other");
     const response = await post("/add-site?source=other", { url: host, category: "blog", description: "Other source" });
     expect(response.headers.get("Location")).toBe("/newbeta");
-    expect(await env.DB.prepare("SELECT email, source FROM beta_signups WHERE host = ?").bind(host).first()).toEqual({ email: null, source: "other" });
+    expect(await env.DB.prepare("SELECT email, source FROM beta_signups WHERE host = ?").bind(host).first()).toEqual({
+      email: null,
+      source: "other",
+    });
   });
 });
 
@@ -296,7 +366,8 @@ describe("dashboard", () => {
     const theirs = await Promise.all([1, 2, 3].map((i) => listSite(other.userId, { host: uniqueHost(`theirs${i}`), connects: 5 })));
     const otherSecond = await trader();
     const latest = async (userId: string) =>
-      (await env.DB.prepare("SELECT id FROM offers WHERE sender_user_id = ? ORDER BY created_at DESC LIMIT 1").bind(userId).first<{ id: string }>())!.id;
+      (await env.DB.prepare("SELECT id FROM offers WHERE sender_user_id = ? ORDER BY created_at DESC LIMIT 1").bind(userId).first<{ id: string }>())!
+        .id;
     // Sent by me: one still pending, one accepted (a trade).
     expect((await propose(me.cookie, theirs[0]!.listingId)).status).toBe(302);
     expect((await propose(me.cookie, theirs[1]!.listingId)).status).toBe(302);
@@ -328,7 +399,9 @@ describe("dashboard", () => {
     for (const partner of partners) {
       for (let i = 0; i < 19 && trades < 205; i += 1, trades += 1) {
         expect((await propose(partner.cookie, mine.listingId)).status).toBe(302);
-        const offer = await env.DB.prepare("SELECT id FROM offers WHERE sender_user_id = ? AND status = 'pending'").bind(partner.userId).first<{ id: string }>();
+        const offer = await env.DB.prepare("SELECT id FROM offers WHERE sender_user_id = ? AND status = 'pending'")
+          .bind(partner.userId)
+          .first<{ id: string }>();
         expect((await act(me.cookie, offer!.id, [["intent", "accept"]])).status).toBe(302);
       }
     }
@@ -342,7 +415,14 @@ describe("dashboard", () => {
     const none = await read(await get("/mysite", { cookie: me.cookie }));
     expect(none).toContain("Try these sites<");
     expect(none).toContain("Try something new");
-    await post("/mysite/settings", new URLSearchParams([["description", "x"], ["tags", "fin-tech"]]), { cookie: me.cookie });
+    await post(
+      "/mysite/settings",
+      new URLSearchParams([
+        ["description", "x"],
+        ["tags", "fin-tech"],
+      ]),
+      { cookie: me.cookie }
+    );
     for (let i = 0; i < 3; i += 1) await listSite(other.userId, { host: uniqueHost("fintech"), tags: ["fin-tech"] });
     const tagged = await read(await get("/mysite", { cookie: me.cookie }));
     expect(tagged).toContain("Try these sites about Fin-tech");
@@ -353,7 +433,7 @@ describe("your score", () => {
   it("shows the stored audit with the card formatting", async () => {
     const me = await signUp();
     await env.DB.prepare(
-      "UPDATE sites SET score = 64, score_run_at = ?, domain_authority = 30, on_page_seo = 35, technical_seo = 10, links = 0, speed = 77, ssl = 20 WHERE user_id = ?",
+      "UPDATE sites SET score = 64, score_run_at = ?, domain_authority = 30, on_page_seo = 35, technical_seo = 10, links = 0, speed = 77, ssl = 20 WHERE user_id = ?"
     )
       .bind(Date.UTC(2025, 0, 5), me.userId)
       .run();

@@ -34,10 +34,6 @@ describe("displayed score", () => {
     expect(displayScore(41.2)).toBe(42);
     expect(displayScore(0)).toBe(0);
   });
-  it("shows a random 40 to 99 when the score is missing", () => {
-    expect(displayScore(null, () => 0)).toBe(40);
-    expect(displayScore(undefined, () => 0.99999)).toBe(99);
-  });
 });
 
 describe("dates", () => {
