@@ -317,8 +317,12 @@ export const linkChecks = sqliteTable(
     contentUrl: text("content_url").notNull(),
     targetHost: text("target_host").notNull(),
     state: text("state", { enum: ["found", "missing", "changed", "nofollow", "error"] }).notNull(),
+    /** follow, nofollow, sponsored or ugc: the link found (the best one when there are several). */
     rel: text("rel"),
     anchorText: text("anchor_text"),
+    /** The link's address as written on the page, resolved, and whether it is hidden (hidden, inline style, zero size). */
+    href: text("href"),
+    hidden: integer("hidden", { mode: "boolean" }).notNull().default(false),
     error: text("error"),
     checkedAt: integer("checked_at").notNull(),
   },

@@ -63,6 +63,10 @@ export const messages = {
   offerAnswerWindowOver: "This offer waited more than 14 days for an answer and can no longer be accepted.",
   tooManyProposals: "You have sent 20 offers in the last hour. Please wait a while before sending more.",
 
+  // Delivered links (decision 15)
+  linkNotFound: "We could not find a link to {site} on that page.",
+  tooManyLinkChecks: "That is a lot of page checks in an hour. Please try again later.",
+
   // Verification and site icons (spec 2, 7 and 8)
   tagNotFound: "Could not find your tag",
   checkAgain: "Check again",

@@ -15,18 +15,16 @@ export type HeadHandlers = Record<string, (element: Element) => void>;
 export async function scanHead(page: FetchedPage, handlers: HeadHandlers, enough: () => boolean = () => false): Promise<{ ok: true } | FetchRefused> {
   let headOver = false;
   let rawDepth = 0; // inside <noscript> or <template>, whose contents are not the head's own elements
-  let rewriter = new HTMLRewriter()
-    .on("head", { element: (head) => head.onEndTag(() => void (headOver = true)) })
-    .on("*", {
-      element: (element) => {
-        if (rawDepth > 0 || headOver) return;
-        if (!HEAD_ELEMENTS.has(element.tagName)) headOver = true;
-        else if ((element.tagName === "noscript" || element.tagName === "template")) {
-          rawDepth += 1;
-          element.onEndTag(() => void (rawDepth -= 1));
-        }
-      },
-    });
+  let rewriter = new HTMLRewriter().on("head", { element: (head) => head.onEndTag(() => void (headOver = true)) }).on("*", {
+    element: (element) => {
+      if (rawDepth > 0 || headOver) return;
+      if (!HEAD_ELEMENTS.has(element.tagName)) headOver = true;
+      else if (element.tagName === "noscript" || element.tagName === "template") {
+        rawDepth += 1;
+        element.onEndTag(() => void (rawDepth -= 1));
+      }
+    },
+  });
   for (const [selector, handler] of Object.entries(handlers)) {
     rewriter = rewriter.on(selector, { element: (element) => (headOver || rawDepth > 0 ? undefined : handler(element)) });
   }
@@ -34,7 +32,9 @@ export async function scanHead(page: FetchedPage, handlers: HeadHandlers, enough
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
     try {
-      reader = rewriter.transform(new Response(page.body, { headers: { "Content-Type": /html/i.test(declared) ? declared : "text/html" } })).body?.getReader();
+      reader = rewriter
+        .transform(new Response(page.body, { headers: { "Content-Type": /html/i.test(declared) ? declared : "text/html" } }))
+        .body?.getReader();
     } catch {
       // A charset the parser does not know: read the bytes as UTF-8, which the ASCII of a head's tags survives.
       reader = rewriter.transform(new Response(page.body, { headers: { "Content-Type": "text/html; charset=utf-8" } })).body?.getReader();
@@ -45,6 +45,128 @@ export async function scanHead(page: FetchedPage, handlers: HeadHandlers, enough
     }
     const failure = enough() ? null : page.failure();
     return failure ? refused(failure, page.url) : { ok: true };
+  } catch {
+    return refused(page.failure() ?? "unreachable", page.url);
+  } finally {
+    await reader?.cancel().catch(() => undefined);
+    await page.cancel();
+  }
+}
+
+export type LinkRel = "follow" | "nofollow" | "sponsored" | "ugc";
+
+export interface FoundLink {
+  href: string;
+  rel: LinkRel;
+  anchorText: string;
+  hidden: boolean;
+}
+
+/** Elements that never have content, so they have no end tag to wait for. */
+const VOID_ELEMENTS = new Set([
+  "area",
+  "base",
+  "br",
+  "col",
+  "embed",
+  "hr",
+  "img",
+  "input",
+  "link",
+  "meta",
+  "param",
+  "source",
+  "track",
+  "wbr",
+  "keygen",
+]);
+
+const HIDING_STYLE = [
+  /(^|;)\s*display\s*:\s*none\b/i,
+  /(^|;)\s*visibility\s*:\s*(hidden|collapse)\b/i,
+  /(^|;)\s*opacity\s*:\s*0(\.0+)?\s*(;|$)/i,
+  /(^|;)\s*font-size\s*:\s*0(px|em|rem|pt|%)?\s*(;|$)/i,
+  /(^|;)\s*(max-)?(width|height)\s*:\s*0(px|em|rem|%)?\s*(;|$)/i,
+  /(^|;)\s*(left|top|text-indent)\s*:\s*-\d{3,}(px|em|rem)?\s*(;|$)/i,
+];
+
+/** Whether an element hides what it holds: the `hidden` attribute, or an inline style that hides or shrinks it to nothing. */
+export function hidesContent(element: { getAttribute(name: string): string | null; hasAttribute(name: string): boolean }): boolean {
+  if (element.hasAttribute("hidden")) return true;
+  const style = element.getAttribute("style");
+  return style !== null && HIDING_STYLE.some((pattern) => pattern.test(style));
+}
+
+/** A link's rel as a search engine reads it: sponsored and ugc before nofollow; none of them is a followed link. */
+export function relOf(value: string | null): LinkRel {
+  const tokens = new Set((value ?? "").toLowerCase().split(/\s+/).filter(Boolean));
+  if (tokens.has("sponsored")) return "sponsored";
+  if (tokens.has("ugc")) return "ugc";
+  if (tokens.has("nofollow")) return "nofollow";
+  return "follow";
+}
+
+/**
+ * Streams a whole page (up to the safe fetch's size cap) through HTMLRewriter and lists its links that `wanted`
+ * accepts: each with its rel, its anchor text and whether it is hidden (by itself or by an element around it).
+ */
+export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean): Promise<{ ok: true; links: FoundLink[] } | FetchRefused> {
+  const links: FoundLink[] = [];
+  let base = page.url;
+  let hiddenDepth = 0;
+  let current: FoundLink | null = null;
+  const rewriter = new HTMLRewriter()
+    .on("base[href]", {
+      element: (element) => {
+        try {
+          base = new URL(element.getAttribute("href") ?? "", page.url).toString();
+        } catch {
+          // A broken base changes nothing.
+        }
+      },
+    })
+    .on("*", {
+      element: (element) => {
+        if (VOID_ELEMENTS.has(element.tagName) || !hidesContent(element)) return;
+        hiddenDepth += 1;
+        element.onEndTag(() => void (hiddenDepth -= 1));
+      },
+    })
+    .on("a[href]", {
+      element: (element) => {
+        let url: URL;
+        try {
+          url = new URL((element.getAttribute("href") ?? "").trim(), base);
+        } catch {
+          return;
+        }
+        if ((url.protocol !== "https:" && url.protocol !== "http:") || !wanted(url)) return;
+        const link: FoundLink = { href: url.toString(), rel: relOf(element.getAttribute("rel")), anchorText: "", hidden: hiddenDepth > 0 };
+        links.push(link);
+        current = link;
+        element.onEndTag(() => void (current = null));
+      },
+      text: (chunk) => {
+        if (current && current.anchorText.length < 500) current.anchorText += chunk.text;
+      },
+    });
+  const declared = page.headers.get("Content-Type") ?? "";
+  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+  try {
+    try {
+      reader = rewriter
+        .transform(new Response(page.body, { headers: { "Content-Type": /html/i.test(declared) ? declared : "text/html" } }))
+        .body?.getReader();
+    } catch {
+      reader = rewriter.transform(new Response(page.body, { headers: { "Content-Type": "text/html; charset=utf-8" } })).body?.getReader();
+    }
+    while (reader) {
+      const { done } = await reader.read();
+      if (done) break;
+    }
+    const failure = page.failure();
+    if (failure && failure !== "too_large") return refused(failure, page.url);
+    return { ok: true, links: links.map((link) => ({ ...link, anchorText: link.anchorText.replace(/\s+/g, " ").trim().slice(0, 200) })) };
   } catch {
     return refused(page.failure() ?? "unreachable", page.url);
   } finally {

@@ -8,6 +8,7 @@ import { ScoreBadge } from "~/components/post-card";
 import { SlideOut } from "~/components/slide-out";
 import { Spinner } from "~/components/spinner";
 import { SiteIcon } from "~/components/site-icon";
+import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
 import { ENTRY_ACTION_LABELS, ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, type EntryStatus } from "~/domain/offer-rules";
 import type { StatusCode } from "~/domain/offer-status";
@@ -45,7 +46,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     input.intent === "move"
       ? await moveTradeEntry(context, auth, offerId, input.to, input.contentUrl || null)
       : await actOnOffer(context, auth, offerId, input.intent, input.intent === "accept" ? input.materials : []);
-  if (!result.ok) return data({ error: result.message }, { status: result.status });
+  // A refusal keeps the content url that was typed (the page shows it again without JavaScript).
+  if (!result.ok)
+    return data({ error: result.message, contentUrl: input.intent === "move" ? input.contentUrl || null : null }, { status: result.status });
   throw redirect(input.intent === "trash" ? "/mysite/offers" : `/mysite/offers?offer=${offerId}`);
 }
 
@@ -103,9 +106,40 @@ function useOfferAction(offerId: string) {
   };
 }
 
-function Progress({ who, status, contentUrl, link }: { who: string; status: EntryStatus; contentUrl: string | null; link: string }) {
+type LinkState = OfferDetail["own"]["link"];
+
+const REL_LABELS: Record<string, string> = { follow: "followed", nofollow: "nofollow", sponsored: "sponsored", ugc: "ugc" };
+
+/** What the last check of a delivered link saw, and when. */
+function LinkCheckLine({ check, now }: { check: NonNullable<LinkState>; now: number }) {
+  const found = check.state === "found";
   return (
-    <p>
+    <span className={`link-check ${found && !check.hidden && check.rel === "follow" ? "link-ok" : "link-warning"}`}>
+      {found
+        ? `Link to ${check.targetHost}: ${REL_LABELS[check.rel ?? "follow"] ?? check.rel}${check.hidden ? ", hidden" : ""}`
+        : `No link to ${check.targetHost} found`}
+      {check.anchorText ? ` (“${check.anchorText}”)` : ""} · checked {formatShortDate(check.checkedAt, now)}
+    </span>
+  );
+}
+
+function Progress({
+  who,
+  status,
+  contentUrl,
+  link,
+  check,
+  now,
+}: {
+  who: string;
+  status: EntryStatus;
+  contentUrl: string | null;
+  link: string;
+  check: LinkState;
+  now: number;
+}) {
+  return (
+    <p className="progress-line">
       {who}: <StatusLabel code={ENTRY_STATUS_CODES[status]} />
       {contentUrl ? (
         <>
@@ -115,15 +149,18 @@ function Progress({ who, status, contentUrl, link }: { who: string; status: Entr
           </a>
         </>
       ) : null}
+      {contentUrl && check ? <LinkCheckLine check={check} now={now} /> : null}
     </p>
   );
 }
 
 const OPTIMISTIC_CODES: Record<string, StatusCode> = { accept: "ACC", decline: "DEC", rescind: "RES", trash: "TRS" };
 
-function Detail({ detail }: { detail: OfferDetail }) {
+function Detail({ detail, now }: { detail: OfferDetail; now: number }) {
   const { fetcher, action, pending, pendingTo, error } = useOfferAction(detail.id);
-  const [contentUrl, setContentUrl] = useState(detail.own.contentUrl ?? "");
+  const refusedPost = useActionData<typeof action>();
+  const typed = (refusedPost as { contentUrl?: string | null } | undefined)?.contentUrl ?? null;
+  const [contentUrl, setContentUrl] = useState(typed ?? detail.own.contentUrl ?? "");
   // Shown at once while the server saves; if it refuses, the saved state comes back with the message.
   const code = pending && pending !== "move" ? OPTIMISTIC_CODES[pending] ?? detail.code : detail.code;
   const ownStatus = pendingTo ?? detail.own.status;
@@ -186,8 +223,22 @@ function Detail({ detail }: { detail: OfferDetail }) {
       {detail.status === "accepted" ? (
         <section className="stack card">
           <h3>Progress</h3>
-          <Progress who="You" status={ownStatus} contentUrl={ownStatus === "completed" ? detail.own.contentUrl : null} link="your content" />
-          <Progress who="They" status={detail.other.status} contentUrl={detail.other.contentUrl} link="their content" />
+          <Progress
+            who="You"
+            status={ownStatus}
+            contentUrl={ownStatus === "completed" ? detail.own.contentUrl : null}
+            link="your content"
+            check={detail.own.link}
+            now={now}
+          />
+          <Progress
+            who="They"
+            status={detail.other.status}
+            contentUrl={detail.other.contentUrl}
+            link="their content"
+            check={detail.other.link}
+            now={now}
+          />
           {moves.length > 0 ? (
             <fetcher.Form method="post" action={action} className="stack" preventScrollReset>
               <input type="hidden" name="intent" value="move" />
@@ -205,7 +256,13 @@ function Detail({ detail }: { detail: OfferDetail }) {
               ) : null}
               <div className="button-row">
                 {moves.map((to) => (
-                  <button key={to} type="submit" name="to" value={to} className={to === "completed" ? "button button-primary" : "button button-outline"}>
+                  <button
+                    key={to}
+                    type="submit"
+                    name="to"
+                    value={to}
+                    className={to === "completed" ? "button button-primary" : "button button-outline"}
+                  >
                     {ENTRY_ACTION_LABELS[to]}
                   </button>
                 ))}
@@ -242,7 +299,7 @@ export default function OffersPage() {
       </div>
       {offerId && detail ? (
         <SlideOut titleId="offer-title" closeTo="/mysite/offers" key={detail.id}>
-          {params.get("view") === "profile" ? <Profile detail={detail} /> : <Detail detail={detail} />}
+          {params.get("view") === "profile" ? <Profile detail={detail} /> : <Detail detail={detail} now={now} />}
         </SlideOut>
       ) : null}
       {offerId && !detail ? (

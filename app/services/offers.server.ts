@@ -24,6 +24,8 @@ import { allow, RATE_LIMITS } from "./rate-limit.server";
 import { loadSignedInShell } from "./layout.server";
 import { newId } from "~/lib/ids";
 import { hostsOf } from "./trades-read.server";
+import { inspectDeliveredLink, recordLinkCheck } from "./delivered-links.server";
+import type { FoundLink } from "~/lib/html.server";
 
 export type Outcome = { ok: true; offerId: string } | { ok: false; status: number; message: string };
 
@@ -53,7 +55,7 @@ const withDefaultMaterial = (materials: string[]) => (materials.length > 0 ? mat
 export async function propose(
   context: AppContext,
   auth: CurrentAuth,
-  input: { listingId: string; mine: PartyTerms; theirs: PartyTerms },
+  input: { listingId: string; mine: PartyTerms; theirs: PartyTerms }
 ): Promise<Outcome> {
   const { db } = context;
   const shell = await loadSignedInShell(context, auth);
@@ -101,7 +103,18 @@ export async function propose(
       }),
       entry(auth.user.id, sender.id, "sender", input.mine),
       entry(listing.userId, listing.siteId, "receiver", input.theirs),
-      emailToUser(db, offerEmail(context, offerId, "proposed", listing.userId, `New offer from ${sender.host}`, `${sender.host} sent you an offer for ${listing.host}.`), now),
+      emailToUser(
+        db,
+        offerEmail(
+          context,
+          offerId,
+          "proposed",
+          listing.userId,
+          `New offer from ${sender.host}`,
+          `${sender.host} sent you an offer for ${listing.host}.`
+        ),
+        now
+      ),
     ]);
   } catch (error) {
     if (isInsufficientConnects(error)) return { ok: false, status: 402, message: messages.notEnoughConnects };
@@ -119,7 +132,14 @@ function offerLink(context: AppContext, offerId: string) {
 
 /** The email an offer's event sends to one participant, once per offer and event. */
 function offerEmail(context: AppContext, offerId: string, event: string, userId: string, subject: string, text: string, onlyIf?: SQL): UserEmail {
-  return { userId, subject, text: `${text}\n\nSee it here: ${offerLink(context, offerId)}`, kind: "offer", dedupeKey: `offer:${offerId}:${event}`, onlyIf };
+  return {
+    userId,
+    subject,
+    text: `${text}\n\nSee it here: ${offerLink(context, offerId)}`,
+    kind: "offer",
+    dedupeKey: `offer:${offerId}:${event}`,
+    onlyIf,
+  };
 }
 
 /** The offer as one participant sees it, or null for anyone else. */
@@ -139,7 +159,7 @@ export async function actOnOffer(
   auth: CurrentAuth,
   offerId: string,
   action: OfferAction,
-  requestedMaterials: string[] = [],
+  requestedMaterials: string[] = []
 ): Promise<Outcome> {
   const { db } = context;
   const found = await loadForParticipant(context, auth.user.id, offerId);
@@ -168,24 +188,37 @@ export async function actOnOffer(
   const to = action === "rescind" ? offer.receiverUserId : offer.senderUserId;
   const about = action === "rescind" ? hosts?.sender : hosts?.receiver;
   const refund = action === "rescind" || action === "accept" ? "" : ` The ${offer.connects} connects it held are back in your balance.`;
-  const [changed] = await savedOrNull(db.batch([
-    // The guarded status change; the ledger triggers run only when it really changes the row. An accept must
-    // come within the answer window, even before the daily job has expired the offer.
-    db
-      .update(offers)
-      .set({ status: next, answeredAt: now, updatedAt: now })
-      .where(and(eq(offers.id, offerId), eq(offers.status, "pending"), eq(party, auth.user.id), action === "accept" ? gt(offers.answerBy, now) : undefined))
-      .returning({ id: offers.id }),
-    ...(action === "accept"
-      ? [
-          db
-            .update(offerEntries)
-            .set({ provideMaterials: withDefaultMaterial(requestedMaterials), updatedAt: now })
-            .where(and(eq(offerEntries.offerId, offerId), eq(offerEntries.role, "sender"), changedHere)),
-        ]
-      : []),
-    emailToUser(db, offerEmail(context, offerId, verb, to, `Your offer was ${verb}`, `${about ?? "The other site"} ${verb} the offer.${refund}`, changedHere), now),
-  ])) ?? [null];
+  const [changed] = (await savedOrNull(
+    db.batch([
+      // The guarded status change; the ledger triggers run only when it really changes the row. An accept must
+      // come within the answer window, even before the daily job has expired the offer.
+      db
+        .update(offers)
+        .set({ status: next, answeredAt: now, updatedAt: now })
+        .where(
+          and(
+            eq(offers.id, offerId),
+            eq(offers.status, "pending"),
+            eq(party, auth.user.id),
+            action === "accept" ? gt(offers.answerBy, now) : undefined
+          )
+        )
+        .returning({ id: offers.id }),
+      ...(action === "accept"
+        ? [
+            db
+              .update(offerEntries)
+              .set({ provideMaterials: withDefaultMaterial(requestedMaterials), updatedAt: now })
+              .where(and(eq(offerEntries.offerId, offerId), eq(offerEntries.role, "sender"), changedHere)),
+          ]
+        : []),
+      emailToUser(
+        db,
+        offerEmail(context, offerId, verb, to, `Your offer was ${verb}`, `${about ?? "The other site"} ${verb} the offer.${refund}`, changedHere),
+        now
+      ),
+    ])
+  )) ?? [null];
   if (changed === null) return { ok: false, status: 500, message: messages.offerSaveFailed };
   if (changed.length === 0) {
     const lapsed = action === "accept" && offer.status === "pending" && offer.answerBy <= now;
@@ -201,7 +234,7 @@ export async function moveTradeEntry(
   auth: CurrentAuth,
   offerId: string,
   to: EntryStatus,
-  contentUrl: string | null,
+  contentUrl: string | null
 ): Promise<Outcome> {
   const found = await loadForParticipant(context, auth.user.id, offerId);
   if (!found || !found.own) return { ok: false, status: 404, message: messages.offerChangeRefused };
@@ -213,41 +246,57 @@ export async function moveTradeEntry(
   const { db } = context;
   const userId = auth.user.id;
   const tellPartner = to === "completed" && found.other;
-  const hosts = tellPartner ? await hostsOf(db, offerId) : null;
+  const hosts = to === "completed" ? await hostsOf(db, offerId) : null;
   const mine = (found.role === "sender" ? hosts?.sender : hosts?.receiver) ?? "Your partner";
-  const [moved] = (await savedOrNull(db.batch([
-    db
-      .update(offerEntries)
-      .set({ status: to, updatedAt: now, ...(to === "completed" ? { contentUrl } : {}) })
-      .where(
-        and(
-          eq(offerEntries.offerId, offerId),
-          eq(offerEntries.userId, userId),
-          inArray(offerEntries.status, entryStatesBefore(to)),
-          sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND status = 'accepted')`,
-        ),
-      )
-      .returning({ offerId: offerEntries.offerId }),
-    ...(tellPartner && found.other
-      ? [
-          emailToUser(
-            db,
-            offerEmail(
-              context,
-              offerId,
-              `completed:${userId}`,
-              found.other.userId,
-              `${mine} completed their side`,
-              `${mine} delivered: ${contentUrl}`,
-              sql`EXISTS (SELECT 1 FROM offer_entries WHERE offer_id = ${offerId} AND user_id = ${userId} AND status = 'completed' AND updated_at = ${now})`,
+  // Completing means delivering: the page must link to the other party's site (decision 15).
+  let delivered: { link: FoundLink; targetHost: string } | null = null;
+  if (to === "completed" && contentUrl) {
+    const targetHost = (found.role === "sender" ? hosts?.receiver : hosts?.sender) ?? "";
+    if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) return { ok: false, status: 429, message: messages.tooManyLinkChecks };
+    const inspection = await inspectDeliveredLink(context, contentUrl, targetHost);
+    if (!inspection.ok) return { ok: false, status: 422, message: inspection.message };
+    delivered = { link: inspection.link, targetHost };
+  }
+  const [moved] = (await savedOrNull(
+    db.batch([
+      db
+        .update(offerEntries)
+        .set({ status: to, updatedAt: now, ...(to === "completed" ? { contentUrl } : {}) })
+        .where(
+          and(
+            eq(offerEntries.offerId, offerId),
+            eq(offerEntries.userId, userId),
+            inArray(offerEntries.status, entryStatesBefore(to)),
+            sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND status = 'accepted')`
+          )
+        )
+        .returning({ offerId: offerEntries.offerId }),
+      ...(tellPartner && found.other
+        ? [
+            emailToUser(
+              db,
+              offerEmail(
+                context,
+                offerId,
+                `completed:${userId}`,
+                found.other.userId,
+                `${mine} completed their side`,
+                `${mine} delivered: ${contentUrl}`,
+                sql`EXISTS (SELECT 1 FROM offer_entries WHERE offer_id = ${offerId} AND user_id = ${userId} AND status = 'completed' AND updated_at = ${now})`
+              ),
+              now
             ),
-            now,
-          ),
-        ]
-      : []),
-  ]))) ?? [null];
+          ]
+        : []),
+    ])
+  )) ?? [null];
   if (moved === null) return { ok: false, status: 500, message: messages.offerSaveFailed };
   if (moved.length === 0) return { ok: false, status: 409, message: messages.offerChangeRefused };
+  if (delivered && contentUrl) {
+    await recordLinkCheck(db, { offerId, userId, contentUrl, targetHost: delivered.targetHost, link: delivered.link, error: null }, now).catch(
+      (error) => console.error("recording a delivered link", error)
+    );
+  }
   deliverSoon(context);
   return { ok: true, offerId };
 }
@@ -275,14 +324,14 @@ export async function expireOffersAndConnects(context: AppContext) {
                 kind: sql`'offer'`,
                 dedupeKey: sql`'offer:' || ${offers.id} || ':expired'`,
               },
-              now,
-            ),
+              now
+            )
           )
           .from(offers)
           .innerJoin(users, eq(users.id, offers.senderUserId))
           .innerJoin(sites, eq(sites.id, offers.receiverSiteId))
           // A notification: only to those who want them (the hold returns either way).
-          .where(and(lapsed, eq(users.notificationEmails, true))),
+          .where(and(lapsed, eq(users.notificationEmails, true)))
       )
       .onConflictDoNothing(),
     db.update(offers).set({ status: "expired", expiredAt: now, updatedAt: now }).where(lapsed).returning({ id: offers.id }),
@@ -303,7 +352,7 @@ export async function expireOffersAndConnects(context: AppContext) {
           createdAt: sql<number>`${now}`.as("created_at"),
         })
         .from(connectLots)
-        .where(due),
+        .where(due)
     ),
     db
       .update(users)

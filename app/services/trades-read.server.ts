@@ -5,6 +5,7 @@ import { connectLedger, connectLots, offerEntries, offers, paymentEvents, sites 
 import type { Database } from "~/lib/db.server";
 import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
 import { shownScore } from "./sites.server";
+import { latestLinkChecks } from "./delivered-links.server";
 
 const senderSite = alias(sites, "sender_site");
 const receiverSite = alias(sites, "receiver_site");
@@ -104,13 +105,14 @@ const profileColumns = {
 export async function offerDetail(db: Database, userId: string, offerId: string) {
   const offer = await db.select().from(offers).where(eq(offers.id, offerId)).get();
   if (!offer || (offer.senderUserId !== userId && offer.receiverUserId !== userId)) return null;
-  const [entries, siteRows] = await Promise.all([
+  const [entries, siteRows, checks] = await Promise.all([
     db.select().from(offerEntries).where(eq(offerEntries.offerId, offerId)).all(),
     db
       .select(profileColumns)
       .from(sites)
       .where(inArray(sites.id, [offer.senderSiteId, offer.receiverSiteId]))
       .all(),
+    offer.status === "accepted" ? latestLinkChecks(db, offerId) : new Map<string, never>(),
   ]);
   const role: Role = offer.senderUserId === userId ? "sender" : "receiver";
   const own = entries.find((entry) => entry.userId === userId);
@@ -118,12 +120,26 @@ export async function offerDetail(db: Database, userId: string, offerId: string)
   const ownSite = siteRows.find((site) => site.id === (role === "sender" ? offer.senderSiteId : offer.receiverSiteId));
   const otherSite = siteRows.find((site) => site.id === (role === "sender" ? offer.receiverSiteId : offer.senderSiteId));
   if (!own || !other || !ownSite || !otherSite) return null;
-  const side = (entry: typeof own) => ({
-    contentType: entry.createContentType,
-    materials: entry.provideMaterials,
-    status: entry.status as EntryStatus,
-    contentUrl: entry.contentUrl,
-  });
+  const side = (entry: typeof own) => {
+    const check = checks.get(entry.userId);
+    return {
+      contentType: entry.createContentType,
+      materials: entry.provideMaterials,
+      status: entry.status as EntryStatus,
+      contentUrl: entry.contentUrl,
+      /** The latest check of the link this side delivered. */
+      link: check
+        ? {
+            state: check.state,
+            rel: check.rel,
+            hidden: check.hidden,
+            anchorText: check.anchorText,
+            targetHost: check.targetHost,
+            checkedAt: check.checkedAt,
+          }
+        : null,
+    };
+  };
   return {
     id: offer.id,
     status: offer.status,

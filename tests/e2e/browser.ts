@@ -73,7 +73,13 @@ export async function createAccount(prefix = "e2e") {
   const response = await fetch(`${baseURL()}/signup`, {
     method: "POST",
     redirect: "manual",
-    body: new URLSearchParams({ intent: "create", email, password: PASSWORD, url: host, description: "An e2e test site with a long enough description." }),
+    body: new URLSearchParams({
+      intent: "create",
+      email,
+      password: PASSWORD,
+      url: host,
+      description: "An e2e test site with a long enough description.",
+    }),
   });
   if (response.status !== 302) throw new Error(`sign-up failed with ${response.status}`);
   return { email, host };
@@ -114,4 +120,23 @@ export async function verifyActiveSite(page: Page, host: string) {
   await page.goto("/mysite/verify");
   await page.getByRole("button", { name: /^Check/ }).click();
   await page.getByRole("link", { name: "Verified", exact: true }).waitFor();
+}
+
+/** Publishes a page in the development web sandbox (what the product reads for that address), as /dev/sites does. */
+export async function publishPage(host: string, path: string, body: string, contentType = "text/html; charset=utf-8") {
+  const response = await fetch(`${baseURL()}/dev/sites`, {
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ intent: "publish", host, path, contentType, body }),
+  });
+  if (response.status >= 400) throw new Error(`publishing ${host}${path} failed with ${response.status}`);
+}
+
+export async function removePage(host: string, path: string) {
+  const response = await fetch(`${baseURL()}/dev/sites`, {
+    method: "POST",
+    redirect: "manual",
+    body: new URLSearchParams({ intent: "remove", host, path }),
+  });
+  if (response.status >= 400) throw new Error(`removing ${host}${path} failed with ${response.status}`);
 }
