@@ -35,24 +35,29 @@ async function refusal(provider: string, response: Response): Promise<Error> {
   return response.status === 400 || response.status === 422 ? new PermanentEmailError(message) : new Error(message);
 }
 
+/** Resend's message, and the generic endpoint's: JSON with both parts and the headers, one recipient. */
+function postMessage(url: string, apiKey: string, message: OutgoingMessage, signal: AbortSignal): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json", "Idempotency-Key": message.id },
+    body: JSON.stringify({
+      from: message.from,
+      to: [message.to],
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      headers: message.headers,
+    }),
+    signal,
+  });
+}
+
 function resend(apiKey: string): Transport {
   return {
     name: "resend",
     keepsBodies: false,
     async send(message, signal) {
-      const response = await fetch("https://api.resend.com/emails", {
-        method: "POST",
-        headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json", "Idempotency-Key": message.id },
-        body: JSON.stringify({
-          from: message.from,
-          to: [message.to],
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          headers: message.headers,
-        }),
-        signal,
-      });
+      const response = await postMessage("https://api.resend.com/emails", apiKey, message, signal);
       if (!response.ok) throw await refusal("Resend", response);
       const body = (await response.json().catch(() => ({}))) as { id?: string };
       return { providerMessageId: body.id ?? null };
@@ -117,19 +122,7 @@ function http(url: string, apiKey: string): Transport {
     name: "http",
     keepsBodies: false,
     async send(message, signal) {
-      const response = await fetch(url, {
-        method: "POST",
-        headers: { Authorization: `Bearer ${apiKey}`, "Content-Type": "application/json", "Idempotency-Key": message.id },
-        body: JSON.stringify({
-          from: message.from,
-          to: [message.to],
-          subject: message.subject,
-          text: message.text,
-          html: message.html,
-          headers: message.headers,
-        }),
-        signal,
-      });
+      const response = await postMessage(url, apiKey, message, signal);
       if (!response.ok) throw await refusal("The email API", response);
       return { providerMessageId: null };
     },

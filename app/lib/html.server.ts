@@ -28,6 +28,17 @@ export async function scanHead(page: FetchedPage, handlers: HeadHandlers, enough
   for (const [selector, handler] of Object.entries(handlers)) {
     rewriter = rewriter.on(selector, { element: (element) => (headOver || rawDepth > 0 ? undefined : handler(element)) });
   }
+  const streamed = await streamThrough(page, rewriter, () => headOver || enough());
+  if (!streamed.ok) return streamed;
+  const failure = enough() ? null : page.failure();
+  return failure ? refused(failure, page.url) : { ok: true };
+}
+
+/**
+ * Runs a page's body through the rewriter until it ends or `stop` says enough, then lets the rest go. A charset the
+ * parser does not know is read as UTF-8 (the ASCII of tags survives it).
+ */
+async function streamThrough(page: FetchedPage, rewriter: HTMLRewriter, stop: () => boolean): Promise<{ ok: true } | FetchRefused> {
   const declared = page.headers.get("Content-Type") ?? "";
   let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
   try {
@@ -36,15 +47,13 @@ export async function scanHead(page: FetchedPage, handlers: HeadHandlers, enough
         .transform(new Response(page.body, { headers: { "Content-Type": /html/i.test(declared) ? declared : "text/html" } }))
         .body?.getReader();
     } catch {
-      // A charset the parser does not know: read the bytes as UTF-8, which the ASCII of a head's tags survives.
       reader = rewriter.transform(new Response(page.body, { headers: { "Content-Type": "text/html; charset=utf-8" } })).body?.getReader();
     }
-    while (reader && !headOver && !enough()) {
+    while (reader && !stop()) {
       const { done } = await reader.read();
       if (done) break;
     }
-    const failure = enough() ? null : page.failure();
-    return failure ? refused(failure, page.url) : { ok: true };
+    return { ok: true };
   } catch {
     return refused(page.failure() ?? "unreachable", page.url);
   } finally {
@@ -150,27 +159,9 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
         if (current && current.anchorText.length < 500) current.anchorText += chunk.text;
       },
     });
-  const declared = page.headers.get("Content-Type") ?? "";
-  let reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  try {
-    try {
-      reader = rewriter
-        .transform(new Response(page.body, { headers: { "Content-Type": /html/i.test(declared) ? declared : "text/html" } }))
-        .body?.getReader();
-    } catch {
-      reader = rewriter.transform(new Response(page.body, { headers: { "Content-Type": "text/html; charset=utf-8" } })).body?.getReader();
-    }
-    while (reader) {
-      const { done } = await reader.read();
-      if (done) break;
-    }
-    const failure = page.failure();
-    if (failure && failure !== "too_large") return refused(failure, page.url);
-    return { ok: true, links: links.map((link) => ({ ...link, anchorText: link.anchorText.replace(/\s+/g, " ").trim().slice(0, 200) })) };
-  } catch {
-    return refused(page.failure() ?? "unreachable", page.url);
-  } finally {
-    await reader?.cancel().catch(() => undefined);
-    await page.cancel();
-  }
+  const streamed = await streamThrough(page, rewriter, () => false);
+  if (!streamed.ok) return streamed;
+  const failure = page.failure();
+  if (failure && failure !== "too_large") return refused(failure, page.url);
+  return { ok: true, links: links.map((link) => ({ ...link, anchorText: link.anchorText.replace(/\s+/g, " ").trim().slice(0, 200) })) };
 }

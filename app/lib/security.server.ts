@@ -47,16 +47,22 @@ export async function checkFormBody(request: Request): Promise<BodyCheck> {
   }
   if (length !== null) return { ok: true, request };
   // No declared length (a chunked upload): read at most the limit, then hand on a request with a known body.
-  const reader = request.body.getReader();
+  const body = await readBodyUpTo(request.body, MAX_FORM_BYTES);
+  return body ? { ok: true, request: new Request(request, { body }) } : TOO_LARGE;
+}
+
+/** A body read whole if it is at most `maxBytes`; null (and the rest cancelled) as soon as it is larger. */
+export async function readBodyUpTo(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     total += value.byteLength;
-    if (total > MAX_FORM_BYTES) {
+    if (total > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      return TOO_LARGE;
+      return null;
     }
     chunks.push(value);
   }
@@ -66,7 +72,7 @@ export async function checkFormBody(request: Request): Promise<BodyCheck> {
     body.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return { ok: true, request: new Request(request, { body }) };
+  return body;
 }
 
 /** Other origins the pages may use: where a form's redirect may go (payment links), scripts to load (Stripe's table). */

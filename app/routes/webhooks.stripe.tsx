@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/cloudflare";
+import { readBodyUpTo } from "~/lib/security.server";
 import { receiveStripeWebhook } from "~/services/payments.server";
 
 /** Stripe's events are small; anything larger is not one. */
@@ -10,26 +11,8 @@ const plain = (body: string, status: number) => new Response(body, { status, hea
 async function readLimited(request: Request): Promise<string | null> {
   if (Number(request.headers.get("Content-Length") ?? 0) > MAX_EVENT_BYTES) return null;
   if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_EVENT_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
+  const bytes = await readBodyUpTo(request.body, MAX_EVENT_BYTES);
+  return bytes ? new TextDecoder().decode(bytes) : null;
 }
 
 /** Stripe's webhook: the raw body and its signature go to the payments service, which answers Stripe. */
