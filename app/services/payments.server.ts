@@ -102,7 +102,7 @@ async function verifyAndAct(
   config: PaymentConfig,
   payload: string,
   signature: string | null,
-  secret: string
+  secret: string,
 ): Promise<WebhookAnswer> {
   let event: Stripe.Event;
   try {
@@ -156,7 +156,7 @@ async function ignore(db: Database, event: Stripe.Event, note: string, now: numb
 /** The bundle bought, by the price id of the checkout's single line item (never by the amount paid). */
 async function bundleOf(
   config: PaymentConfig,
-  session: Stripe.Checkout.Session
+  session: Stripe.Checkout.Session,
 ): Promise<{ bundle: ConnectBundle; quantity: number } | "unknown" | "unavailable"> {
   let items = session.line_items?.data;
   if (!items) {
@@ -219,15 +219,15 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
         userId,
         kind: "receipt",
         subject: `Your ${connects} connects are ready`,
-        text: `Thank you for your purchase. ${paid}bought ${connects} connects; they are in your balance now and can be spent until ${new Date(
-          purchasedAt + CONNECTS_LIFETIME_MS
-        )
+        text: `Thank you for your purchase: ${connects} connects${
+          paid ? ` for ${paid.trim()}` : ""
+        }. They are in your balance now and can be spent until ${new Date(purchasedAt + CONNECTS_LIFETIME_MS)
           .toISOString()
           .slice(0, 10)}.\n\nYour connects and their history: ${new URL("/mysite/connects", context.env.APP_URL).toString()}`,
         dedupeKey: `receipt:${session.id}`,
         onlyIf: mine,
       },
-      now
+      now,
     ),
   ]);
   const row = await db.select({ claim: paymentEvents.claim }).from(paymentEvents).where(eq(paymentEvents.id, event.id)).get();
@@ -247,7 +247,7 @@ async function revoke(
   event: Stripe.Event,
   paymentIntentId: string | null,
   fraction: number,
-  kind: "refund" | "chargeback"
+  kind: "refund" | "chargeback",
 ): Promise<WebhookAnswer> {
   const { db } = context;
   const now = context.now();
@@ -354,7 +354,7 @@ export async function checkoutCredited(db: Database, userId: string, checkoutSes
     .select({ connects: paymentEvents.connects })
     .from(paymentEvents)
     .where(
-      sql`${paymentEvents.checkoutSessionId} = ${checkoutSessionId} AND ${paymentEvents.userId} = ${userId} AND ${paymentEvents.outcome} = 'credited'`
+      sql`${paymentEvents.checkoutSessionId} = ${checkoutSessionId} AND ${paymentEvents.userId} = ${userId} AND ${paymentEvents.outcome} = 'credited'`,
     )
     .get();
   return row?.connects ?? null;
