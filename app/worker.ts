@@ -9,10 +9,10 @@ import { database } from "./lib/db.server";
 import type { Env } from "./lib/env";
 import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
 import { messages } from "./domain/messages";
-import { deliverDueEmail, runHousekeeping } from "./services/housekeeping.server";
+import { everyFiveMinutes, runHousekeeping } from "./services/housekeeping.server";
 
-/** The cron trigger (wrangler.toml) that only delivers email; the other one runs the daily jobs. */
-const EMAIL_CRON = "*/5 * * * *";
+/** The cron trigger (wrangler.toml) of the five-minute jobs (link checks, email); the other one runs the daily jobs. */
+const FIVE_MINUTE_CRON = "*/5 * * * *";
 import { chatSocketId, openChatSocket } from "./services/chat-socket.server";
 import { paymentPolicy } from "./services/payments.server";
 
@@ -82,6 +82,6 @@ export default {
   async scheduled(controller, env, ctx) {
     // The job's clock is the scheduled time, so a run (or a test) for a given moment behaves as at that moment.
     const context = { ...createContext(env, ctx), now: () => controller.scheduledTime };
-    ctx.waitUntil(controller.cron === EMAIL_CRON ? deliverDueEmail(context) : runHousekeeping(context));
+    ctx.waitUntil(controller.cron === FIVE_MINUTE_CRON ? everyFiveMinutes(context) : runHousekeeping(context));
   },
 } satisfies ExportedHandler<Env>;

@@ -296,11 +296,19 @@ export const offerEntries = sqliteTable(
       .notNull()
       .default("not_started"),
     contentUrl: text("content_url"),
+    /**
+     * The delivered link as the last check saw it (live, nofollow, hidden, lost, moved: it points elsewhere now), when
+     * it is checked next (daily, spread over the day) and until when it is watched (a year after delivery).
+     */
+    linkStatus: text("link_status", { enum: ["live", "nofollow", "hidden", "lost", "moved"] }),
+    linkCheckedAt: integer("link_checked_at"),
+    linkDueAt: integer("link_due_at"),
+    linkWatchUntil: integer("link_watch_until"),
     /** Trash is per participant: it hides the offer for this side only. */
     trashedAt: integer("trashed_at"),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.offerId, t.userId] }), index("offer_entries_user_idx").on(t.userId)]
+  (t) => [primaryKey({ columns: [t.offerId, t.userId] }), index("offer_entries_user_idx").on(t.userId), index("offer_entries_link_due_idx").on(t.linkDueAt)]
 );
 
 /** Checks of delivered backlinks: the content url of an entry, fetched and searched for a link to the other site. */

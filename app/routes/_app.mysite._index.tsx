@@ -4,6 +4,7 @@ import { FeedbackDialog } from "~/components/feedback-dialog";
 import { OfferRows } from "~/components/offer-rows";
 import { PostCard } from "~/components/post-card";
 import { VerifyBanner } from "~/components/verify-banner";
+import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
 import { labelOf, CATEGORY_TAGS } from "~/domain/options";
 import { displayScore } from "~/domain/score";
@@ -11,6 +12,7 @@ import { requireAuth } from "~/services/auth.server";
 import { dashboardFor, suggestionsFor } from "~/services/dashboard.server";
 import { loadActiveSite, loadSignedInShell } from "~/services/layout.server";
 import type { MySiteData } from "./_app.mysite";
+import { linkProblemsOf } from "~/services/delivered-links.server";
 
 export const meta: MetaFunction = () => [{ title: "My site - Backlink Market" }];
 
@@ -19,9 +21,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [site, shell] = await Promise.all([loadActiveSite(context, auth), loadSignedInShell(context, auth)]);
   if (!site) return null;
   const now = context.now();
-  const [dashboard, suggestions] = await Promise.all([
+  const [dashboard, suggestions, linkProblems] = await Promise.all([
     dashboardFor(context.db, auth.user.id, site.id),
     suggestionsFor(context.db, auth.user.id, site.tags, now),
+    linkProblemsOf(context.db, site.id),
   ]);
   const card = (s: (typeof suggestions.matched)[number]) => ({
     id: s.listingId,
@@ -38,9 +41,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     email: shell.user.email,
     emailVerified: shell.user.emailVerified,
     ...dashboard,
+    linkProblems,
     suggestions: { tag: suggestions.tag, matched: suggestions.matched.map(card), somethingNew: suggestions.somethingNew.map(card) },
   };
 }
+
+const LINK_PROBLEMS: Record<string, string> = {
+  lost: "the link is gone",
+  moved: "the link points to another site now",
+  nofollow: "the link is nofollow now",
+  hidden: "the link is hidden now",
+};
 
 export default function Dashboard() {
   const data = useLoaderData<typeof loader>();
@@ -81,6 +92,21 @@ export default function Dashboard() {
           <span>Trades</span>
         </div>
       </section>
+      {data.linkProblems.length > 0 ? (
+        <section className="card banner-warning link-problems" aria-labelledby="link-problems-title">
+          <h3 id="link-problems-title">Delivered links to look at</h3>
+          <ul>
+            {data.linkProblems.map((problem) => (
+              <li key={`${problem.offerId}:${problem.delivererHost}`}>
+                <Link to={`/mysite/offers?offer=${problem.offerId}`}>
+                  {problem.delivererHost}: {LINK_PROBLEMS[problem.status ?? "lost"] ?? problem.status}
+                </Link>
+                {problem.checkedAt ? <span className="muted small"> · checked {formatShortDate(problem.checkedAt, data.now)}</span> : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       <div className="two-columns">
         <section className="card">
           <h3>Trades</h3>

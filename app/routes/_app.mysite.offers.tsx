@@ -123,12 +123,20 @@ function LinkCheckLine({ check, now }: { check: NonNullable<LinkState>; now: num
   );
 }
 
+const LINK_FLAGS: Record<string, string> = {
+  lost: "Flag: the link is gone from the page.",
+  moved: "Flag: the link points to another site now.",
+  nofollow: "Flag: the link is nofollow (or sponsored or ugc).",
+  hidden: "Flag: the link is hidden on the page.",
+};
+
 function Progress({
   who,
   status,
   contentUrl,
   link,
   check,
+  linkStatus,
   now,
 }: {
   who: string;
@@ -136,6 +144,7 @@ function Progress({
   contentUrl: string | null;
   link: string;
   check: LinkState;
+  linkStatus: OfferDetail["own"]["linkStatus"];
   now: number;
 }) {
   return (
@@ -150,6 +159,7 @@ function Progress({
         </>
       ) : null}
       {contentUrl && check ? <LinkCheckLine check={check} now={now} /> : null}
+      {contentUrl && linkStatus && linkStatus !== "live" ? <strong className="link-flag">{LINK_FLAGS[linkStatus]}</strong> : null}
     </p>
   );
 }
@@ -229,6 +239,7 @@ function Detail({ detail, now }: { detail: OfferDetail; now: number }) {
             contentUrl={ownStatus === "completed" ? detail.own.contentUrl : null}
             link="your content"
             check={detail.own.link}
+            linkStatus={detail.own.linkStatus}
             now={now}
           />
           <Progress
@@ -237,8 +248,26 @@ function Detail({ detail, now }: { detail: OfferDetail; now: number }) {
             contentUrl={detail.other.contentUrl}
             link="their content"
             check={detail.other.link}
+            linkStatus={detail.other.linkStatus}
             now={now}
           />
+          {detail.linkHistory.length > 0 ? (
+            <details className="link-history">
+              <summary>Link checks ({detail.linkHistory.length})</summary>
+              <ul>
+                {detail.linkHistory.map((check) => (
+                  <li key={`${check.userId}:${check.checkedAt}`}>
+                    {formatShortDate(check.checkedAt, now)} · {check.mine ? "your link" : "their link"}:{" "}
+                    {check.state === "found"
+                      ? `${REL_LABELS[check.rel ?? "follow"] ?? check.rel}${check.hidden ? ", hidden" : ""}`
+                      : check.state === "error"
+                      ? `could not be read (${check.error ?? "unknown"})`
+                      : "not found"}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          ) : null}
           {moves.length > 0 ? (
             <fetcher.Form method="post" action={action} className="stack" preventScrollReset>
               <input type="hidden" name="intent" value="move" />

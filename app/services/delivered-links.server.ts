@@ -3,16 +3,21 @@
  * the other party's site (any page of that host). What was found is recorded: the link's rel, its anchor text, and
  * whether it is hidden.
  */
-import { desc, eq } from "drizzle-orm";
-import { linkChecks } from "#drizzle/schema";
+import { and, asc, desc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { linkChecks, offerEntries, offers, sites } from "#drizzle/schema";
 import { messages } from "~/domain/messages";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
 import { scanLinks, type FoundLink } from "~/lib/html.server";
 import { newId } from "~/lib/ids";
+import { deliverSoon, emailToUser } from "./email.server";
 import { safeFetch, safeFetchOptionsFor } from "~/lib/safe-fetch.server";
 
-export type LinkInspection = { ok: true; link: FoundLink; url: string } | { ok: false; reason: "missing" | "unreadable"; message: string };
+export type LinkInspection =
+  | { ok: true; link: FoundLink; url: string }
+  | { ok: false; reason: "missing"; message: string; links: FoundLink[] }
+  | { ok: false; reason: "unreadable"; message: string; status: number | null };
 
 const bare = (host: string) =>
   host
@@ -29,15 +34,15 @@ export function bestLink(links: FoundLink[]): FoundLink | null {
 /** Reads the content page (through the safe fetch) and looks for a link to `targetHost`. */
 export async function inspectDeliveredLink(context: AppContext, contentUrl: string, targetHost: string): Promise<LinkInspection> {
   const page = await safeFetch(contentUrl, safeFetchOptionsFor(context.env, context.db));
-  if (!page.ok) return { ok: false, reason: "unreadable", message: page.message };
+  if (!page.ok) return { ok: false, reason: "unreadable", message: page.message, status: null };
   if (page.status < 200 || page.status > 299) {
     await page.cancel();
-    return { ok: false, reason: "unreadable", message: `${messages.fetchHttpError} (HTTP ${page.status}).` };
+    return { ok: false, reason: "unreadable", message: `${messages.fetchHttpError} (HTTP ${page.status}).`, status: page.status };
   }
-  const scanned = await scanLinks(page, (url) => bare(url.hostname) === bare(targetHost));
-  if (!scanned.ok) return { ok: false, reason: "unreadable", message: scanned.message };
-  const link = bestLink(scanned.links);
-  if (!link) return { ok: false, reason: "missing", message: messages.linkNotFound.replace("{site}", targetHost) };
+  const scanned = await scanLinks(page, () => true);
+  if (!scanned.ok) return { ok: false, reason: "unreadable", message: scanned.message, status: null };
+  const link = bestLink(scanned.links.filter((found) => bare(new URL(found.href).hostname) === bare(targetHost)));
+  if (!link) return { ok: false, reason: "missing", message: messages.linkNotFound.replace("{site}", targetHost), links: scanned.links };
   return { ok: true, link, url: page.url };
 }
 
@@ -45,7 +50,7 @@ export async function inspectDeliveredLink(context: AppContext, contentUrl: stri
 export async function recordLinkCheck(
   db: Database,
   check: { offerId: string; userId: string; contentUrl: string; targetHost: string; link: FoundLink | null; error: string | null },
-  now: number
+  now: number,
 ): Promise<void> {
   await db.insert(linkChecks).values({
     id: newId(),
@@ -69,4 +74,214 @@ export async function latestLinkChecks(db: Database, offerId: string) {
   const latest = new Map<string, (typeof rows)[number]>();
   for (const row of rows) if (!latest.has(row.userId)) latest.set(row.userId, row);
   return latest;
+}
+
+export type LinkStatus = "live" | "nofollow" | "hidden" | "lost" | "moved";
+
+/** How a found link stands: live (followed and visible), nofollow (any rel that is not followed), or hidden. */
+export function statusOfLink(link: FoundLink): LinkStatus {
+  if (link.hidden) return "hidden";
+  return link.rel === "follow" ? "live" : "nofollow";
+}
+
+const DAY_MS = 24 * 60 * 60_000;
+/** Delivered links are watched for a year. */
+export const LINK_WATCH_MS = 365 * DAY_MS;
+/** Re-checks per run of the five-minute job (about 5,700 a day). */
+export const LINK_CHECKS_PER_RUN = 20;
+
+/** The next daily check: at this link's own time of day (spread over the day by its ids), 12 to 36 hours on. */
+export function nextLinkCheck(offerId: string, userId: string, after: number): number {
+  let hash = 0;
+  for (const char of `${offerId}:${userId}`) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
+  const offset = hash % DAY_MS;
+  let next = after - (after % DAY_MS) + offset;
+  // At least half a day away, so a check is never repeated the same day.
+  while (next <= after + DAY_MS / 2) next += DAY_MS;
+  return next;
+}
+
+const PROBLEM_TEXT: Record<Exclude<LinkStatus, "live">, string> = {
+  lost: "is gone from the page",
+  moved: "now points to another site",
+  nofollow: "is now nofollow (or sponsored or ugc)",
+  hidden: "is now hidden on the page",
+};
+
+const deliverer = alias(sites, "deliverer_site");
+const receiver = alias(sites, "receiver_site");
+
+/**
+ * The job: re-checks the delivered links that are due (daily, for a year after delivery), keeps each check in the
+ * history, and when a link's state changes records it on the entry (the flag both dashboards and the trade show)
+ * and emails the party the link was for, once per change. A page that cannot be reached for now changes nothing;
+ * a page that is gone (404, 410) is a lost link.
+ */
+export async function recheckDeliveredLinks(context: AppContext, limit = LINK_CHECKS_PER_RUN): Promise<number> {
+  const { db } = context;
+  const now = context.now();
+  const due = await db
+    .select({
+      offerId: offerEntries.offerId,
+      userId: offerEntries.userId,
+      contentUrl: offerEntries.contentUrl,
+      linkStatus: offerEntries.linkStatus,
+      senderUserId: offers.senderUserId,
+      receiverUserId: offers.receiverUserId,
+      delivererHost: deliverer.host,
+      targetHost: receiver.host,
+    })
+    .from(offerEntries)
+    .innerJoin(offers, eq(offers.id, offerEntries.offerId))
+    .innerJoin(deliverer, eq(deliverer.id, offerEntries.siteId))
+    .innerJoin(
+      receiver,
+      eq(receiver.id, sql`CASE WHEN ${offerEntries.userId} = ${offers.senderUserId} THEN ${offers.receiverSiteId} ELSE ${offers.senderSiteId} END`),
+    )
+    .where(
+      and(
+        eq(offerEntries.status, "completed"),
+        isNotNull(offerEntries.contentUrl),
+        lte(offerEntries.linkDueAt, now),
+        gt(offerEntries.linkWatchUntil, now),
+      ),
+    )
+    .orderBy(asc(offerEntries.linkDueAt))
+    .limit(limit)
+    .all();
+  let checked = 0;
+  const queue = [...due];
+  const worker = async () => {
+    for (let entry = queue.shift(); entry; entry = queue.shift()) {
+      await recheckOne(context, entry, now).catch((error) => console.error("link re-check", entry?.offerId, error));
+      checked += 1;
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  if (checked > 0) deliverSoon(context);
+  return checked;
+}
+
+async function recheckOne(
+  context: AppContext,
+  entry: {
+    offerId: string;
+    userId: string;
+    contentUrl: string | null;
+    linkStatus: LinkStatus | null;
+    senderUserId: string;
+    receiverUserId: string;
+    delivererHost: string;
+    targetHost: string;
+  },
+  now: number,
+) {
+  const { db } = context;
+  const contentUrl = entry.contentUrl ?? "";
+  const inspection = await inspectDeliveredLink(context, contentUrl, entry.targetHost);
+  let status: LinkStatus | null;
+  if (inspection.ok) status = statusOfLink(inspection.link);
+  else if (inspection.reason === "missing") {
+    // The anchor text it had now on a link to somewhere else: it points elsewhere.
+    const last = await db
+      .select({ anchorText: linkChecks.anchorText })
+      .from(linkChecks)
+      .where(and(eq(linkChecks.offerId, entry.offerId), eq(linkChecks.userId, entry.userId), eq(linkChecks.state, "found")))
+      .orderBy(desc(linkChecks.checkedAt))
+      .limit(1)
+      .get();
+    const anchor = last?.anchorText?.trim().toLowerCase();
+    status = anchor && inspection.links.some((link) => link.anchorText.trim().toLowerCase() === anchor) ? "moved" : "lost";
+  } else status = inspection.status === 404 || inspection.status === 410 ? "lost" : null;
+
+  await recordLinkCheck(
+    db,
+    {
+      offerId: entry.offerId,
+      userId: entry.userId,
+      contentUrl,
+      targetHost: entry.targetHost,
+      link: inspection.ok ? inspection.link : null,
+      error: !inspection.ok && inspection.reason === "unreadable" ? inspection.message : null,
+    },
+    now,
+  );
+  const changed = status !== null && status !== entry.linkStatus;
+  const partner = entry.userId === entry.senderUserId ? entry.receiverUserId : entry.senderUserId;
+  const link = new URL(`/mysite/offers?offer=${entry.offerId}`, context.env.APP_URL).toString();
+  const statements = [
+    db
+      .update(offerEntries)
+      .set({
+        linkCheckedAt: now,
+        linkDueAt: nextLinkCheck(entry.offerId, entry.userId, now),
+        ...(status !== null ? { linkStatus: status } : {}),
+      })
+      .where(and(eq(offerEntries.offerId, entry.offerId), eq(offerEntries.userId, entry.userId))),
+  ];
+  if (changed && status) {
+    const subject = status === "live" ? `Your link on ${entry.delivererHost} is back` : `Your link on ${entry.delivererHost} ${PROBLEM_TEXT[status]}`;
+    const text =
+      status === "live"
+        ? `The link to ${entry.targetHost} on ${contentUrl} is there again, followed and visible.`
+        : `We checked ${contentUrl} today: the link to ${entry.targetHost} ${PROBLEM_TEXT[status]}. You may want to ask ${entry.delivererHost} about it.`;
+    await db.batch([
+      statements[0]!,
+      emailToUser(
+        db,
+        {
+          userId: partner,
+          subject,
+          text: `${text}\n\nThe trade and its link checks: ${link}`,
+          kind: "link-check",
+          dedupeKey: `link:${entry.offerId}:${entry.userId}:${status}:${now - (now % DAY_MS)}`,
+        },
+        now,
+      ),
+    ]);
+  } else {
+    await statements[0];
+  }
+}
+
+/** Delivered links with a problem on the trades of this site, as both parties' dashboards show them. */
+export function linkProblemsOf(db: Database, siteId: string) {
+  return db
+    .select({
+      offerId: offerEntries.offerId,
+      status: offerEntries.linkStatus,
+      checkedAt: offerEntries.linkCheckedAt,
+      delivererHost: deliverer.host,
+      contentUrl: offerEntries.contentUrl,
+    })
+    .from(offerEntries)
+    .innerJoin(offers, eq(offers.id, offerEntries.offerId))
+    .innerJoin(deliverer, eq(deliverer.id, offerEntries.siteId))
+    .where(
+      and(
+        sql`${offerEntries.linkStatus} IN ('lost', 'moved', 'nofollow', 'hidden')`,
+        sql`(${offers.senderSiteId} = ${siteId} OR ${offers.receiverSiteId} = ${siteId})`,
+      ),
+    )
+    .orderBy(desc(offerEntries.linkCheckedAt))
+    .limit(20)
+    .all();
+}
+
+/** Every check of the links delivered on this offer, newest first (the history on the trade's detail). */
+export function linkHistoryOf(db: Database, offerId: string) {
+  return db
+    .select({
+      userId: linkChecks.userId,
+      state: linkChecks.state,
+      rel: linkChecks.rel,
+      hidden: linkChecks.hidden,
+      error: linkChecks.error,
+      checkedAt: linkChecks.checkedAt,
+    })
+    .from(linkChecks)
+    .where(eq(linkChecks.offerId, offerId))
+    .orderBy(desc(linkChecks.checkedAt))
+    .limit(60)
+    .all();
 }

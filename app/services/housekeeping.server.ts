@@ -1,21 +1,26 @@
 /**
  * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, re-check verified
- * sites that are due, retry email. Email is also retried every five minutes on its own (`deliverDueEmail`).
+ * sites that are due, retry email. Every five minutes (`everyFiveMinutes`): delivered links that are due, and email.
  */
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { deleteExpiredSignupDrafts } from "./accounts.server";
 import { deleteExpiredConfirmations } from "./email-confirmation.server";
+import { recheckDeliveredLinks } from "./delivered-links.server";
 import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
 import { expireOffersAndConnects } from "./offers.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteOldWindows } from "./rate-limit.server";
 import { recheckVerifiedSites } from "./verification.server";
 
-/** The five-minute cron: email that is due (retries, and anything a request did not get to send). */
-export async function deliverDueEmail(context: AppContext) {
-  await deliverOutbox(context.db, context.env, context.now());
+/**
+ * The five-minute cron: the delivered links whose daily check is due (spread over the day), then email that is due
+ * (retries, what a request did not get to send, and what the checks just queued).
+ */
+export async function everyFiveMinutes(context: AppContext) {
+  await recheckDeliveredLinks(context);
+  await deliverOutbox(context.db, context.env, Math.max(context.now(), Date.now()));
 }
 
 export async function runHousekeeping(context: AppContext) {

@@ -24,7 +24,7 @@ import { allow, RATE_LIMITS } from "./rate-limit.server";
 import { loadSignedInShell } from "./layout.server";
 import { newId } from "~/lib/ids";
 import { hostsOf } from "./trades-read.server";
-import { inspectDeliveredLink, recordLinkCheck } from "./delivered-links.server";
+import { inspectDeliveredLink, LINK_WATCH_MS, nextLinkCheck, recordLinkCheck, statusOfLink } from "./delivered-links.server";
 import type { FoundLink } from "~/lib/html.server";
 
 export type Outcome = { ok: true; offerId: string } | { ok: false; status: number; message: string };
@@ -261,7 +261,20 @@ export async function moveTradeEntry(
     db.batch([
       db
         .update(offerEntries)
-        .set({ status: to, updatedAt: now, ...(to === "completed" ? { contentUrl } : {}) })
+        .set({
+        status: to,
+        updatedAt: now,
+        ...(to === "completed" && delivered
+          ? {
+              contentUrl,
+              // Watched from now on: checked daily for a year.
+              linkStatus: statusOfLink(delivered.link),
+              linkCheckedAt: now,
+              linkDueAt: nextLinkCheck(offerId, userId, now),
+              linkWatchUntil: now + LINK_WATCH_MS,
+            }
+          : {}),
+      })
         .where(
           and(
             eq(offerEntries.offerId, offerId),

@@ -5,7 +5,7 @@ import { connectLedger, connectLots, offerEntries, offers, paymentEvents, sites 
 import type { Database } from "~/lib/db.server";
 import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
 import { shownScore } from "./sites.server";
-import { latestLinkChecks } from "./delivered-links.server";
+import { latestLinkChecks, linkHistoryOf } from "./delivered-links.server";
 
 const senderSite = alias(sites, "sender_site");
 const receiverSite = alias(sites, "receiver_site");
@@ -114,6 +114,7 @@ export async function offerDetail(db: Database, userId: string, offerId: string)
       .all(),
     offer.status === "accepted" ? latestLinkChecks(db, offerId) : new Map<string, never>(),
   ]);
+  const history = offer.status === "accepted" ? await linkHistoryOf(db, offerId) : [];
   const role: Role = offer.senderUserId === userId ? "sender" : "receiver";
   const own = entries.find((entry) => entry.userId === userId);
   const other = entries.find((entry) => entry.userId !== userId);
@@ -127,7 +128,8 @@ export async function offerDetail(db: Database, userId: string, offerId: string)
       materials: entry.provideMaterials,
       status: entry.status as EntryStatus,
       contentUrl: entry.contentUrl,
-      /** The latest check of the link this side delivered. */
+      /** The delivered link's state as of its last check (a problem is flagged), and that check. */
+      linkStatus: entry.linkStatus,
       link: check
         ? {
             state: check.state,
@@ -151,6 +153,8 @@ export async function offerDetail(db: Database, userId: string, offerId: string)
     code: offerStatusCode({ status: offer.status, trashed: Boolean(own.trashedAt), entries: [own.status, other.status] }),
     own: side(own),
     other: side(other),
+    /** Every check of both delivered links, newest first. */
+    linkHistory: history.map((check) => ({ ...check, mine: check.userId === userId })),
     ownSite,
     otherSite,
   };

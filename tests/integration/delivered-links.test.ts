@@ -1,4 +1,5 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import worker from "~/worker";
 import { describe, expect, it } from "vitest";
 import { act, listSite, propose, read, get, trader, uniqueHost } from "./helpers";
 import { html, mockWeb, redirectTo } from "./web-mock";
@@ -8,7 +9,9 @@ async function tradeInProgress() {
   const a = await trader();
   const b = await trader();
   const partner = uniqueHost("partner");
-  const { listingId } = await listSite(b.userId, { host: partner, connects: 3 });
+  const { listingId, siteId: partnerSiteId } = await listSite(b.userId, { host: partner, connects: 3 });
+  // B works on the listed site (its dashboard shows that site's trades).
+  await env.DB.prepare("UPDATE sessions SET active_site_id = ? WHERE user_id = ?").bind(partnerSiteId, b.userId).run();
   expect((await propose(a.cookie, listingId)).status).toBe(302);
   const offer = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ?").bind(listingId).first<{ id: string }>())!;
   expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
@@ -18,7 +21,7 @@ async function tradeInProgress() {
         ["intent", "move"],
         ["to", "in_progress"],
       ])
-    ).status
+    ).status,
   ).toBe(302);
   const complete = (contentUrl: string) =>
     act(a.cookie, offer.id, [
@@ -109,5 +112,96 @@ describe("completing a side needs a page that links to the other party's site", 
     expect(await trade.entry()).toEqual({ status: "in_progress", content_url: null });
     expect((await trade.complete(moved)).status).toBe(302);
     expect(await trade.check()).toMatchObject({ state: "found", href: `https://${trade.partner}/` });
+  });
+});
+
+describe("delivered links are watched", () => {
+  /** Runs the five-minute job as the cron does, at `at`. */
+  async function runFiveMinuteJob(at: number) {
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ scheduledTime: at, cron: "*/5 * * * *" }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+  }
+
+  const linkEmails = (email: string) =>
+    env.DB.prepare("SELECT subject FROM email_outbox WHERE to_address = ? AND kind = 'link-check' ORDER BY created_at")
+      .bind(email)
+      .all<{ subject: string }>()
+      .then((rows) => rows.results.map((row) => row.subject));
+
+  it("the job re-checks a delivered link when due, flags a removed link on both dashboards and the trade, and emails the partner once", async () => {
+    const trade = await tradeInProgress();
+    const url = `https://${trade.a.url}/watched`;
+    let body = `<p>Thanks to <a href="https://${trade.partner}/">Seed friends</a>.</p>`;
+    mockWeb({ [url]: () => new Response(body, { headers: { "Content-Type": "text/html" } }) });
+    expect((await trade.complete(url)).status).toBe(302);
+    const watch = () =>
+      env.DB.prepare(
+        "SELECT link_status AS status, link_due_at AS due, link_watch_until AS until FROM offer_entries WHERE offer_id = ? AND user_id = ?",
+      )
+        .bind(trade.offerId, trade.a.userId)
+        .first<{ status: string; due: number; until: number }>();
+    const first = (await watch())!;
+    expect(first.status).toBe("live");
+    expect(first.due - Date.now()).toBeGreaterThan(12 * 3600_000);
+    expect(first.until - Date.now()).toBeGreaterThan(364 * 24 * 3600_000);
+
+    // Not due yet: nothing is fetched or changed.
+    body = "<p>The link was removed.</p>";
+    await runFiveMinuteJob(first.due - 60_000);
+    expect((await watch())!.status).toBe("live");
+
+    await runFiveMinuteJob(first.due);
+    const lost = (await watch())!;
+    expect(lost.status).toBe("lost");
+    expect(lost.due).toBeGreaterThan(first.due + 12 * 3600_000);
+    expect(await trade.check()).toMatchObject({ state: "missing" });
+    expect(await linkEmails(trade.b.email)).toEqual([`Your link on ${trade.a.url} is gone from the page`]);
+    expect(await linkEmails(trade.a.email)).toEqual([]);
+    for (const party of [trade.a, trade.b]) {
+      const dashboard = await read(await get("/mysite", { cookie: party.cookie }));
+      expect(dashboard).toContain("Delivered links to look at");
+      expect(dashboard).toContain(`${trade.a.url}: the link is gone`);
+    }
+    const detail = await read(await get(`/mysite/offers?offer=${trade.offerId}`, { cookie: trade.b.cookie }));
+    expect(detail).toContain("Flag: the link is gone from the page.");
+    expect(detail).toContain("Link checks (2)");
+
+    // Still gone the next day: no second email. Then back as nofollow: one email for that change.
+    await runFiveMinuteJob(lost.due);
+    expect(await linkEmails(trade.b.email)).toHaveLength(1);
+    body = `<p><a rel="nofollow" href="https://${trade.partner}/">Seed friends</a></p>`;
+    await runFiveMinuteJob((await watch())!.due);
+    expect((await watch())!.status).toBe("nofollow");
+    expect(await linkEmails(trade.b.email)).toEqual([
+      `Your link on ${trade.a.url} is gone from the page`,
+      `Your link on ${trade.a.url} is now nofollow (or sponsored or ugc)`,
+    ]);
+  });
+
+  it("tells a link that now points elsewhere from one that is gone, keeps a flag through a page that cannot be reached, and stops after a year", async () => {
+    const trade = await tradeInProgress();
+    const url = `https://${trade.a.url}/moving`;
+    let answer: () => Response = () =>
+      new Response(`<a href="https://${trade.partner}/">Best seeds</a>`, { headers: { "Content-Type": "text/html" } });
+    mockWeb({ [url]: () => answer() });
+    expect((await trade.complete(url)).status).toBe(302);
+    const status = async () =>
+      (await env.DB.prepare("SELECT link_status AS status, link_due_at AS due FROM offer_entries WHERE offer_id = ? AND user_id = ?")
+        .bind(trade.offerId, trade.a.userId)
+        .first<{ status: string; due: number }>())!;
+    answer = () => new Response(`<a href="https://competitor-seeds.com/">Best seeds</a>`, { headers: { "Content-Type": "text/html" } });
+    await runFiveMinuteJob((await status()).due);
+    expect((await status()).status).toBe("moved");
+    answer = () => new Response("busy", { status: 503 });
+    await runFiveMinuteJob((await status()).due);
+    expect((await status()).status).toBe("moved");
+    expect(await trade.check()).toMatchObject({ state: "error" });
+    await env.DB.prepare("UPDATE offer_entries SET link_watch_until = ? WHERE offer_id = ?")
+      .bind(Date.now() - 1, trade.offerId)
+      .run();
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM link_checks WHERE offer_id = ?").bind(trade.offerId).first<{ n: number }>();
+    await runFiveMinuteJob((await status()).due + 1);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM link_checks WHERE offer_id = ?").bind(trade.offerId).first()).toEqual(before);
   });
 });
