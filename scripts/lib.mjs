@@ -44,7 +44,8 @@ export function executeFile(file, persistTo) {
 
 /** Starts `wrangler dev` on the built Worker and resolves once it answers. */
 export async function startWorker({ port, persistTo, vars = {}, inherit = false }) {
-  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", ...persistArgs(persistTo), "--show-interactive-dev-session=false"];
+  // --test-scheduled: GET /__scheduled?cron=… runs a cron job on this local Worker (the daily jobs, or "*/5 * * * *").
+  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", ...persistArgs(persistTo), "--show-interactive-dev-session=false", "--test-scheduled"];
   // Local runs are development explicitly; the Worker treats anything else as production.
   for (const [name, value] of Object.entries({ ENVIRONMENT: "development", ...vars })) args.push("--var", `${name}:${value}`);
   const child = spawn(bin("wrangler"), args, {

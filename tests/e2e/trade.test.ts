@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, logIn, modes, openPage, publishPage, sharedChromium, sql, verifyActiveSite, unexpected } from "./browser";
+import { baseURL, createAccount, logIn, modes, openPage, publishPage, sharedChromium, sql, verifyActiveSite, unexpected } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -82,6 +82,17 @@ describe.each(modes)("a trade between two users $name", ({ js }) => {
     await bPage.goto(`/mysite/offers?offer=${offer!.id}`);
     await bPage.getByRole("dialog").locator(".panel-head .status", { hasText: "Completed" }).waitFor();
     expect(await bPage.getByRole("link", { name: "their content" }).getAttribute("href")).toBe(`https://${a.host}/blog-post-about-them`);
+    // B takes the link down; the five-minute job, when B's link is due, flags it on both dashboards.
+    await publishPage(listed, "/feature-about-them", `<h1>A feature</h1><p>The partner link was removed.</p>`);
+    sql(`UPDATE offer_entries SET link_due_at = 0 WHERE offer_id = '${offer!.id}'`);
+    const job = await fetch(`${baseURL()}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+    expect(job.status).toBe(200);
+    await expect.poll(() => sql<{ s: string }>(`SELECT link_status AS s FROM offer_entries WHERE offer_id = '${offer!.id}' AND content_url LIKE '%feature-about-them'`)[0]?.s).toBe("lost");
+    for (const page of [aPage, bPage]) {
+      await page.goto("/mysite");
+      await page.getByRole("heading", { name: "Delivered links to look at" }).waitFor();
+      await page.getByRole("link", { name: `${listed}: the link is gone` }).waitFor();
+    }
     expect(unexpected(aSide.errors, 400)).toEqual([]);
     expect(unexpected(bSide.errors, 400, 422)).toEqual([]);
     await aSide.close();
