@@ -9,7 +9,8 @@
 // send to receipt on every socket, messages per second, and any message lost, duplicated or out of order.
 // Options (environment): BENCH_SECONDS (default 5), BENCH_CONCURRENCY (default 8), BENCH_SITES (default 100000),
 // BENCH_PROPOSALS (default 400), BENCH_CHECKS (default 300), BENCH_CHAT_SOCKETS (default 100),
-// BENCH_CHAT_MESSAGES (default 1000), BENCH_WEBHOOKS (default 300 checkouts, each delivered 5 times).
+// BENCH_CHAT_MESSAGES (default 1000), BENCH_WEBHOOKS (default 300 checkouts, each delivered 5 times),
+// BENCH_LINK_CHECKS (default 200 delivered links re-checked by the five-minute job).
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -97,12 +98,12 @@ function prepareProposers(count) {
   const owners = queryLocal(
     `SELECT u.id AS userId, (SELECT id FROM sites WHERE user_id = u.id AND verified = 1 LIMIT 1) AS siteId
      FROM users u WHERE u.email LIKE 'owner%' AND u.connects >= 5 AND siteId IS NOT NULL LIMIT ${count + 1}`,
-    persistTo
+    persistTo,
   );
   const [target, ...senders] = owners;
   const [listing] = queryLocal(
     `SELECT l.id FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.user_id = '${target.userId}' AND s.verified = 1 LIMIT 1`,
-    persistTo
+    persistTo,
   );
   queryLocal(`UPDATE listings SET connects = 5 WHERE id = '${listing.id}'`, persistTo);
   const far = Date.now() + 30 * 24 * 3600 * 1000;
@@ -151,7 +152,7 @@ function sessionsOnOwnSites(count, offset) {
   const rows = queryLocal(
     `SELECT s.user_id AS userId, s.id AS siteId, s.host, s.verification_token AS token FROM sites s
      WHERE s.user_id IN (SELECT id FROM users WHERE email LIKE 'owner%') GROUP BY s.user_id LIMIT ${count} OFFSET ${offset}`,
-    persistTo
+    persistTo,
   );
   const far = Date.now() + 30 * 24 * 3600 * 1000;
   const sessions = rows.map((row) => {
@@ -163,7 +164,7 @@ function sessionsOnOwnSites(count, offset) {
     file,
     `INSERT INTO sessions (id, user_id, active_site_id, expires_at, absolute_expires_at) VALUES\n${sessions
       .map((s) => `('${s.id}', '${s.userId}', '${s.siteId}', ${far}, ${far})`)
-      .join(",\n")};`
+      .join(",\n")};`,
   );
   executeFile(file, persistTo);
   return sessions;
@@ -199,9 +200,9 @@ async function verificationLoad(count) {
     owners
       .map(
         (o) =>
-          `INSERT OR REPLACE INTO dev_sandbox_pages (host, path, content_type, body, updated_at) VALUES ('${o.host}', '/', 'text/html; charset=utf-8', '<!doctype html><html><head><title>${o.host}</title>${filler}<meta name="backlink-verification" content="${o.token}"></head><body>${body}</body></html>', 0);`
+          `INSERT OR REPLACE INTO dev_sandbox_pages (host, path, content_type, body, updated_at) VALUES ('${o.host}', '/', 'text/html; charset=utf-8', '<!doctype html><html><head><title>${o.host}</title>${filler}<meta name="backlink-verification" content="${o.token}"></head><body>${body}</body></html>', 0);`,
       )
-      .join("\n")
+      .join("\n"),
   );
   executeFile(file, persistTo);
   const latencies = [];
@@ -232,7 +233,7 @@ async function verificationLoad(count) {
     `SELECT COUNT(*) AS verified FROM sites WHERE verified = 1 AND verification_error IS NULL AND id IN (${owners
       .map((o) => `'${o.siteId}'`)
       .join(",")})`,
-    persistTo
+    persistTo,
   );
   const q = (p) => [...latencies].sort((a, b) => a - b)[Math.floor(p * (latencies.length - 1))];
   return {
@@ -259,7 +260,7 @@ async function chatLoad(socketCount, messageCount) {
     `INSERT INTO chats (id, user_a_id, user_b_id, site_a_id, site_b_id, last_updated) VALUES ('${chatId}', '${userA.userId}', '${userB.userId}', '${
       userA.siteId
     }', '${userB.siteId}', ${Date.now()})`,
-    persistTo
+    persistTo,
   );
   const sockets = [];
   for (let i = 0; i < socketCount; i += 1) {
@@ -382,7 +383,7 @@ async function webhookLoad(count, replays) {
     `SELECT count(*) AS owners, coalesce(sum(lots > 1), 0) AS doubled, coalesce(sum(connects), 0) AS connects FROM (
        SELECT user_id, count(*) AS lots, sum(amount) AS connects FROM connect_lots
        WHERE source = 'purchase' AND payment_event_id LIKE 'evt_bench_%' GROUP BY user_id)`,
-    persistTo
+    persistTo,
   );
   latencies.sort((a, b) => a - b);
   const q = (p) => latencies[Math.floor(p * (latencies.length - 1))];
@@ -394,6 +395,59 @@ async function webhookLoad(count, replays) {
     p99: q(0.99),
     failures,
     credited,
+  };
+}
+
+/**
+ * Delivered-link re-checks as the five-minute job runs them: `count` completed trades whose links are due, each
+ * content page a 64 KB sandbox page linking to the partner. The job is run (GET /__scheduled) until none is due.
+ */
+async function linkCheckLoad(count, offset) {
+  const owners = sessionsOnOwnSites(count, offset);
+  const body = "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(1000);
+  const now = Date.now();
+  const statements = owners.flatMap((owner, i) => {
+    const partner = owners[(i + 1) % owners.length];
+    const offerId = `bench-link-${i}-${randomBytes(4).toString("hex")}`;
+    return [
+      `INSERT OR REPLACE INTO dev_sandbox_pages (host, path, content_type, body, updated_at) VALUES ('${owner.host}', '/delivered', 'text/html; charset=utf-8', '<!doctype html><html><body>${body}<p>Thanks to <a href="https://${partner.host}/">${partner.host}</a>.</p></body></html>', 0);`,
+      `INSERT INTO offers (id, sender_user_id, sender_site_id, receiver_user_id, receiver_site_id, connects, status, answer_by, created_at, updated_at) VALUES ('${offerId}', '${
+        owner.userId
+      }', '${owner.siteId}', '${partner.userId}', '${partner.siteId}', 1, 'pending', ${now + 1e9}, ${now}, ${now});`,
+      `UPDATE offers SET status = 'accepted' WHERE id = '${offerId}';`,
+      `INSERT INTO offer_entries (offer_id, user_id, site_id, role, create_content_type, provide_materials, status, content_url, link_status, link_due_at, link_watch_until, updated_at) VALUES ('${offerId}', '${
+        owner.userId
+      }', '${owner.siteId}', 'sender', 'blog-post', '["logo"]', 'completed', 'https://${owner.host}/delivered', 'live', 0, ${
+        now + 365 * 86_400_000
+      }, ${now});`,
+    ];
+  });
+  const file = join(persistTo, "bench-links.sql");
+  writeFileSync(file, statements.join("\n"));
+  executeFile(file, persistTo);
+  const due = () => queryLocal(`SELECT count(*) AS n FROM offer_entries WHERE link_due_at = 0`, persistTo)[0].n;
+  const cpuBefore = workerCpuSeconds(worker.child.pid);
+  const started = performance.now();
+  let runs = 0;
+  while (due() > 0 && runs < Math.ceil(count / 20) + 5) {
+    const response = await fetch(`${base}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+    await response.arrayBuffer();
+    runs += 1;
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = workerCpuSeconds(worker.child.pid) - cpuBefore;
+  const [result] = queryLocal(
+    `SELECT count(*) AS checked, coalesce(sum(link_status = 'live'), 0) AS live FROM offer_entries WHERE offer_id LIKE 'bench-link-%' AND link_due_at > 0`,
+    persistTo,
+  );
+  return {
+    count,
+    runs,
+    checked: result.checked,
+    live: result.live,
+    perMinute: (result.checked / elapsed) * 60,
+    cpuMsPerCheck: (cpu * 1000) / Math.max(1, result.checked),
+    msPerRun: (elapsed * 1000) / runs,
   };
 }
 
@@ -513,7 +567,7 @@ try {
 
   const chat = await chatLoad(Number(process.env.BENCH_CHAT_SOCKETS ?? 100), Number(process.env.BENCH_CHAT_MESSAGES ?? 1000));
   console.log(
-    `\nLive chat: ${chat.sockets} sockets in one conversation, ${chat.messages} messages from ${CONCURRENCY} senders (each waits for its echo):`
+    `\nLive chat: ${chat.sockets} sockets in one conversation, ${chat.messages} messages from ${CONCURRENCY} senders (each waits for its echo):`,
   );
   console.table([
     {
@@ -541,8 +595,31 @@ try {
       "double credits": webhooks.credited.doubled,
     },
   ]);
+  const links = await linkCheckLoad(
+    Number(process.env.BENCH_LINK_CHECKS ?? 200),
+    Number(process.env.BENCH_PROPOSALS ?? 400) + 1 + Number(process.env.BENCH_CHECKS ?? 300) + 300,
+  );
+  console.log(`\nDelivered-link re-checks by the five-minute job (20 per run, 64 KB pages in the dev web sandbox), ${links.count} links due:`);
+  console.table([
+    {
+      "checks/minute": links.perMinute.toFixed(0),
+      "job runs": links.runs,
+      "ms per run (20 checks)": links.msPerRun.toFixed(0),
+      "Worker CPU ms/check": links.cpuMsPerCheck.toFixed(2),
+      checked: `${links.checked} of ${links.count}`,
+      "still live": links.live,
+    },
+  ]);
+
   // Correctness is not a figure: a lost, duplicated or reordered message, or a double or missing credit, fails the run.
-  if (chat.lost || chat.duplicated || chat.outOfOrder || webhooks.credited.doubled || webhooks.credited.owners !== webhooks.checkouts) {
+  if (
+    chat.lost ||
+    chat.duplicated ||
+    chat.outOfOrder ||
+    webhooks.credited.doubled ||
+    webhooks.credited.owners !== webhooks.checkouts ||
+    links.live !== links.count
+  ) {
     console.error("\nFAILED: the chat or the webhook lost, duplicated or reordered something (see the tables above).");
     process.exitCode = 1;
   }

@@ -65,6 +65,7 @@ export const messages = {
 
   // Delivered links (decision 15)
   linkNotFound: "We could not find a link to {site} on that page.",
+  contentElsewhere: "The content page must be on your own site, {site}.",
   tooManyLinkChecks: "That is a lot of page checks in an hour. Please try again later.",
 
   // Verification and site icons (spec 2, 7 and 8)

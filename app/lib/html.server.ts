@@ -90,20 +90,57 @@ const VOID_ELEMENTS = new Set([
   "keygen",
 ]);
 
+const END = String.raw`\s*(!\s*important\s*)?(;|$)`;
 const HIDING_STYLE = [
   /(^|;)\s*display\s*:\s*none\b/i,
   /(^|;)\s*visibility\s*:\s*(hidden|collapse)\b/i,
-  /(^|;)\s*opacity\s*:\s*0(\.0+)?\s*(;|$)/i,
-  /(^|;)\s*font-size\s*:\s*0(px|em|rem|pt|%)?\s*(;|$)/i,
-  /(^|;)\s*(max-)?(width|height)\s*:\s*0(px|em|rem|%)?\s*(;|$)/i,
-  /(^|;)\s*(left|top|text-indent)\s*:\s*-\d{3,}(px|em|rem)?\s*(;|$)/i,
+  new RegExp(String.raw`(^|;)\s*opacity\s*:\s*0(\.0+)?${END}`, "i"),
+  new RegExp(String.raw`(^|;)\s*font-size\s*:\s*0(px|em|rem|pt|%)?${END}`, "i"),
+  new RegExp(String.raw`(^|;)\s*(left|top|text-indent)\s*:\s*-\d{3,}(px|em|rem)?${END}`, "i"),
 ];
+/** Zero width or height hides only what does not overflow the box. */
+const ZERO_SIZE = new RegExp(String.raw`(^|;)\s*(max-)?(width|height)\s*:\s*0(px|em|rem|%)?${END}`, "i");
+const OVERFLOW_HIDDEN = /(^|;)\s*overflow(-x|-y)?\s*:\s*(hidden|clip)\b/i;
+
+/** Elements whose end tag may be left out: a new one of the same kind (or, for p, a block) closes the open one. */
+const OPTIONAL_END = new Set(["p", "li", "dt", "dd", "tr", "td", "th", "option", "optgroup", "tbody", "thead", "tfoot", "rb", "rt", "rp"]);
+const CLOSES_P = new Set([
+  "address",
+  "article",
+  "aside",
+  "blockquote",
+  "details",
+  "div",
+  "dl",
+  "fieldset",
+  "figcaption",
+  "figure",
+  "footer",
+  "form",
+  "h1",
+  "h2",
+  "h3",
+  "h4",
+  "h5",
+  "h6",
+  "header",
+  "hr",
+  "main",
+  "nav",
+  "ol",
+  "p",
+  "pre",
+  "section",
+  "table",
+  "ul",
+]);
 
 /** Whether an element hides what it holds: the `hidden` attribute, or an inline style that hides or shrinks it to nothing. */
 export function hidesContent(element: { getAttribute(name: string): string | null; hasAttribute(name: string): boolean }): boolean {
   if (element.hasAttribute("hidden")) return true;
   const style = element.getAttribute("style");
-  return style !== null && HIDING_STYLE.some((pattern) => pattern.test(style));
+  if (style === null) return false;
+  return HIDING_STYLE.some((pattern) => pattern.test(style)) || (ZERO_SIZE.test(style) && OVERFLOW_HIDDEN.test(style));
 }
 
 /** A link's rel as a search engine reads it: sponsored and ugc before nofollow; none of them is a followed link. */
@@ -122,11 +159,17 @@ export function relOf(value: string | null): LinkRel {
 export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean): Promise<{ ok: true; links: FoundLink[] } | FetchRefused> {
   const links: FoundLink[] = [];
   let base = page.url;
-  let hiddenDepth = 0;
+  let baseSet = false;
+  // Open elements that hide what they hold (template too: its content is not shown), closed by their end tag, or by
+  // what HTML says closes them when the end tag is left out.
+  const hiding: { tag: string; closed: boolean }[] = [];
+  const open = () => hiding.some((entry) => !entry.closed);
   let current: FoundLink | null = null;
   const rewriter = new HTMLRewriter()
     .on("base[href]", {
       element: (element) => {
+        if (baseSet) return;
+        baseSet = true;
         try {
           base = new URL(element.getAttribute("href") ?? "", page.url).toString();
         } catch {
@@ -136,9 +179,14 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
     })
     .on("*", {
       element: (element) => {
-        if (VOID_ELEMENTS.has(element.tagName) || !hidesContent(element)) return;
-        hiddenDepth += 1;
-        element.onEndTag(() => void (hiddenDepth -= 1));
+        const tag = element.tagName;
+        for (const entry of hiding) {
+          if (!entry.closed && OPTIONAL_END.has(entry.tag) && (entry.tag === tag || (entry.tag === "p" && CLOSES_P.has(tag)))) entry.closed = true;
+        }
+        if (VOID_ELEMENTS.has(tag) || (tag !== "template" && !hidesContent(element))) return;
+        const entry = { tag, closed: false };
+        hiding.push(entry);
+        element.onEndTag(() => void (entry.closed = true));
       },
     })
     .on("a[href]", {
@@ -150,7 +198,7 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
           return;
         }
         if ((url.protocol !== "https:" && url.protocol !== "http:") || !wanted(url)) return;
-        const link: FoundLink = { href: url.toString(), rel: relOf(element.getAttribute("rel")), anchorText: "", hidden: hiddenDepth > 0 };
+        const link: FoundLink = { href: url.toString(), rel: relOf(element.getAttribute("rel")), anchorText: "", hidden: open() };
         links.push(link);
         current = link;
         element.onEndTag(() => void (current = null));

@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [dashboard, suggestions, linkProblems] = await Promise.all([
     dashboardFor(context.db, auth.user.id, site.id),
     suggestionsFor(context.db, auth.user.id, site.tags, now),
-    linkProblemsOf(context.db, site.id),
+    linkProblemsOf(context.db, site.id, now),
   ]);
   const card = (s: (typeof suggestions.matched)[number]) => ({
     id: s.listingId,

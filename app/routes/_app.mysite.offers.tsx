@@ -117,7 +117,9 @@ function LinkCheckLine({ check, now }: { check: NonNullable<LinkState>; now: num
     <span className={`link-check ${found && !check.hidden && check.rel === "follow" ? "link-ok" : "link-warning"}`}>
       {found
         ? `Link to ${check.targetHost}: ${REL_LABELS[check.rel ?? "follow"] ?? check.rel}${check.hidden ? ", hidden" : ""}`
-        : `No link to ${check.targetHost} found`}
+        : check.state === "error"
+          ? "The page could not be read"
+          : `No link to ${check.targetHost} found`}
       {check.anchorText ? ` (“${check.anchorText}”)` : ""} · checked {formatShortDate(check.checkedAt, now)}
     </span>
   );

@@ -11,13 +11,15 @@ import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
 import { scanLinks, type FoundLink } from "~/lib/html.server";
 import { newId } from "~/lib/ids";
-import { deliverSoon, emailToUser } from "./email.server";
+import { isSameSite } from "~/domain/site-address";
+import { emailToUser } from "./email.server";
 import { safeFetch, safeFetchOptionsFor } from "~/lib/safe-fetch.server";
 
 export type LinkInspection =
   | { ok: true; link: FoundLink; url: string }
   | { ok: false; reason: "missing"; message: string; links: FoundLink[] }
-  | { ok: false; reason: "unreadable"; message: string; status: number | null };
+  | { ok: false; reason: "unreadable"; message: string; status: number | null }
+  | { ok: false; reason: "elsewhere"; message: string };
 
 const bare = (host: string) =>
   host
@@ -31,10 +33,19 @@ export function bestLink(links: FoundLink[]): FoundLink | null {
   return [...links].sort((a, b) => rank(a) - rank(b))[0] ?? null;
 }
 
-/** Reads the content page (through the safe fetch) and looks for a link to `targetHost`. */
-export async function inspectDeliveredLink(context: AppContext, contentUrl: string, targetHost: string): Promise<LinkInspection> {
+/**
+ * Reads the content page (through the safe fetch) and looks for a link to `targetHost`. The page must be on the
+ * deliverer's own site (`ownHost`), before and after its redirects: a link on someone else's page is not delivered.
+ */
+export async function inspectDeliveredLink(context: AppContext, contentUrl: string, targetHost: string, ownHost: string): Promise<LinkInspection> {
+  const elsewhere = messages.contentElsewhere.replace("{site}", ownHost);
+  if (!isSameSite(contentUrl, bare(ownHost))) return { ok: false, reason: "elsewhere", message: elsewhere };
   const page = await safeFetch(contentUrl, safeFetchOptionsFor(context.env, context.db));
   if (!page.ok) return { ok: false, reason: "unreadable", message: page.message, status: null };
+  if (!isSameSite(page.url, bare(ownHost))) {
+    await page.cancel();
+    return { ok: false, reason: "elsewhere", message: elsewhere };
+  }
   if (page.status < 200 || page.status > 299) {
     await page.cancel();
     return { ok: false, reason: "unreadable", message: `${messages.fetchHttpError} (HTTP ${page.status}).`, status: page.status };
@@ -88,7 +99,9 @@ const DAY_MS = 24 * 60 * 60_000;
 /** Delivered links are watched for a year. */
 export const LINK_WATCH_MS = 365 * DAY_MS;
 /** Re-checks per run of the five-minute job (about 5,700 a day). */
-export const LINK_CHECKS_PER_RUN = 20;
+export const LINK_CHECKS_PER_RUN = 50;
+/** Days in a row a page cannot be read before its link counts as lost. */
+const UNREADABLE_DAYS_TO_LOST = 3;
 
 /** The next daily check: at this link's own time of day (spread over the day by its ids), 12 to 36 hours on. */
 export function nextLinkCheck(offerId: string, userId: string, after: number): number {
@@ -126,6 +139,7 @@ export async function recheckDeliveredLinks(context: AppContext, limit = LINK_CH
       userId: offerEntries.userId,
       contentUrl: offerEntries.contentUrl,
       linkStatus: offerEntries.linkStatus,
+      linkWatchUntil: offerEntries.linkWatchUntil,
       senderUserId: offers.senderUserId,
       receiverUserId: offers.receiverUserId,
       delivererHost: deliverer.host,
@@ -158,7 +172,6 @@ export async function recheckDeliveredLinks(context: AppContext, limit = LINK_CH
     }
   };
   await Promise.all(Array.from({ length: 4 }, worker));
-  if (checked > 0) deliverSoon(context);
   return checked;
 }
 
@@ -169,6 +182,7 @@ async function recheckOne(
     userId: string;
     contentUrl: string | null;
     linkStatus: LinkStatus | null;
+    linkWatchUntil: number | null;
     senderUserId: string;
     receiverUserId: string;
     delivererHost: string;
@@ -178,7 +192,15 @@ async function recheckOne(
 ) {
   const { db } = context;
   const contentUrl = entry.contentUrl ?? "";
-  const inspection = await inspectDeliveredLink(context, contentUrl, entry.targetHost);
+  const entryWhere = and(eq(offerEntries.offerId, entry.offerId), eq(offerEntries.userId, entry.userId));
+  // Claimed first: whatever happens below, this entry is not the head of the queue again until its next day, and
+  // once its year is over it leaves the queue (no due time).
+  const next = nextLinkCheck(entry.offerId, entry.userId, now);
+  await db
+    .update(offerEntries)
+    .set({ linkDueAt: entry.linkWatchUntil !== null && next > entry.linkWatchUntil ? null : next })
+    .where(entryWhere);
+  const inspection = await inspectDeliveredLink(context, contentUrl, entry.targetHost, entry.delivererHost);
   let status: LinkStatus | null;
   if (inspection.ok) status = statusOfLink(inspection.link);
   else if (inspection.reason === "missing") {
@@ -191,8 +213,21 @@ async function recheckOne(
       .limit(1)
       .get();
     const anchor = last?.anchorText?.trim().toLowerCase();
-    status = anchor && inspection.links.some((link) => link.anchorText.trim().toLowerCase() === anchor) ? "moved" : "lost";
-  } else status = inspection.status === 404 || inspection.status === 410 ? "lost" : null;
+    const offSite = inspection.links.filter((link) => !isSameSite(link.href, bare(entry.delivererHost)));
+    status = anchor && offSite.some((link) => link.anchorText.trim().toLowerCase() === anchor) ? "moved" : "lost";
+  } else if (inspection.reason === "elsewhere" || inspection.status === 404 || inspection.status === 410) {
+    status = "lost";
+  } else {
+    // Cannot be read today: a flag only after several days in a row (this one included).
+    const recent = await db
+      .select({ state: linkChecks.state })
+      .from(linkChecks)
+      .where(and(eq(linkChecks.offerId, entry.offerId), eq(linkChecks.userId, entry.userId)))
+      .orderBy(desc(linkChecks.checkedAt))
+      .limit(UNREADABLE_DAYS_TO_LOST - 1)
+      .all();
+    status = recent.length === UNREADABLE_DAYS_TO_LOST - 1 && recent.every((check) => check.state === "error") ? "lost" : null;
+  }
 
   await recordLinkCheck(
     db,
@@ -202,7 +237,7 @@ async function recheckOne(
       contentUrl,
       targetHost: entry.targetHost,
       link: inspection.ok ? inspection.link : null,
-      error: !inspection.ok && inspection.reason === "unreadable" ? inspection.message : null,
+      error: !inspection.ok && inspection.reason !== "missing" ? inspection.message : null,
     },
     now,
   );
@@ -212,12 +247,8 @@ async function recheckOne(
   const statements = [
     db
       .update(offerEntries)
-      .set({
-        linkCheckedAt: now,
-        linkDueAt: nextLinkCheck(entry.offerId, entry.userId, now),
-        ...(status !== null ? { linkStatus: status } : {}),
-      })
-      .where(and(eq(offerEntries.offerId, entry.offerId), eq(offerEntries.userId, entry.userId))),
+      .set({ linkCheckedAt: now, ...(status !== null ? { linkStatus: status } : {}) })
+      .where(entryWhere),
   ];
   if (changed && status) {
     const subject = status === "live" ? `Your link on ${entry.delivererHost} is back` : `Your link on ${entry.delivererHost} ${PROBLEM_TEXT[status]}`;
@@ -245,7 +276,7 @@ async function recheckOne(
 }
 
 /** Delivered links with a problem on the trades of this site, as both parties' dashboards show them. */
-export function linkProblemsOf(db: Database, siteId: string) {
+export function linkProblemsOf(db: Database, siteId: string, now: number) {
   return db
     .select({
       offerId: offerEntries.offerId,
@@ -260,6 +291,7 @@ export function linkProblemsOf(db: Database, siteId: string) {
     .where(
       and(
         sql`${offerEntries.linkStatus} IN ('lost', 'moved', 'nofollow', 'hidden')`,
+        gt(offerEntries.linkWatchUntil, now),
         sql`(${offers.senderSiteId} = ${siteId} OR ${offers.receiverSiteId} = ${siteId})`,
       ),
     )

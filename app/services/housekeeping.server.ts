@@ -19,8 +19,11 @@ import { recheckVerifiedSites } from "./verification.server";
  * (retries, what a request did not get to send, and what the checks just queued).
  */
 export async function everyFiveMinutes(context: AppContext) {
-  await recheckDeliveredLinks(context);
-  await deliverOutbox(context.db, context.env, Math.max(context.now(), Date.now()));
+  try {
+    await recheckDeliveredLinks(context);
+  } finally {
+    await deliverOutbox(context.db, context.env, Math.max(context.now(), Date.now()));
+  }
 }
 
 export async function runHousekeeping(context: AppContext) {

@@ -252,8 +252,9 @@ export async function moveTradeEntry(
   let delivered: { link: FoundLink; targetHost: string } | null = null;
   if (to === "completed" && contentUrl) {
     const targetHost = (found.role === "sender" ? hosts?.receiver : hosts?.sender) ?? "";
+    const ownHost = (found.role === "sender" ? hosts?.sender : hosts?.receiver) ?? "";
     if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) return { ok: false, status: 429, message: messages.tooManyLinkChecks };
-    const inspection = await inspectDeliveredLink(context, contentUrl, targetHost);
+    const inspection = await inspectDeliveredLink(context, contentUrl, targetHost, ownHost);
     if (!inspection.ok) return { ok: false, status: 422, message: inspection.message };
     delivered = { link: inspection.link, targetHost };
   }

@@ -86,6 +86,10 @@ describe("completing a side needs a page that links to the other party's site", 
     ["hidden itself", `<a hidden href="https://PARTNER/">x</a>`, { rel: "follow", hidden: 1 }],
     ["zero size", `<span style="font-size:0"><a href="https://PARTNER/">x</a></span>`, { rel: "follow", hidden: 1 }],
     ["the best of several", `<a rel="nofollow" href="https://PARTNER/a">a</a><a href="https://PARTNER/b">b</a>`, { rel: "follow", hidden: 0 }],
+    ["template", `<template><a href="https://PARTNER/">x</a></template>`, { rel: "follow", hidden: 1 }],
+    ["after a hidden paragraph left open", `<p style="display:none">x<p><a href="https://PARTNER/">x</a>`, { rel: "follow", hidden: 0 }],
+    ["!important", `<span style="opacity: 0 !important"><a href="https://PARTNER/">x</a></span>`, { rel: "follow", hidden: 1 }],
+    ["zero width that overflows", `<div style="width:0"><a href="https://PARTNER/">x</a></div>`, { rel: "follow", hidden: 0 }],
   ])("a %s link is recorded as such", async (_name, markup, expected) => {
     const trade = await tradeInProgress();
     const url = `https://${trade.a.url}/post`;
@@ -103,12 +107,18 @@ describe("completing a side needs a page that links to the other party's site", 
       [moved]: redirectTo(final),
       [final]: html(`<a href="https://${trade.partner}/">partner</a>`),
       [gone]: html("Not here", { status: 404 }),
+      [`https://${trade.a.url}/gone-away`]: redirectTo(`https://${trade.partner}/`),
+      [`https://${trade.partner}/`]: html(`<a href="https://${trade.partner}/about">about</a>`),
     });
     const missing = await trade.complete(gone);
     expect(missing.status).toBe(422);
     expect(await read(missing)).toContain("The site answered with an error (HTTP 404).");
-    const privateAddress = await trade.complete("http://169.254.169.254/latest");
-    expect(privateAddress.status).toBeGreaterThanOrEqual(400);
+    // A page elsewhere (even the partner's own home page, which links to itself) delivers nothing.
+    for (const elsewhere of ["http://169.254.169.254/latest", `https://${trade.partner}/`, `https://${trade.a.url}/gone-away`]) {
+      const refused = await trade.complete(elsewhere);
+      expect(refused.status).toBe(422);
+      expect(await read(refused)).toContain(`The content page must be on your own site, ${trade.a.url}.`);
+    }
     expect(await trade.entry()).toEqual({ status: "in_progress", content_url: null });
     expect((await trade.complete(moved)).status).toBe(302);
     expect(await trade.check()).toMatchObject({ state: "found", href: `https://${trade.partner}/` });
@@ -177,6 +187,12 @@ describe("delivered links are watched", () => {
       `Your link on ${trade.a.url} is gone from the page`,
       `Your link on ${trade.a.url} is now nofollow (or sponsored or ugc)`,
     ]);
+    // Fixed: the flag clears everywhere, with one email saying so.
+    body = `<p><a href="https://${trade.partner}/">Seed friends</a></p>`;
+    await runFiveMinuteJob((await watch())!.due);
+    expect((await watch())!.status).toBe("live");
+    expect((await linkEmails(trade.b.email)).at(-1)).toBe(`Your link on ${trade.a.url} is back`);
+    expect(await read(await get("/mysite", { cookie: trade.b.cookie }))).not.toContain("Delivered links to look at");
   });
 
   it("tells a link that now points elsewhere from one that is gone, keeps a flag through a page that cannot be reached, and stops after a year", async () => {
@@ -197,6 +213,10 @@ describe("delivered links are watched", () => {
     await runFiveMinuteJob((await status()).due);
     expect((await status()).status).toBe("moved");
     expect(await trade.check()).toMatchObject({ state: "error" });
+    // Unreadable three days in a row: lost.
+    await runFiveMinuteJob((await status()).due);
+    await runFiveMinuteJob((await status()).due);
+    expect((await status()).status).toBe("lost");
     await env.DB.prepare("UPDATE offer_entries SET link_watch_until = ? WHERE offer_id = ?")
       .bind(Date.now() - 1, trade.offerId)
       .run();

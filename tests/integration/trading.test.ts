@@ -66,19 +66,21 @@ describe("a trade from proposal to two completed deliveries", () => {
     // Each side's content page links to the other side's site.
     mockWeb({
       [`https://${a.url}/the-post`]: html(`<p>Read <a href="https://${partnerHost}/">our partner</a>.</p>`),
-      [`https://${b.url}/the-post`]: html(`<p>Read <a href="https://www.${a.url}/about">our partner</a>.</p>`),
+      [`https://${partnerHost}/the-post`]: html(`<p>Read <a href="https://www.${a.url}/about">our partner</a>.</p>`),
     });
     for (const party of [a, b]) {
       expect((await act(party.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(302);
       const noUrl = await act(party.cookie, offer.id, [["intent", "move"], ["to", "completed"]]);
       expect(noUrl.status).toBe(400);
       expect(await read(noUrl)).toContain(messages.enterContentUrl);
-      const done = await act(party.cookie, offer.id, [["intent", "move"], ["to", "completed"], ["contentUrl", `https://${party.url}/the-post`]]);
+      // Each side delivers on the site it trades with: A on its own site, B on its listed one.
+      const own = party === a ? a.url : partnerHost;
+      const done = await act(party.cookie, offer.id, [["intent", "move"], ["to", "completed"], ["contentUrl", `https://${own}/the-post`]]);
       expect(done.status).toBe(302);
     }
     const final = await env.DB.prepare("SELECT user_id, status, content_url FROM offer_entries WHERE offer_id = ?").bind(offer.id).all();
     expect(final.results).toContainEqual({ user_id: a.userId, status: "completed", content_url: `https://${a.url}/the-post` });
-    expect(final.results).toContainEqual({ user_id: b.userId, status: "completed", content_url: `https://${b.url}/the-post` });
+    expect(final.results).toContainEqual({ user_id: b.userId, status: "completed", content_url: `https://${partnerHost}/the-post` });
 
     const aView = await read(await fetchPage(a.cookie, `/mysite/offers?offer=${offer.id}`));
     expect(aView).toContain(">Completed<");
