@@ -133,6 +133,11 @@ const receiver = alias(sites, "receiver_site");
 export async function recheckDeliveredLinks(context: AppContext, limit = LINK_CHECKS_PER_RUN): Promise<number> {
   const { db } = context;
   const now = context.now();
+  // Links whose year ended while they waited leave the queue (so the due index stops finding them).
+  await db
+    .update(offerEntries)
+    .set({ linkDueAt: null })
+    .where(and(lte(offerEntries.linkDueAt, now), lte(offerEntries.linkWatchUntil, now)));
   const due = await db
     .select({
       offerId: offerEntries.offerId,

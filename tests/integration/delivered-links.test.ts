@@ -223,5 +223,13 @@ describe("delivered links are watched", () => {
     const before = await env.DB.prepare("SELECT count(*) AS n FROM link_checks WHERE offer_id = ?").bind(trade.offerId).first<{ n: number }>();
     await runFiveMinuteJob((await status()).due + 1);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM link_checks WHERE offer_id = ?").bind(trade.offerId).first()).toEqual(before);
+    // It has left the queue.
+    expect(
+      await env.DB.prepare("SELECT link_due_at AS due FROM offer_entries WHERE offer_id = ? AND user_id = ?")
+        .bind(trade.offerId, trade.a.userId)
+        .first(),
+    ).toEqual({
+      due: null,
+    });
   });
 });
