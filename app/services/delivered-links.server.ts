@@ -79,14 +79,6 @@ export async function recordLinkCheck(
   });
 }
 
-/** Each party's latest check of its delivered link on this offer, for the trade's detail. */
-export async function latestLinkChecks(db: Database, offerId: string) {
-  const rows = await db.select().from(linkChecks).where(eq(linkChecks.offerId, offerId)).orderBy(desc(linkChecks.checkedAt)).limit(50).all();
-  const latest = new Map<string, (typeof rows)[number]>();
-  for (const row of rows) if (!latest.has(row.userId)) latest.set(row.userId, row);
-  return latest;
-}
-
 export type LinkStatus = "live" | "nofollow" | "hidden" | "lost" | "moved";
 
 /** How a found link stands: live (followed and visible), nofollow (any rel that is not followed), or hidden. */
@@ -305,7 +297,7 @@ export function linkProblemsOf(db: Database, siteId: string, now: number) {
     .all();
 }
 
-/** Every check of the links delivered on this offer, newest first (the history on the trade's detail). */
+/** Every check of the links delivered on this offer, newest first: the history on the trade's detail, and each side's latest. */
 export function linkHistoryOf(db: Database, offerId: string) {
   return db
     .select({
@@ -313,6 +305,8 @@ export function linkHistoryOf(db: Database, offerId: string) {
       state: linkChecks.state,
       rel: linkChecks.rel,
       hidden: linkChecks.hidden,
+      anchorText: linkChecks.anchorText,
+      targetHost: linkChecks.targetHost,
       error: linkChecks.error,
       checkedAt: linkChecks.checkedAt,
     })

@@ -5,7 +5,7 @@ import { connectLedger, connectLots, offerEntries, offers, paymentEvents, sites 
 import type { Database } from "~/lib/db.server";
 import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
 import { shownScore } from "./sites.server";
-import { latestLinkChecks, linkHistoryOf } from "./delivered-links.server";
+import { linkHistoryOf } from "./delivered-links.server";
 
 const senderSite = alias(sites, "sender_site");
 const receiverSite = alias(sites, "receiver_site");
@@ -105,16 +105,15 @@ const profileColumns = {
 export async function offerDetail(db: Database, userId: string, offerId: string) {
   const offer = await db.select().from(offers).where(eq(offers.id, offerId)).get();
   if (!offer || (offer.senderUserId !== userId && offer.receiverUserId !== userId)) return null;
-  const [entries, siteRows, checks] = await Promise.all([
+  const [entries, siteRows, history] = await Promise.all([
     db.select().from(offerEntries).where(eq(offerEntries.offerId, offerId)).all(),
     db
       .select(profileColumns)
       .from(sites)
       .where(inArray(sites.id, [offer.senderSiteId, offer.receiverSiteId]))
       .all(),
-    offer.status === "accepted" ? latestLinkChecks(db, offerId) : new Map<string, never>(),
+    offer.status === "accepted" ? linkHistoryOf(db, offerId) : [],
   ]);
-  const history = offer.status === "accepted" ? await linkHistoryOf(db, offerId) : [];
   const role: Role = offer.senderUserId === userId ? "sender" : "receiver";
   const own = entries.find((entry) => entry.userId === userId);
   const other = entries.find((entry) => entry.userId !== userId);
@@ -122,7 +121,8 @@ export async function offerDetail(db: Database, userId: string, offerId: string)
   const otherSite = siteRows.find((site) => site.id === (role === "sender" ? offer.receiverSiteId : offer.senderSiteId));
   if (!own || !other || !ownSite || !otherSite) return null;
   const side = (entry: typeof own) => {
-    const check = checks.get(entry.userId);
+    // The history is newest first: each side's first row is its latest check.
+    const check = history.find((row) => row.userId === entry.userId);
     return {
       contentType: entry.createContentType,
       materials: entry.provideMaterials,
