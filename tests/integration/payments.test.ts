@@ -185,7 +185,7 @@ describe("events the webhook refuses or leaves", () => {
     expect((await deliver(checkoutEvent("checkout.session.completed", { userId: null }))).status).toBe(200);
     expect((await deliver(checkoutEvent("checkout.session.completed", { userId: "no-such-user" }))).status).toBe(200);
     expect((await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, price: "price_from_another_product" }))).status).toBe(
-      200
+      200,
     );
     expect((await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, paid: "unpaid" }))).status).toBe(200);
     expect(await balanceOf(user.userId)).toBe(20);
@@ -251,7 +251,7 @@ describe("events the webhook refuses or leaves", () => {
           body: "intent=pay&bundle=30",
           headers: { ...crossSite, "Content-Type": "application/x-www-form-urlencoded" },
         })
-      ).status
+      ).status,
     ).toBe(403);
     expect((await get("/webhooks/stripe")).status).toBe(405);
   });
@@ -301,7 +301,7 @@ describe("refunds and disputes", () => {
       { kind: "refund", amount: -25 },
     ]);
     const purchase = await env.DB.prepare(
-      "SELECT connects_revoked AS revoked, connects_owed AS owed FROM payment_events WHERE payment_intent_id = ? AND outcome = 'credited'"
+      "SELECT connects_revoked AS revoked, connects_owed AS owed FROM payment_events WHERE payment_intent_id = ? AND outcome = 'credited'",
     )
       .bind(paymentIntent)
       .first();
@@ -312,6 +312,38 @@ describe("refunds and disputes", () => {
       .first<{ total: number }>();
     expect(sum!.total).toBe(20);
     expect(await read(await get("/mysite/connects", { cookie: buyer.cookie }))).toContain("Taken back: payment refunded");
+  });
+
+  it("a refund after part of the lot was spent on an accepted trade takes back only the unspent rest", async () => {
+    const buyer = await trader();
+    const seller = await trader();
+    const { listingId } = await listSite(seller.userId, { host: uniqueHost("spent"), connects: 25 });
+    const paymentIntent = uniqueId("pi");
+    await deliver(checkoutEvent("checkout.session.completed", { userId: buyer.userId, paymentIntent }));
+    await env.DB.prepare("UPDATE connect_lots SET expires_at = expires_at + 86400000 * 60 WHERE user_id = ? AND source = 'starter'")
+      .bind(buyer.userId)
+      .run();
+    expect((await propose(buyer.cookie, listingId)).status).toBe(302);
+    const [offer] = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ?").bind(listingId).all<{ id: string }>()).results;
+    // Accepted: 25 of the purchase are spent for good.
+    expect((await act(seller.cookie, offer!.id, [["intent", "accept"]])).status).toBe(302);
+    expect(await balanceOf(buyer.userId)).toBe(25);
+    await deliver({
+      id: uniqueId("evt"),
+      object: "event",
+      type: "charge.refunded",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: uniqueId("ch"), object: "charge", amount: 2000, amount_refunded: 2000, payment_intent: paymentIntent } },
+    });
+    expect(await balanceOf(buyer.userId)).toBe(20);
+    expect((await ledgerKinds(buyer.userId)).filter((entry) => entry.kind === "refund")).toEqual([{ kind: "refund", amount: -5 }]);
+    const purchase = await env.DB.prepare(
+      "SELECT connects_revoked AS revoked, connects_owed AS owed FROM payment_events WHERE payment_intent_id = ? AND outcome = 'credited'",
+    )
+      .bind(paymentIntent)
+      .first();
+    // Nothing is held of it any more, so nothing is owed: the spent 25 stay spent.
+    expect(purchase).toEqual({ revoked: 5, owed: 0 });
   });
 
   it("connects held by a proposal when a dispute is lost are taken back when the proposal returns them", async () => {
@@ -402,7 +434,7 @@ describe("the connects page", () => {
     const waiting = await read(await get(back, { cookie: user.cookie }));
     expect(waiting).toContain("Payment received, connects on their way.");
     expect(waiting).toContain(
-      `<meta http-equiv="refresh" content="4; url=/mysite/connects?checkout=success&amp;session_id=${event.data.object.id}&amp;tries=1"/>`
+      `<meta http-equiv="refresh" content="4; url=/mysite/connects?checkout=success&amp;session_id=${event.data.object.id}&amp;tries=1"/>`,
     );
     // It stops looking after about two minutes, and says the payment is still processing.
     const stopped = await read(await get(`${back}&tries=30`, { cookie: user.cookie }));
@@ -423,7 +455,7 @@ describe("the connects page", () => {
     expect(response.headers.get("Content-Security-Policy")).toMatch(/script-src 'self' 'nonce-[^']+' https:\/\/js\.stripe\.com/);
     const page = await read(response);
     expect(page).toContain(
-      `<stripe-pricing-table pricing-table-id="prctbl_123" publishable-key="pk_test_123" client-reference-id="${user.userId}" customer-email="${user.email}">`
+      `<stripe-pricing-table pricing-table-id="prctbl_123" publishable-key="pk_test_123" client-reference-id="${user.userId}" customer-email="${user.email}">`,
     );
     expect(await read(await devFetch("/mysite/connects", { headers: { Cookie: cookie } }))).not.toContain("stripe-pricing-table");
   });
@@ -436,7 +468,7 @@ describe("the connects page", () => {
     const response = await devFetch(
       "/webhooks/stripe",
       { method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": signature } },
-      { STRIPE_WEBHOOK_SECRET: "" }
+      { STRIPE_WEBHOOK_SECRET: "" },
     );
     expect(response.status).toBe(503);
     expect(await balanceOf(user.userId)).toBe(20);
@@ -456,7 +488,7 @@ describe("the connects page", () => {
         body: new URLSearchParams({ intent: "test-purchase", bundle: "100" }),
         headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
       },
-      noStripe
+      noStripe,
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/mysite/connects?notice=test-purchase");
