@@ -188,6 +188,11 @@ export const sites = sqliteTable(
     links: integer("links"),
     speed: integer("speed"),
     ssl: integer("ssl"),
+    /**
+     * When the scheduled job audits the site next: 0 (at once) for a new site, though the audit after sign-up or
+     * add-site normally gets there first; then weekly, or a day after a run that could not read the site.
+     */
+    auditDueAt: integer("audit_due_at").notNull().default(0),
     tags: idList("tags"),
     materials: idList("materials"),
     contentTypes: idList("content_types"),
@@ -202,6 +207,7 @@ export const sites = sqliteTable(
     index("sites_host_idx").on(t.host),
     index("sites_score_idx").on(t.score),
     index("sites_verification_due_idx").on(t.verificationDueAt),
+    index("sites_audit_due_idx").on(t.auditDueAt),
   ]
 );
 
@@ -552,6 +558,12 @@ export const scoreRuns = sqliteTable(
       .notNull()
       .references(() => sites.id, { onDelete: "cascade" }),
     status: text("status", { enum: ["running", "done", "failed"] }).notNull(),
+    /** What started it: sign-up, add-site, the owner from Your Score (once an hour), or the weekly job. */
+    reason: text("reason", { enum: ["signup", "added", "owner", "weekly"] })
+      .notNull()
+      .default("weekly"),
+    /** How far a running audit has got, for the progress shown on Your Score. */
+    step: text("step", { enum: ["home", "files", "links", "score"] }),
     score: integer("score"),
     /** The measured parts and the facts behind them, as shown on Your Score. */
     details: text("details", { mode: "json" }).$type<Record<string, unknown>>(),
@@ -559,7 +571,13 @@ export const scoreRuns = sqliteTable(
     startedAt: integer("started_at").notNull(),
     finishedAt: integer("finished_at"),
   },
-  (t) => [index("score_runs_site_idx").on(t.siteId, t.startedAt)]
+  (t) => [
+    index("score_runs_site_idx").on(t.siteId, t.startedAt),
+    // The few runs still running, for the job that closes those whose Worker stopped.
+    index("score_runs_running_idx")
+      .on(t.startedAt)
+      .where(sql`status = 'running'`),
+  ]
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -107,6 +107,14 @@ export const messages = {
   tooManyChatOpens: "You have opened a lot of conversations in the last hour. Please wait a while.",
   chatNotFound: "This conversation is not available.",
 
+  // The audit (decision 11)
+  auditStarted: "The audit has started. It takes a few seconds.",
+  auditRunning: "An audit of this site is already running.",
+  auditOncePerHour: "You can run the audit once an hour.",
+  auditHomeElsewhere: "Your home page sends visitors to another website, so it could not be audited.",
+  auditDidNotFinish: "The audit did not finish. Please run it again.",
+  auditFailed: "The audit could not be finished. Please try again later.",
+
   // Misc (spec 8)
   feedbackEmpty: "Feedback is empty.",
   feedbackTooLong: "Feedback can be at most 5000 characters",

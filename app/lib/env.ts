@@ -50,6 +50,15 @@ export interface Env {
   DEV_WEB_SANDBOX?: string;
   /** How many verified sites the daily job re-checks per run (default 100). */
   VERIFICATION_RECHECK_BATCH?: string;
+  /** The rank provider of the audit (decision 11): "openpagerank" (Open PageRank, domain authority) or "json" (any
+   * endpoint answering {"domain_authority", "backlinks"}); unset, the audit has no domain authority. */
+  RANK_PROVIDER?: string;
+  /** Secret: the provider's API key (Open PageRank's API-OPR header; a bearer token for "json"). */
+  RANK_PROVIDER_KEY?: string;
+  /** "json" only: the address asked, with {host} standing for the audited site's host. */
+  RANK_PROVIDER_URL?: string;
+  /** How many due sites the five-minute job audits per run (default 12: every site weekly up to ~24,000 sites). */
+  AUDITS_PER_RUN?: string;
   /** Multiplies the per-address rate limits (1 by default); for test runners where everyone shares one address. */
   ADDRESS_RATE_LIMIT_SCALE?: string;
 }

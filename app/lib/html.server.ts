@@ -213,3 +213,85 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
   if (failure && failure !== "too_large") return refused(failure, page.url);
   return { ok: true, links: links.map((link) => ({ ...link, anchorText: link.anchorText.replace(/\s+/g, " ").trim().slice(0, 200) })) };
 }
+
+/** What the audit's on-page checks need from a home page (decision 11), and how many bytes the page had. */
+export interface OnPageFacts {
+  title: string | null;
+  description: boolean;
+  h1Count: number;
+  lang: boolean;
+  viewport: boolean;
+  images: number;
+  imagesWithAlt: number;
+  canonical: boolean;
+}
+
+/**
+ * Streams a whole page (up to the size cap) through HTMLRewriter and gathers the on-page facts: the first title
+ * outside `<svg>`, the meta description and viewport, the `<html lang>`, the h1 headings, the images with an alt
+ * attribute (an empty alt marks a decorative image, which is right) and a canonical link. What sits inside
+ * `<template>` or `<noscript>` is not on the page a search engine reads, and is left out.
+ */
+export async function scanOnPage(page: FetchedPage): Promise<{ ok: true; facts: OnPageFacts; bytes: number } | FetchRefused> {
+  const facts: OnPageFacts = { title: null, description: false, h1Count: 0, lang: false, viewport: false, images: 0, imagesWithAlt: 0, canonical: false };
+  let bytes = 0;
+  let skipped = 0; // inside <svg>, <template> or <noscript>
+  let title: string | null = null;
+  let inTitle = false;
+  const counted = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      bytes += chunk.byteLength;
+      controller.enqueue(chunk);
+    },
+  });
+  const rewriter = new HTMLRewriter()
+    .on("svg, template, noscript", {
+      element: (element) => {
+        skipped += 1;
+        element.onEndTag(() => void (skipped -= 1));
+      },
+    })
+    .on("html", { element: (element) => void (facts.lang ||= Boolean(element.getAttribute("lang")?.trim())) })
+    .on("title", {
+      element: (element) => {
+        if (skipped > 0 || title !== null) return;
+        title = "";
+        inTitle = true;
+        element.onEndTag(() => void (inTitle = false));
+      },
+      text: (chunk) => {
+        if (inTitle && title !== null && title.length < 300) title += chunk.text;
+      },
+    })
+    .on("meta[name]", {
+      element: (element) => {
+        if (skipped > 0) return;
+        const name = element.getAttribute("name")?.trim().toLowerCase();
+        const content = element.getAttribute("content")?.trim();
+        if (name === "description" && content) facts.description = true;
+        if (name === "viewport" && content) facts.viewport = true;
+      },
+    })
+    .on("link[rel][href]", {
+      element: (element) => {
+        const rel = (element.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
+        if (skipped === 0 && rel.includes("canonical") && element.getAttribute("href")?.trim()) facts.canonical = true;
+      },
+    })
+    .on("h1", { element: () => void (skipped === 0 && (facts.h1Count += 1)) })
+    .on("img", {
+      element: (element) => {
+        if (skipped > 0) return;
+        facts.images += 1;
+        if (element.hasAttribute("alt")) facts.imagesWithAlt += 1;
+      },
+    });
+  const measured: FetchedPage = { ...page, body: page.body.pipeThrough(counted) };
+  const streamed = await streamThrough(measured, rewriter, () => false);
+  if (!streamed.ok) return streamed;
+  const failure = page.failure();
+  if (failure && failure !== "too_large") return refused(failure, page.url);
+  const text = (title as string | null)?.replace(/\s+/g, " ").trim();
+  facts.title = text ? text.slice(0, 200) : null;
+  return { ok: true, facts, bytes };
+}

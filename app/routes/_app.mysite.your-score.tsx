@@ -1,40 +1,204 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { Link, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { z } from "zod";
 import { ScoreBadge } from "~/components/post-card";
-import { formatRunDate } from "~/domain/dates";
+import { ScoreChart } from "~/components/score-chart";
+import { Spinner } from "~/components/spinner";
+import { AUDIT_STALE_MS, AUDIT_STEP_LABELS, AUDIT_STEPS, OWNER_AUDIT_INTERVAL_MS, scoreBreakdown, type AuditFacts } from "~/domain/audit";
+import { formatRunDate, formatShortDate } from "~/domain/dates";
 import { scoreCards } from "~/domain/score-cards";
-import type { MySiteData } from "./_app.mysite";
+import { parseForm, readFormData } from "~/lib/forms.server";
+import { requestOwnerAudit, scoreRunsOf } from "~/services/audit.server";
+import { requireAuth } from "~/services/auth.server";
+import { loadActiveSite } from "~/services/layout.server";
 
 export const meta: MetaFunction = () => [{ title: "Your Score - Backlink Market" }];
 
-export function loader({ context }: LoaderFunctionArgs) {
-  return { now: context.now() };
+/** Points on the chart: the done runs of about the last year (weekly runs), oldest first. */
+const CHART_RUNS = 60;
+
+export async function loader({ request, context }: LoaderFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const site = await loadActiveSite(context, auth);
+  if (!site) throw redirect("/sites/new");
+  const now = context.now();
+  const runs = await scoreRunsOf(context.db, site.id, CHART_RUNS);
+  const isRunning = (run: (typeof runs)[number]) => run.status === "running" && run.startedAt > now - AUDIT_STALE_MS;
+  const running = runs.find(isRunning) ?? null;
+  const lastDone = runs.find((run) => run.status === "done") ?? null;
+  // The newest finished run, when it went wrong (a run whose Worker stopped counts as failed).
+  const latestFinished = runs.find((run) => !isRunning(run));
+  const lastFailure = latestFinished && latestFinished.status !== "done" ? latestFinished : null;
+  const lastOwnerRun = runs.find((run) => run.reason === "owner");
+  const nextOwnerRunAt =
+    lastOwnerRun && lastOwnerRun.startedAt + OWNER_AUDIT_INTERVAL_MS > now ? lastOwnerRun.startedAt + OWNER_AUDIT_INTERVAL_MS : null;
+  return {
+    now,
+    host: site.host,
+    score: site.score,
+    placeholderScore: site.placeholderScore,
+    scoreRunAt: site.scoreRunAt,
+    attributes: {
+      domainAuthority: site.domainAuthority,
+      onPageSeo: site.onPageSeo,
+      technicalSeo: site.technicalSeo,
+      links: site.links,
+      speed: site.speed,
+      ssl: site.ssl,
+    },
+    facts: (lastDone?.details ?? null) as AuditFacts | null,
+    running: running ? { step: running.step, startedAt: running.startedAt } : null,
+    lastFailure: lastFailure ? { at: lastFailure.startedAt, error: lastFailure.error } : null,
+    nextOwnerRunAt,
+    history: runs
+      .filter((run) => run.status === "done" && run.score !== null)
+      .map((run) => ({ at: run.finishedAt ?? run.startedAt, score: run.score! }))
+      .reverse(),
+  };
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const auth = await requireAuth(request, context);
+  const site = await loadActiveSite(context, auth);
+  if (!site) throw redirect("/sites/new");
+  const parsed = parseForm(await readFormData(request), z.object({ intent: z.literal("audit") }));
+  if (!parsed.ok) return data({ error: "Choose Run the audit." }, { status: 400 });
+  const result = await requestOwnerAudit(context, site);
+  if (!result.ok) return data({ error: result.message }, { status: result.status });
+  // Post/redirect/get: the page shows the run's progress until it is done.
+  throw redirect("/mysite/your-score");
+}
+
+function minutesUntil(at: number, now: number): string {
+  const minutes = Math.max(1, Math.ceil((at - now) / 60_000));
+  return minutes === 1 ? "1 minute" : `${minutes} minutes`;
+}
+
+/** While an audit runs: its step, refreshed every second and a half (with JavaScript) or by the page itself (without). */
+function AuditProgress({ step }: { step: (typeof AUDIT_STEPS)[number] | null }) {
+  const { revalidate, state } = useRevalidator();
+  useEffect(() => {
+    if (state !== "idle") return;
+    const timer = setTimeout(revalidate, 1500);
+    return () => clearTimeout(timer);
+  }, [state, revalidate]);
+  const index = step ? AUDIT_STEPS.indexOf(step) : 0;
+  return (
+    <div className="audit-progress" role="status" data-testid="audit-progress">
+      {/* Without JavaScript the page reloads itself until the audit is done. */}
+      <noscript>
+        <meta httpEquiv="refresh" content="3" />
+      </noscript>
+      <Spinner label="Audit running" />
+      <div>
+        <p>
+          <strong>Audit running.</strong> {AUDIT_STEP_LABELS[step ?? "home"]}
+        </p>
+        <progress max={AUDIT_STEPS.length} value={index + 1} aria-label="Audit progress" />
+      </div>
+    </div>
+  );
 }
 
 /** What the last audit found; the audit itself fills these numbers (decision 11). */
 export default function YourScore() {
-  const { now } = useLoaderData<typeof loader>();
-  const { site } = useRouteLoaderData("routes/_app.mysite") as MySiteData;
+  const { now, host, score, placeholderScore, scoreRunAt, attributes, facts, running, lastFailure, nextOwnerRunAt, history } =
+    useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const navigation = useNavigation();
+  const starting = navigation.state !== "idle" && navigation.formAction === "/mysite/your-score";
+  const breakdown = facts ? scoreBreakdown(facts) : null;
   return (
     <div className="your-score stack-lg">
       <div className="score-head card">
         <div>
-          <p className="muted">Last run {formatRunDate(site.scoreRunAt, now)}</p>
+          <p className="muted">Last run {formatRunDate(scoreRunAt, now)}</p>
           <h2>Your Score</h2>
-          <p>Here is the information we were able to gather about {site.host}</p>
+          <p>Here is the information we were able to gather about {host}</p>
           <Link to="/market?feedback=true">Something not right?</Link>
         </div>
-        {site.score === null ? <span className="score score-none score-large">N/A</span> : <ScoreBadge score={site.score} label="Authority" />}
+        <ScoreBadge score={score ?? placeholderScore ?? 0} label="Authority" />
       </div>
+
+      <section className="card stack" aria-labelledby="audit-heading">
+        <h3 id="audit-heading">The audit</h3>
+        {score === null ? <p className="muted">Your site has not been audited yet: until then it shows an estimate of {placeholderScore}.</p> : null}
+        {lastFailure ? (
+          <p className="form-error" role="alert">
+            The audit of {formatShortDate(lastFailure.at, now)} could not be finished: {lastFailure.error}
+          </p>
+        ) : null}
+        {actionData?.error ? (
+          <p className="form-error" role="alert">
+            {actionData.error}
+          </p>
+        ) : null}
+        {running ? (
+          <AuditProgress step={running.step} />
+        ) : nextOwnerRunAt ? (
+          <p className="muted">You can run the audit again in {minutesUntil(nextOwnerRunAt, now)}.</p>
+        ) : (
+          <Form method="post" className="button-row">
+            <button type="submit" name="intent" value="audit" className="button" disabled={starting} aria-busy={starting}>
+              {starting ? <Spinner label="Starting the audit" /> : null}
+              {score === null ? "Run the audit" : "Run the audit again"}
+            </button>
+            <span className="muted">Once an hour. The audit reads your home page, robots.txt and sitemap.</span>
+          </Form>
+        )}
+      </section>
+
       <div className="score-cards">
-        {scoreCards(site.attributes).map((card) => (
+        {scoreCards(attributes, facts).map((card) => (
           <article key={card.id} className="card score-card" data-testid="score-card">
             <h3>{card.title}</h3>
             <p className="score-value">{card.value}</p>
+            {card.found ? <p className="score-found">{card.found}</p> : null}
+            {card.raise ? <p className="score-raise">To raise it: {card.raise}</p> : null}
             <p className="muted">{card.explanation}</p>
           </article>
         ))}
       </div>
+
+      <section className="card stack" aria-labelledby="history-heading">
+        <h3 id="history-heading">Your score over time</h3>
+        <ScoreChart points={history} now={now} />
+      </section>
+
+      {breakdown ? (
+        <section className="card stack" aria-labelledby="sum-heading">
+          <h3 id="sum-heading">How the score is worked out</h3>
+          <p className="muted">
+            Each part earns points up to its weight. The score is the points earned as a share of the weights of the parts that could be measured,
+            rounded up.
+          </p>
+          <table className="score-sum">
+            <thead>
+              <tr>
+                <th scope="col">Part</th>
+                <th scope="col">Points</th>
+              </tr>
+            </thead>
+            <tbody>
+              {breakdown.rows.map((row) => (
+                <tr key={row.part}>
+                  <th scope="row">{row.label}</th>
+                  <td>{row.points === null ? `not measured (of ${row.weight})` : `${row.points} of ${row.weight}`}</td>
+                </tr>
+              ))}
+            </tbody>
+            <tfoot>
+              <tr>
+                <th scope="row">Score</th>
+                <td>
+                  {breakdown.earned} of {breakdown.possible} = {breakdown.score}
+                </td>
+              </tr>
+            </tfoot>
+          </table>
+        </section>
+      ) : null}
     </div>
   );
 }

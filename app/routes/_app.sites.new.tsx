@@ -9,6 +9,7 @@ import { requireAuth } from "~/services/auth.server";
 import type { loader as appLoader } from "./_app";
 import { messages } from "~/domain/messages";
 import { allow, RATE_LIMITS } from "~/services/rate-limit.server";
+import { auditAfterResponse } from "~/services/audit.server";
 import { lookUpIconLater } from "~/services/site-icons.server";
 import { addSite, setActiveSite } from "~/services/sites.server";
 
@@ -29,6 +30,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   }
   await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
   lookUpIconLater(context, auth.user.id, result.siteId, parsed.value.url);
+  auditAfterResponse(context, auth.user.id, result.siteId, parsed.value.url, "added");
   throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("back")));
 }
 

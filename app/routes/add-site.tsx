@@ -8,6 +8,7 @@ import { siteAddSchema, siteAddSource, type SiteAddSource } from "~/domain/valid
 import { parseForm, readFormData, typedValues, type FieldErrors } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { addSiteWithListing } from "~/services/listings.server";
+import { auditAfterResponse } from "~/services/audit.server";
 import { lookUpIconLater } from "~/services/site-icons.server";
 import { setActiveSite } from "~/services/sites.server";
 import { joinWaitlist } from "~/services/waitlist.server";
@@ -49,6 +50,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!result.ok) return data({ errors: {}, values: typedValues(formData), formError: result.message }, { status: 409 });
     await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
     lookUpIconLater(context, auth.user.id, result.siteId, value.url);
+    auditAfterResponse(context, auth.user.id, result.siteId, value.url, "added");
     throw redirect("/market");
   }
 

@@ -12,6 +12,7 @@ import { newId } from "~/lib/ids";
 import { generateToken, hashToken, prepareSession } from "./sessions.server";
 import { confirmationStatements } from "./email-confirmation.server";
 import { deliverSoon } from "./email.server";
+import { auditAfterResponse } from "./audit.server";
 import { lookUpIconLater } from "./site-icons.server";
 import { prepareSite } from "./sites.server";
 
@@ -78,6 +79,7 @@ export async function signUp(context: AppContext, input: SignUpInput, clientAddr
   }
   deliverSoon(context);
   lookUpIconLater(context, userId, site.id, input.url);
+  auditAfterResponse(context, userId, site.id, input.url, "signup");
   return { ok: true, userId, token: session.token, expiresAt: session.expiresAt };
 }
 

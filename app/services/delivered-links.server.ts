@@ -8,6 +8,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { linkChecks, offerEntries, offers, sites } from "#drizzle/schema";
 import { messages } from "~/domain/messages";
 import type { AppContext } from "~/lib/context";
+import { forEachConcurrently } from "~/lib/concurrency";
 import type { Database } from "~/lib/db.server";
 import { scanLinks, type FoundLink } from "~/lib/html.server";
 import { newId } from "~/lib/ids";
@@ -160,16 +161,8 @@ export async function recheckDeliveredLinks(context: AppContext, limit = LINK_CH
     .orderBy(asc(offerEntries.linkDueAt))
     .limit(limit)
     .all();
-  let checked = 0;
-  const queue = [...due];
-  const worker = async () => {
-    for (let entry = queue.shift(); entry; entry = queue.shift()) {
-      await recheckOne(context, entry, now).catch((error) => console.error("link re-check", entry?.offerId, error));
-      checked += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: 4 }, worker));
-  return checked;
+  await forEachConcurrently(due, 4, (entry) => recheckOne(context, entry, now).catch((error) => console.error("link re-check", entry.offerId, error)));
+  return due.length;
 }
 
 async function recheckOne(

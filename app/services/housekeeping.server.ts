@@ -1,12 +1,14 @@
 /**
  * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, re-check verified
- * sites that are due, retry email. Every five minutes (`everyFiveMinutes`): delivered links that are due, and email.
+ * sites that are due, retry email. Every five minutes (`everyFiveMinutes`): delivered links and audits that are due,
+ * and email.
  */
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { deleteExpiredSignupDrafts } from "./accounts.server";
 import { deleteExpiredConfirmations } from "./email-confirmation.server";
+import { auditDueSites } from "./audit.server";
 import { recheckDeliveredLinks } from "./delivered-links.server";
 import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
 import { expireOffersAndConnects } from "./offers.server";
@@ -15,12 +17,18 @@ import { deleteOldWindows } from "./rate-limit.server";
 import { recheckVerifiedSites } from "./verification.server";
 
 /**
- * The five-minute cron: the delivered links whose daily check is due (spread over the day), then email that is due
- * (retries, what a request did not get to send, and what the checks just queued).
+ * The five-minute cron: the delivered links whose daily check is due (spread over the day), the sites whose weekly
+ * audit is due (a few per run, spread over the week), then email that is due (retries, what a request did not get
+ * to send, and what the checks just queued).
  */
 export async function everyFiveMinutes(context: AppContext) {
   try {
     await recheckDeliveredLinks(context);
+  } catch (error) {
+    console.error("delivered link checks", error);
+  }
+  try {
+    await auditDueSites(context);
   } finally {
     await deliverOutbox(context.db, context.env, Math.max(context.now(), Date.now()));
   }

@@ -1,0 +1,369 @@
+/**
+ * The site audit (decision 11): reads the home page, robots.txt, the sitemap and the http to https redirect through
+ * the safe fetch (pages through HTMLRewriter), counts the backlinks the marketplace verified, asks the rank provider
+ * when one is configured, and turns what it saw into the six Your Score attributes and the authority score
+ * (`~/domain/audit`). Every run is kept in `score_runs`.
+ *
+ * It runs after the response of sign-up and add-site, on demand from Your Score (once an hour per site), and weekly
+ * for every site from the five-minute job, a few sites per run.
+ */
+import { and, asc, desc, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
+import { offerEntries, offers, scoreRuns, sites } from "#drizzle/schema";
+import { forEachConcurrently } from "~/lib/concurrency";
+import type { AppContext } from "~/lib/context";
+import type { Database } from "~/lib/db.server";
+import { numberVar } from "~/lib/env";
+import { scanOnPage } from "~/lib/html.server";
+import { newId } from "~/lib/ids";
+import { safeFetch, safeFetchOptionsFor, type FetchedPage, type SafeFetchOptions } from "~/lib/safe-fetch.server";
+import {
+  attributesOf,
+  AUDIT_INTERVAL_MS,
+  AUDIT_RETRY_MS,
+  AUDIT_STALE_MS,
+  authorityScore,
+  looksLikeSitemap,
+  OWNER_AUDIT_INTERVAL_MS,
+  readRobots,
+  type AuditFacts,
+  type AuditStep,
+} from "~/domain/audit";
+import { messages } from "~/domain/messages";
+import { isSameSite, normaliseHost } from "~/domain/site-address";
+import { lookUpRank } from "./rank-provider.server";
+import { allow, RATE_LIMITS } from "./rate-limit.server";
+import type { OwnedSite } from "./sites.server";
+import { fetchHomePage } from "./verification.server";
+
+/** One audit's fetches share this deadline, well inside what a Worker gives `waitUntil` and a cron run. */
+export const AUDIT_MS = 20_000;
+/** robots.txt is read up to this; the sitemap only far enough to see what it is. */
+const ROBOTS_MAX_BYTES = 512 * 1024;
+const SITEMAP_START_BYTES = 4096;
+
+export type AuditReason = (typeof scoreRuns.$inferSelect)["reason"];
+
+interface AuditedSite {
+  id: string;
+  url: string;
+  host: string;
+}
+
+type AuditOutcome = { ok: true; facts: AuditFacts } | { ok: false; error: string };
+
+/** Reads up to `limit` bytes of a page's start, then lets the rest go. */
+async function readStart(page: FetchedPage, limit: number): Promise<string> {
+  const reader = page.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    while (total < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      total += value.byteLength;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+    await page.cancel();
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes.subarray(0, limit));
+}
+
+/** robots.txt at the home page's origin: present when it answers 200 with text (not a page saying it is missing). */
+async function robotsOf(origin: string, options: SafeFetchOptions) {
+  const page = await safeFetch(`${origin}/robots.txt`, { ...options, accept: "text/plain,*/*;q=0.5", maxBytes: ROBOTS_MAX_BYTES });
+  if (!page.ok) return { present: false, sitemaps: [] as string[], blocksAll: false };
+  const text = page.status === 200 ? await readStart(page, ROBOTS_MAX_BYTES) : (await page.cancel(), "");
+  const looksLikeHtml = /^\s*</.test(text) || /html/i.test(page.headers.get("Content-Type") ?? "");
+  if (page.status !== 200 || looksLikeHtml) return { present: false, sitemaps: [], blocksAll: false };
+  return { present: true, ...readRobots(text) };
+}
+
+/** The sitemap robots.txt names first (an http(s) address), else /sitemap.xml at the home page's origin. */
+function sitemapAddress(named: string[], origin: string): string {
+  for (const address of named) {
+    try {
+      const url = new URL(address);
+      if (url.protocol === "https:" || url.protocol === "http:") return url.href;
+    } catch {
+      // Not an address: the next one, or the default.
+    }
+  }
+  return `${origin}/sitemap.xml`;
+}
+
+async function isSitemap(address: string, options: SafeFetchOptions): Promise<boolean> {
+  const page = await safeFetch(address, { ...options, accept: "application/xml,text/xml,*/*;q=0.5" });
+  if (!page.ok) return false;
+  if (page.status !== 200) {
+    await page.cancel();
+    return false;
+  }
+  // A compressed sitemap cannot be looked into cheaply; one that answers 200 counts.
+  if (/gzip/i.test(page.headers.get("Content-Type") ?? "") || /\.gz$/i.test(new URL(page.url).pathname)) {
+    await page.cancel();
+    return true;
+  }
+  return looksLikeSitemap(await readStart(page, SITEMAP_START_BYTES));
+}
+
+/** Whether http://host/ sends visitors to an https address of the same site. */
+async function redirectsToHttps(host: string, options: SafeFetchOptions): Promise<boolean> {
+  const page = await safeFetch(`http://${host}/`, options);
+  if (!page.ok) return false;
+  await page.cancel();
+  return page.redirects.length > 0 && page.url.startsWith("https://") && isSameSite(page.url, host);
+}
+
+/** Delivered links to this site that the last check found live: the marketplace's own verified backlinks. */
+async function verifiedBacklinks(db: Database, siteId: string): Promise<number> {
+  const row = await db
+    .select({ count: sql<number>`count(*)` })
+    .from(offerEntries)
+    .innerJoin(offers, eq(offers.id, offerEntries.offerId))
+    .where(
+      and(
+        or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId)),
+        ne(offerEntries.siteId, siteId),
+        eq(offerEntries.linkStatus, "live"),
+      ),
+    )
+    .get();
+  return row?.count ?? 0;
+}
+
+/** Everything the audit reads, and what it makes of it; a home page that cannot be read ends the run. */
+async function inspectSite(context: AppContext, site: AuditedSite, progress: (step: AuditStep) => Promise<void>): Promise<AuditOutcome> {
+  const { db, env } = context;
+  const options: SafeFetchOptions = { ...safeFetchOptionsFor(env, db), deadline: Date.now() + AUDIT_MS };
+  // Independent of the home page: started at once, awaited when needed.
+  const rank = lookUpRank(env, site.host);
+  const redirect = redirectsToHttps(site.host, options);
+
+  const started = Date.now();
+  const page = await fetchHomePage(site.url, options);
+  if (!page.ok) return { ok: false, error: page.message };
+  const firstByteMs = Date.now() - started;
+  if (!isSameSite(page.url, site.host)) {
+    await page.cancel();
+    return { ok: false, error: messages.auditHomeElsewhere };
+  }
+  if (page.status < 200 || page.status > 299) {
+    await page.cancel();
+    return { ok: false, error: `Your home page answered ${page.status}.` };
+  }
+  const scanned = await scanOnPage(page);
+  if (!scanned.ok) return { ok: false, error: scanned.message };
+  const loadMs = Date.now() - started;
+  const https = page.url.startsWith("https://");
+
+  await progress("files");
+  const origin = new URL(page.url).origin;
+  const robots = await robotsOf(origin, options);
+  const sitemapUrl = sitemapAddress(robots.sitemaps, origin);
+  const [sitemap, redirected] = await Promise.all([isSitemap(sitemapUrl, options), redirect]);
+
+  await progress("links");
+  const [verified, ranked] = await Promise.all([verifiedBacklinks(db, site.id), rank]);
+
+  return {
+    ok: true,
+    facts: {
+      home: { url: page.url, status: page.status },
+      ssl: { https, redirectsToHttps: https && redirected },
+      speed: { firstByteMs, loadMs, bytes: scanned.bytes },
+      onPage: scanned.facts,
+      technical: { robots: robots.present, robotsBlocksAll: robots.blocksAll, sitemapUrl, sitemap },
+      links: { verified, external: ranked?.ok ? ranked.figures.backlinks : null },
+      domainAuthority: ranked
+        ? ranked.ok
+          ? { value: ranked.figures.domainAuthority, provider: ranked.provider }
+          : { value: null, provider: ranked.provider, error: ranked.error }
+        : { value: null, provider: null },
+    },
+  };
+}
+
+/**
+ * Runs the audit of a run that is started, and stores what it found: the run (done with its score and facts, or
+ * failed with why) and, when done, the site's score and attributes. Either way the weekly job comes back later.
+ */
+async function performAudit(context: AppContext, site: AuditedSite, runId: string, reason: AuditReason): Promise<void> {
+  const { db } = context;
+  const runWhere = and(eq(scoreRuns.id, runId), eq(scoreRuns.status, "running"));
+  const progress = async (step: AuditStep) => {
+    // Only someone watching Your Score needs the steps; the weekly job saves the writes.
+    if (reason !== "weekly") await db.update(scoreRuns).set({ step }).where(runWhere);
+  };
+  let outcome: AuditOutcome;
+  try {
+    outcome = await inspectSite(context, site, progress);
+  } catch (error) {
+    console.error("audit failed", site.id, error);
+    outcome = { ok: false, error: messages.auditFailed };
+  }
+  const finishedAt = context.now();
+  if (!outcome.ok) {
+    await db.batch([
+      db.update(scoreRuns).set({ status: "failed", step: null, error: outcome.error, finishedAt }).where(runWhere),
+      db
+        .update(sites)
+        .set({ auditDueAt: finishedAt + AUDIT_RETRY_MS })
+        .where(eq(sites.id, site.id)),
+    ]);
+    return;
+  }
+  const score = authorityScore(outcome.facts);
+  const [finished] = await db.batch([
+    db
+      .update(scoreRuns)
+      .set({ status: "done", step: null, score, details: outcome.facts as unknown as Record<string, unknown>, finishedAt })
+      .where(runWhere)
+      .returning({ id: scoreRuns.id }),
+    db
+      .update(sites)
+      .set({ auditDueAt: finishedAt + AUDIT_INTERVAL_MS })
+      .where(eq(sites.id, site.id)),
+  ]);
+  // A run the stale-run sweep already closed does not overwrite the site with what it found late.
+  if (finished.length === 0) return;
+  await db
+    .update(sites)
+    .set({ score, scoreRunAt: finishedAt, ...attributesOf(outcome.facts) })
+    .where(eq(sites.id, site.id));
+}
+
+/** Records a running audit and moves the site's weekly turn past it, so the job does not start a second one. */
+async function startRun(db: Database, siteId: string, reason: AuditReason, now: number): Promise<string> {
+  const id = newId();
+  await db.batch([
+    db.insert(scoreRuns).values({ id, siteId, reason, status: "running", step: "home", startedAt: now }),
+    db
+      .update(sites)
+      .set({ auditDueAt: now + AUDIT_STALE_MS })
+      .where(eq(sites.id, siteId)),
+  ]);
+  return id;
+}
+
+/** After sign-up and add-site: the site is audited once the response has gone, never delaying it. */
+export function auditAfterResponse(context: AppContext, userId: string, siteId: string, siteUrl: string, reason: "signup" | "added"): void {
+  const host = normaliseHost(siteUrl);
+  if (!host) return;
+  const site = { id: siteId, url: siteUrl, host };
+  context.ctx.waitUntil(
+    (async () => {
+      // Over the account's budget of site fetches, the weekly job audits the site instead (it is due at once).
+      if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) return;
+      const runId = await startRun(context.db, site.id, reason, context.now());
+      await performAudit(context, site, runId, reason);
+    })().catch((error) => console.error("audit after response failed", site.id, error)),
+  );
+}
+
+export type OwnerAuditRequest = { ok: true } | { ok: false; status: 409 | 429; message: string; retryAt?: number };
+
+/**
+ * The owner's "Run the audit again" for their site (`OwnedSite`: the caller has checked it is theirs): at most once
+ * an hour per site, never while another audit of it runs. The check and the new run are one statement, so two
+ * quick clicks start one audit. The audit itself runs after the response; Your Score shows its progress.
+ */
+export async function requestOwnerAudit(context: AppContext, site: OwnedSite): Promise<OwnerAuditRequest> {
+  const { db } = context;
+  const now = context.now();
+  const siteId = site.id;
+  const recent = await db
+    .select({ reason: scoreRuns.reason, status: scoreRuns.status, startedAt: scoreRuns.startedAt })
+    .from(scoreRuns)
+    .where(and(eq(scoreRuns.siteId, siteId), gt(scoreRuns.startedAt, now - OWNER_AUDIT_INTERVAL_MS)))
+    .orderBy(desc(scoreRuns.startedAt))
+    .all();
+  if (recent.some((run) => run.status === "running" && run.startedAt > now - AUDIT_STALE_MS)) {
+    return { ok: false, status: 409, message: messages.auditRunning };
+  }
+  const lastOwnerRun = recent.find((run) => run.reason === "owner");
+  if (lastOwnerRun) return { ok: false, status: 429, message: messages.auditOncePerHour, retryAt: lastOwnerRun.startedAt + OWNER_AUDIT_INTERVAL_MS };
+  if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, site.userId))) {
+    return { ok: false, status: 429, message: messages.auditOncePerHour };
+  }
+  const runId = newId();
+  const inserted = await db.run(sql`
+    INSERT INTO score_runs (id, site_id, reason, status, step, started_at)
+    SELECT ${runId}, ${siteId}, 'owner', 'running', 'home', ${now}
+    WHERE NOT EXISTS (
+      SELECT 1 FROM score_runs WHERE site_id = ${siteId} AND started_at > ${now - OWNER_AUDIT_INTERVAL_MS}
+        AND (reason = 'owner' OR (status = 'running' AND started_at > ${now - AUDIT_STALE_MS}))
+    )`);
+  if (!inserted.meta.changes) return { ok: false, status: 409, message: messages.auditRunning };
+  await db
+    .update(sites)
+    .set({ auditDueAt: now + AUDIT_STALE_MS })
+    .where(eq(sites.id, siteId));
+  context.ctx.waitUntil(performAudit(context, site, runId, "owner").catch((error) => console.error("owner audit failed", siteId, error)));
+  return { ok: true };
+}
+
+/** Sites audited per five-minute run: 12 cover every site weekly up to about 24,000 sites (AUDITS_PER_RUN). */
+export function auditsPerRun(context: AppContext): number {
+  return Math.max(0, Math.floor(numberVar(context.env.AUDITS_PER_RUN, 12)));
+}
+
+/**
+ * The scheduled audits: closes runs whose Worker stopped before they ended, then claims the sites whose turn has
+ * come (oldest first, in one statement, so overlapping runs never take the same site) and audits them, four at a
+ * time. Returns how many it audited.
+ */
+export async function auditDueSites(context: AppContext, limit = auditsPerRun(context)): Promise<number> {
+  const { db } = context;
+  const now = context.now();
+  await db
+    .update(scoreRuns)
+    .set({ status: "failed", step: null, error: messages.auditDidNotFinish, finishedAt: now })
+    .where(and(eq(scoreRuns.status, "running"), lte(scoreRuns.startedAt, now - AUDIT_STALE_MS)));
+  if (limit === 0) return 0;
+  const due = db.select({ id: sites.id }).from(sites).where(lte(sites.auditDueAt, now)).orderBy(asc(sites.auditDueAt)).limit(limit);
+  const claimed = await db
+    .update(sites)
+    .set({ auditDueAt: now + AUDIT_STALE_MS })
+    .where(inArray(sites.id, due))
+    .returning({ id: sites.id, url: sites.url, host: sites.host });
+  if (claimed.length === 0) return 0;
+  const runs = claimed.map((site) => ({ site, runId: newId() }));
+  // One insert per run: a single multi-row insert would pass D1's limit of 100 bound values from 20 sites up.
+  const [first, ...rest] = runs.map(({ site, runId }) =>
+    db.insert(scoreRuns).values({ id: runId, siteId: site.id, reason: "weekly", status: "running", startedAt: now }),
+  );
+  await db.batch([first!, ...rest]);
+  await forEachConcurrently(runs, 4, ({ site, runId }) => performAudit(context, site, runId, "weekly"));
+  return runs.length;
+}
+
+export type ScoreRun = Awaited<ReturnType<typeof scoreRunsOf>>[number];
+
+/** A site's runs, newest first (the latest decides what Your Score shows; the done ones draw the chart). */
+export function scoreRunsOf(db: Database, siteId: string, limit = 60) {
+  return db
+    .select({
+      id: scoreRuns.id,
+      status: scoreRuns.status,
+      reason: scoreRuns.reason,
+      step: scoreRuns.step,
+      score: scoreRuns.score,
+      details: scoreRuns.details,
+      error: scoreRuns.error,
+      startedAt: scoreRuns.startedAt,
+      finishedAt: scoreRuns.finishedAt,
+    })
+    .from(scoreRuns)
+    .where(eq(scoreRuns.siteId, siteId))
+    .orderBy(desc(scoreRuns.startedAt))
+    .limit(limit)
+    .all();
+}

@@ -1,0 +1,407 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import worker, { createContext } from "~/worker";
+import { messages } from "~/domain/messages";
+import { auditDueSites } from "~/services/audit.server";
+import { get, newEmail, PASSWORD, post, read, sessionCookieOf } from "./helpers";
+import { html, mockWeb, redirectTo, type Page } from "./web-mock";
+
+afterEach(() => vi.restoreAllMocks());
+
+const HOUR = 60 * 60_000;
+const DAY = 24 * HOUR;
+
+const text =
+  (body: string, status = 200, contentType = "text/plain"): Page =>
+  () =>
+    new Response(body, { status, headers: { "Content-Type": contentType } });
+
+const notFound: Page = () => new Response("<html><body>Not found</body></html>", { status: 404, headers: { "Content-Type": "text/html" } });
+
+const GOOD_HOME = `<!doctype html><html lang="en"><head>
+  <meta charset="utf-8"><title>  Balcony   gardens </title>
+  <meta name="Description" content="Vegetables in small spaces.">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <link rel="canonical" href="/">
+</head><body><h1>Balcony gardens</h1>
+  <img src="/a.png" alt="Tomatoes"><img src="/divider.png" alt="">
+  <svg><title>Not the title</title></svg>
+  <template><h1>Not counted</h1><img src="/t.png"></template>
+</body></html>`;
+
+/** A site that does everything right: https, http moving to it, robots.txt naming a sitemap. */
+function goodSite(host: string, overrides: Record<string, Page> = {}): Record<string, Page> {
+  return {
+    [`https://${host}/`]: html(GOOD_HOME),
+    [`http://${host}/`]: redirectTo(`https://${host}/`),
+    [`https://${host}/robots.txt`]: text(`User-agent: *\nDisallow: /drafts\nSitemap: https://${host}/sitemap_index.xml\n`),
+    [`https://${host}/sitemap_index.xml`]: text(
+      '<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></sitemapindex>',
+      200,
+      "application/xml",
+    ),
+    ...overrides,
+  };
+}
+
+function host(prefix = "audit") {
+  return `${prefix}-${crypto.randomUUID().slice(0, 8)}.com`;
+}
+
+/** Signs up with the Worker's clock held at `at`, so the audit after the response is over when this returns. */
+async function signUpAt(url: string, at = Date.now()) {
+  const email = newEmail("audit");
+  const response = await post(
+    "/signup",
+    { intent: "create", email, password: PASSWORD, url, description: "A site about small-space gardening and balcony vegetables." },
+    { at },
+  );
+  expect(response.status).toBe(302);
+  const user = await env.DB.prepare("SELECT u.id AS userId, s.id AS siteId FROM users u JOIN sites s ON s.user_id = u.id WHERE u.email = ?")
+    .bind(email)
+    .first<{ userId: string; siteId: string }>();
+  return { cookie: sessionCookieOf(response)!, ...user! };
+}
+
+function siteRow(siteId: string) {
+  return env.DB.prepare(
+    "SELECT score, placeholder_score, score_run_at, domain_authority, on_page_seo, technical_seo, links, speed, ssl, audit_due_at FROM sites WHERE id = ?",
+  )
+    .bind(siteId)
+    .first<Record<string, number | null>>();
+}
+
+function runsOf(siteId: string) {
+  return env.DB.prepare("SELECT status, reason, score, error, details, started_at FROM score_runs WHERE site_id = ? ORDER BY started_at, rowid")
+    .bind(siteId)
+    .all<{ status: string; reason: string; score: number | null; error: string | null; details: string | null; started_at: number }>()
+    .then((rows) => rows.results);
+}
+
+/** The five-minute job, with the Worker's clock at `at` and these variables, through the scheduled handler or directly. */
+async function runAudits(at: number, vars: Record<string, string> = {}, limit?: number) {
+  const ctx = createExecutionContext();
+  const context = { ...createContext({ ...env, ...vars } as never, ctx), now: () => at };
+  const audited = await auditDueSites(context, limit);
+  await waitOnExecutionContext(ctx);
+  return audited;
+}
+
+/** Only these sites are due for the job (the other tests' sites wait), so a run's limit is about them. */
+async function onlyDue(siteIds: string[], at: number) {
+  await env.DB.prepare(`UPDATE sites SET audit_due_at = CASE WHEN id IN (${siteIds.map(() => "?").join(",")}) THEN ? ELSE ? END`)
+    .bind(...siteIds, at - 1, at + 30 * DAY)
+    .run();
+}
+
+describe("the audit after sign-up", () => {
+  it("reads the home page, robots.txt, the sitemap and the redirect, and scores the site", async () => {
+    const site = host();
+    const web = mockWeb(goodSite(site));
+    const at = Date.now();
+    const user = await signUpAt(site, at);
+
+    const runs = await runsOf(user.siteId);
+    expect(runs.map((run) => [run.status, run.reason])).toEqual([["done", "signup"]]);
+    const row = await siteRow(user.siteId);
+    expect(row).toMatchObject({
+      domain_authority: null,
+      on_page_seo: 70,
+      technical_seo: 10,
+      links: 0,
+      speed: 100,
+      ssl: 10,
+      score_run_at: at,
+      audit_due_at: at + 7 * DAY,
+    });
+    // No provider: 20 + 15 + 0 (no backlinks) + 10 + 10 = 55 of 70 -> 78.57, rounded up.
+    expect(row!.score).toBe(79);
+    expect(runs[0]!.score).toBe(79);
+    const facts = JSON.parse(runs[0]!.details!);
+    expect(facts.onPage).toEqual({
+      title: "Balcony gardens",
+      description: true,
+      h1Count: 1,
+      lang: true,
+      viewport: true,
+      images: 2,
+      imagesWithAlt: 2,
+      canonical: true,
+    });
+    expect(facts.technical).toMatchObject({ robots: true, robotsBlocksAll: false, sitemap: true, sitemapUrl: `https://${site}/sitemap_index.xml` });
+    expect(web.urls()).toEqual(
+      expect.arrayContaining([`https://${site}/`, `http://${site}/`, `https://${site}/robots.txt`, `https://${site}/sitemap_index.xml`]),
+    );
+
+    // Your Score shows the run, the cards with what was found, the sum and the chart; the header the new score.
+    const page = await read(await get("/mysite/your-score", { cookie: user.cookie, at }));
+    expect(page).toContain("Here is the information we were able to gather about");
+    expect(page).toMatch(/Last run \d{1,2}:\d{2} (AM|PM)/);
+    for (const value of ["N/A", "100%", "A+", ">0<"]) expect(page).toContain(value);
+    expect(page).toContain("70 of 70 points. Title: “Balcony gardens”.");
+    expect(page).toContain("No rank provider is configured, so the score leaves this part out.");
+    expect(page).toContain("55 of 70 = 79");
+    expect(page).toContain('data-testid="score-chart"');
+    expect(page).toMatch(/aria-label="Authority score over time: 79 on \d{1,2}:\d{2} (AM|PM)\."/);
+    expect(page).toContain('aria-label="Authority 79"');
+  });
+
+  it("grades a weak site: no description, two h1s, images without alt, no robots or sitemap, no redirect", async () => {
+    const site = host();
+    mockWeb({
+      [`https://${site}/`]: html(
+        `<html><head><title></title></head><body><h1>A</h1><h1>B</h1><img src="a.png"><img src="b.png" alt="b"></body></html>`,
+      ),
+      [`http://${site}/`]: html("<html><body>plain http</body></html>"),
+      [`https://${site}/robots.txt`]: notFound,
+      [`https://${site}/sitemap.xml`]: notFound,
+    });
+    const user = await signUpAt(site);
+    const row = await siteRow(user.siteId);
+    // 5 of 70 (half the images have alt), C, SSL B (https answers, http does not move to it).
+    expect(row).toMatchObject({ on_page_seo: 5, technical_seo: 30, ssl: 20, speed: 100, links: 0 });
+    // 20*5/70 + 0 + 0 + 10 + 5 = 16.43 of 70 -> 23.47 -> 24.
+    expect(row!.score).toBe(24);
+    const page = await read(await get("/mysite/your-score", { cookie: user.cookie }));
+    expect(page).toContain(
+      "To raise it: Add a title, a meta description, one h1 instead of 2, a lang attribute on &lt;html&gt;, a viewport meta tag, alt text on 1 of 2 images and a canonical link.",
+    );
+    expect(page).toContain(`0 of 3: no robots.txt, no sitemap at https://${site}/sitemap.xml, http does not redirect to https.`);
+    expect(page).toContain("To raise it: Redirect http to https.");
+  });
+
+  it("counts a robots.txt that is really a web page as missing, and sees one that blocks every crawler", async () => {
+    const soft = host();
+    mockWeb(goodSite(soft, { [`https://${soft}/robots.txt`]: html("<!doctype html><p>Page not found</p>") }));
+    const softUser = await signUpAt(soft);
+    expect(JSON.parse((await runsOf(softUser.siteId))[0]!.details!).technical).toMatchObject({ robots: false, sitemap: false });
+
+    const closed = host();
+    mockWeb(goodSite(closed, { [`https://${closed}/robots.txt`]: text("User-agent: *\nDisallow: /\n") }));
+    const closedUser = await signUpAt(closed);
+    // The sitemap is then looked for at /sitemap.xml, which is not there.
+    expect(await siteRow(closedUser.siteId)).toMatchObject({ technical_seo: 30 });
+    expect(await read(await get("/mysite/your-score", { cookie: closedUser.cookie }))).toContain(
+      "To raise it: Let crawlers in (robots.txt disallows /)",
+    );
+  });
+
+  it("without https, reads the page over http and gives SSL nothing", async () => {
+    const site = host();
+    mockWeb({
+      [`https://${site}/`]: () => {
+        throw new TypeError("Network connection lost");
+      },
+      [`http://${site}/`]: html(GOOD_HOME),
+      [`http://${site}/robots.txt`]: text("User-agent: *\nAllow: /\n"),
+      [`http://${site}/sitemap.xml`]: text("<urlset></urlset>", 200, "text/xml"),
+    });
+    const user = await signUpAt(site);
+    const row = await siteRow(user.siteId);
+    expect(row).toMatchObject({ ssl: null, technical_seo: 20, on_page_seo: 70 });
+    const page = await read(await get("/mysite/your-score", { cookie: user.cookie }));
+    expect(page).toContain("Your site did not answer over https.");
+    expect(page).toContain("To raise it: Install a certificate");
+  });
+
+  it("measures a slow page", async () => {
+    const site = host();
+    mockWeb(
+      goodSite(site, {
+        [`https://${site}/`]: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 1900));
+          return new Response(GOOD_HOME, { headers: { "Content-Type": "text/html" } });
+        },
+      }),
+    );
+    const user = await signUpAt(site);
+    const facts = JSON.parse((await runsOf(user.siteId))[0]!.details!);
+    expect(facts.speed.firstByteMs).toBeGreaterThanOrEqual(1900);
+    // No marks for the first byte after 1.8 s; the whole page in about 2 s keeps most of its half.
+    const row = await siteRow(user.siteId);
+    expect(row!.speed).toBeLessThanOrEqual(50);
+    expect(row!.speed).toBeGreaterThan(30);
+    expect(await read(await get("/mysite/your-score", { cookie: user.cookie }))).toMatch(/First byte after 19\d\d ms/);
+  });
+
+  it("a page that fails leaves the placeholder score and says why on Your Score", async () => {
+    const site = host();
+    mockWeb({ [`https://${site}/`]: () => new Response("Internal error", { status: 500 }) });
+    const at = Date.now();
+    const user = await signUpAt(site, at);
+    const runs = await runsOf(user.siteId);
+    expect(runs.map((run) => [run.status, run.error])).toEqual([["failed", "Your home page answered 500."]]);
+    const row = await siteRow(user.siteId);
+    expect(row).toMatchObject({ score: null, score_run_at: null, audit_due_at: at + DAY });
+    const page = await read(await get("/mysite/your-score", { cookie: user.cookie }));
+    expect(page).toContain("could not be finished: Your home page answered 500.");
+    expect(page).toContain(`Your site has not been audited yet: until then it shows an estimate of ${row!.placeholder_score}.`);
+    expect(page).toContain(`aria-label="Authority ${row!.placeholder_score}"`);
+    expect(page).toContain("The chart appears after the first audit.");
+
+    // A site that cannot be reached at all fails the same way, with the fetch's reason.
+    const gone = host();
+    mockWeb({});
+    const goneUser = await signUpAt(gone);
+    expect((await runsOf(goneUser.siteId)).map((run) => run.error)).toEqual([messages.fetchNameNotFound]);
+  });
+});
+
+describe("the owner runs the audit from Your Score", () => {
+  it("at most once an hour, showing progress while it runs, and every run is kept for the chart", async () => {
+    const site = host();
+    mockWeb(goodSite(site));
+    const start = Date.now();
+    const user = await signUpAt(site, start);
+
+    // The first press runs it (the request holds its Worker until the audit is over).
+    const first = await post("/mysite/your-score", { intent: "audit" }, { cookie: user.cookie, at: start + 10 * 60_000 });
+    expect(first.status).toBe(302);
+    expect(first.headers.get("Location")).toBe("/mysite/your-score");
+    const again = await post("/mysite/your-score", { intent: "audit" }, { cookie: user.cookie, at: start + 20 * 60_000 });
+    expect(again.status).toBe(429);
+    expect(await read(again)).toContain(messages.auditOncePerHour);
+    const waiting = await read(await get("/mysite/your-score", { cookie: user.cookie, at: start + 20 * 60_000 }));
+    expect(waiting).toContain("You can run the audit again in 50 minutes.");
+    expect(waiting).not.toContain('value="audit"');
+
+    // The page improves, and an hour after the last press the owner can run it again.
+    mockWeb(goodSite(site, { [`https://${site}/`]: html(GOOD_HOME.replace('<img src="/a.png" alt="Tomatoes">', '<img src="/a.png">')) }));
+    expect((await post("/mysite/your-score", { intent: "audit" }, { cookie: user.cookie, at: start + 71 * 60_000 })).status).toBe(302);
+    const runs = await runsOf(user.siteId);
+    expect(runs.map((run) => [run.reason, run.status, run.score])).toEqual([
+      ["signup", "done", 79],
+      ["owner", "done", 79],
+      // One image of two without alt: 65 of 70 on-page points, 20 * 65 / 70 + 35 = 53.57 of 70 -> 76.53, rounded up.
+      ["owner", "done", 77],
+    ]);
+  });
+
+  it("shows the progress of a running audit, and refuses a second one while it runs", async () => {
+    const site = host();
+    mockWeb({});
+    const user = await signUpAt(site);
+    const at = Date.now() + 60_000;
+    await env.DB.prepare("INSERT INTO score_runs (id, site_id, reason, status, step, started_at) VALUES (?, ?, 'owner', 'running', 'files', ?)")
+      .bind(crypto.randomUUID(), user.siteId, at - 5_000)
+      .run();
+    const page = await read(await get("/mysite/your-score", { cookie: user.cookie, at }));
+    expect(page).toContain('data-testid="audit-progress"');
+    expect(page).toContain("Checking robots.txt, the sitemap and the redirect to https…");
+    expect(page).toContain('<progress max="4" value="2"');
+    // Without JavaScript the page reloads itself until the run is over.
+    expect(page).toContain('<noscript><meta http-equiv="refresh" content="3"/></noscript>');
+    const refused = await post("/mysite/your-score", { intent: "audit" }, { cookie: user.cookie, at });
+    expect(refused.status).toBe(409);
+    expect(await read(refused)).toContain(messages.auditRunning);
+
+    // A run whose Worker stopped is closed by the job after two minutes and shown as failed.
+    await runAudits(at + 3 * 60_000, {}, 0);
+    const after = await read(await get("/mysite/your-score", { cookie: user.cookie, at: at + 3 * 60_000 }));
+    expect(after).not.toContain('data-testid="audit-progress"');
+    expect(after).toContain(messages.auditDidNotFinish);
+  });
+});
+
+describe("the weekly audits", () => {
+  it("audit the sites whose turn has come, a few per run, oldest first, and come back a week later", async () => {
+    const sites = [host("weekly"), host("weekly"), host("weekly")];
+    mockWeb(Object.assign({}, ...sites.map((site) => goodSite(site))));
+    const users = [];
+    for (const site of sites) users.push(await signUpAt(site));
+    const ids = users.map((user) => user.siteId);
+    const at = Date.now() + 8 * DAY;
+    await onlyDue(ids, at);
+    await env.DB.prepare("UPDATE sites SET audit_due_at = ? WHERE id = ?")
+      .bind(at - 10, ids[2])
+      .run();
+
+    // Two per run: the one waiting longest first.
+    expect(await runAudits(at, { AUDITS_PER_RUN: "2" })).toBe(2);
+    const reasons = await Promise.all(ids.map(async (id) => (await runsOf(id)).map((run) => run.reason)));
+    expect(reasons.filter((list) => list.includes("weekly"))).toHaveLength(2);
+    expect(reasons[2]).toEqual(["signup", "weekly"]);
+    expect(await runAudits(at, { AUDITS_PER_RUN: "2" })).toBe(1);
+    expect(await runAudits(at, { AUDITS_PER_RUN: "2" })).toBe(0);
+    for (const id of ids) expect(await siteRow(id)).toMatchObject({ audit_due_at: at + 7 * DAY, score_run_at: at, score: 79 });
+
+    // The cron's five-minute run does the same.
+    await env.DB.prepare("UPDATE sites SET audit_due_at = ? WHERE id = ?")
+      .bind(at + 7 * DAY - 1, ids[0])
+      .run();
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ scheduledTime: at + 7 * DAY, cron: "*/5 * * * *" }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await runsOf(ids[0]!)).filter((run) => run.reason === "weekly")).toHaveLength(2);
+  });
+});
+
+describe("backlinks and domain authority", () => {
+  it("counts live links delivered to the site and asks Open PageRank when it is configured", async () => {
+    const site = host();
+    const user = await signUpAt(site);
+    // Two partners delivered links to this site: one is live, one was lost. This site's own delivery does not count.
+    const partner = await signUpAt(host("partner"));
+    const other = await signUpAt(host("partner"));
+    for (const [from, status] of [
+      [partner, "live"],
+      [other, "lost"],
+    ] as const) {
+      const offerId = crypto.randomUUID();
+      await env.DB.batch([
+        env.DB.prepare(
+          "INSERT INTO offers (id, sender_user_id, sender_site_id, receiver_user_id, receiver_site_id, connects, status, answer_by, updated_at) VALUES (?, ?, ?, ?, ?, 5, 'accepted', 0, 0)",
+        ).bind(offerId, from.userId, from.siteId, user.userId, user.siteId),
+        env.DB.prepare(
+          "INSERT INTO offer_entries (offer_id, user_id, site_id, role, create_content_type, status, content_url, link_status, updated_at) VALUES (?, ?, ?, 'sender', 'blog-post', 'completed', 'https://x/', ?, 0)",
+        ).bind(offerId, from.userId, from.siteId, status),
+        env.DB.prepare(
+          "INSERT INTO offer_entries (offer_id, user_id, site_id, role, create_content_type, status, content_url, link_status, updated_at) VALUES (?, ?, ?, 'receiver', 'blog-post', 'completed', 'https://y/', 'live', 0)",
+        ).bind(offerId, user.userId, user.siteId),
+      ]);
+    }
+    const web = mockWeb({
+      ...goodSite(site),
+      [`https://openpagerank.com/api/v1.0/getPageRank?domains%5B%5D=${site}`]: (request) =>
+        request.headers.get("API-OPR") === "opr-key"
+          ? Response.json({ status_code: 200, response: [{ status_code: 200, page_rank_decimal: 4.2, rank: "1234", domain: site }] })
+          : new Response("no key", { status: 401 }),
+    });
+    const at = Date.now() + DAY;
+    await onlyDue([user.siteId], at);
+    expect(await runAudits(at, { RANK_PROVIDER: "openpagerank", RANK_PROVIDER_KEY: "opr-key" })).toBe(1);
+    expect(web.urls()).toContain(`https://openpagerank.com/api/v1.0/getPageRank?domains%5B%5D=${site}`);
+    const row = await siteRow(user.siteId);
+    expect(row).toMatchObject({ domain_authority: 42, links: 1 });
+    // 30 * 0.42 + 20 + 15 + 15 * log10(2) / 3 + 10 + 10 = 69.1 of 100, rounded up.
+    expect(row!.score).toBe(70);
+    const page = await read(await get("/mysite/your-score", { cookie: user.cookie, at }));
+    expect(page).toContain("Open PageRank rates your domain 42 of 100.");
+    expect(page).toContain("1 live link checked by the marketplace.");
+  });
+
+  it("adds a JSON provider's backlink figure, and leaves domain authority out when the provider fails", async () => {
+    const site = host();
+    const user = await signUpAt(site);
+    const figures: Record<string, Page> = {
+      [`https://rank.example/v1/domains/${site}`]: (request) =>
+        request.headers.get("Authorization") === "Bearer json-key"
+          ? Response.json({ domain_authority: 63.4, backlinks: 2400 })
+          : new Response(null, { status: 403 }),
+    };
+    mockWeb({ ...goodSite(site), ...figures });
+    const at = Date.now() + DAY;
+    await onlyDue([user.siteId], at);
+    const vars = { RANK_PROVIDER: "json", RANK_PROVIDER_URL: "https://rank.example/v1/domains/{host}", RANK_PROVIDER_KEY: "json-key" };
+    await runAudits(at, vars);
+    expect(await siteRow(user.siteId)).toMatchObject({ domain_authority: 63, links: 2400 });
+
+    mockWeb({ ...goodSite(site), [`https://rank.example/v1/domains/${site}`]: () => new Response("busy", { status: 503 }) });
+    await onlyDue([user.siteId], at + 8 * DAY);
+    await runAudits(at + 8 * DAY, vars);
+    expect(await siteRow(user.siteId)).toMatchObject({ domain_authority: null, links: 0, score: 79 });
+    expect(await read(await get("/mysite/your-score", { cookie: user.cookie, at: at + 8 * DAY }))).toContain(
+      "The rank provider did not answer (it answered 503); the score leaves this part out.",
+    );
+  });
+});
