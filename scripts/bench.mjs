@@ -10,7 +10,8 @@
 // Options (environment): BENCH_SECONDS (default 5), BENCH_CONCURRENCY (default 8), BENCH_SITES (default 100000),
 // BENCH_PROPOSALS (default 400), BENCH_CHECKS (default 300), BENCH_CHAT_SOCKETS (default 100),
 // BENCH_CHAT_MESSAGES (default 1000), BENCH_WEBHOOKS (default 300 checkouts, each delivered 5 times),
-// BENCH_LINK_CHECKS (default 200 delivered links re-checked by the five-minute job).
+// BENCH_LINK_CHECKS (default 200 delivered links re-checked by the five-minute job), BENCH_AUDITS (default 120
+// sites audited by the five-minute job, AUDITS_PER_RUN at its default of 40).
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -451,6 +452,60 @@ async function linkCheckLoad(count, offset) {
   };
 }
 
+/**
+ * Weekly audits as the five-minute job runs them: `count` sites due, each with a 64 KB home page, a robots.txt and
+ * a sitemap in the dev web sandbox (the http address answers the same page, as the sandbox does). The job is run
+ * (GET /__scheduled) until none of them is due; every other site waits.
+ */
+async function auditLoad(count, offset) {
+  const owners = sessionsOnOwnSites(count, offset);
+  const body = "<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>".repeat(1000);
+  const page = (host) =>
+    `<!doctype html><html lang="en"><head><title>${host}</title><meta name="description" content="A bench site."><meta name="viewport" content="width=device-width"><link rel="canonical" href="https://${host}/"></head><body><h1>${host}</h1><img src="/a.png" alt="A">${body}</body></html>`;
+  const statements = [
+    "UPDATE sites SET audit_due_at = 9999999999999;",
+    ...owners.flatMap((owner) => [
+      `INSERT OR REPLACE INTO dev_sandbox_pages (host, path, content_type, body, updated_at) VALUES ('${
+        owner.host
+      }', '/', 'text/html; charset=utf-8', '${page(owner.host)}', 0);`,
+      `INSERT OR REPLACE INTO dev_sandbox_pages (host, path, content_type, body, updated_at) VALUES ('${owner.host}', '/robots.txt', 'text/plain; charset=utf-8', 'User-agent: *
+Allow: /
+Sitemap: https://${owner.host}/sitemap.xml', 0);`,
+      `INSERT OR REPLACE INTO dev_sandbox_pages (host, path, content_type, body, updated_at) VALUES ('${owner.host}', '/sitemap.xml', 'application/xml; charset=utf-8', '<?xml version="1.0"?><urlset></urlset>', 0);`,
+      `UPDATE sites SET audit_due_at = 0 WHERE id = '${owner.siteId}';`,
+    ]),
+  ];
+  const file = join(persistTo, "bench-audits.sql");
+  writeFileSync(file, statements.join("\n"));
+  executeFile(file, persistTo);
+  const ids = owners.map((owner) => `'${owner.siteId}'`).join(",");
+  const due = () => queryLocal(`SELECT count(*) AS n FROM sites WHERE audit_due_at = 0`, persistTo)[0].n;
+  const cpuBefore = workerCpuSeconds(worker.child.pid);
+  const started = performance.now();
+  let runs = 0;
+  while (due() > 0 && runs < Math.ceil(count / 40) + 5) {
+    const response = await fetch(`${base}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+    await response.arrayBuffer();
+    runs += 1;
+  }
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = workerCpuSeconds(worker.child.pid) - cpuBefore;
+  const [result] = queryLocal(
+    `SELECT count(*) AS runs, coalesce(sum(status = 'done'), 0) AS done, min(score) AS low, max(score) AS high FROM score_runs WHERE site_id IN (${ids}) AND reason = 'weekly'`,
+    persistTo,
+  );
+  return {
+    count,
+    runs,
+    audited: result.runs,
+    done: result.done,
+    scores: result.low === result.high ? String(result.low) : `${result.low}–${result.high}`,
+    perMinute: (result.runs / elapsed) * 60,
+    cpuMsPerAudit: (cpu * 1000) / Math.max(1, result.runs),
+    msPerRun: (elapsed * 1000) / runs,
+  };
+}
+
 const persistTo = mkdtempSync(join(tmpdir(), "bench-state-"));
 let worker;
 try {
@@ -595,6 +650,29 @@ try {
       "double credits": webhooks.credited.doubled,
     },
   ]);
+  const audits = await auditLoad(
+    Number(process.env.BENCH_AUDITS ?? 120),
+    Number(process.env.BENCH_PROPOSALS ?? 400) +
+      1 +
+      Number(process.env.BENCH_CHECKS ?? 300) +
+      300 +
+      Number(process.env.BENCH_LINK_CHECKS ?? 200) +
+      10,
+  );
+  console.log(
+    `\nWeekly audits by the five-minute job (40 per run, 64 KB home pages, robots.txt and sitemap in the dev web sandbox), ${audits.count} sites due:`,
+  );
+  console.table([
+    {
+      "audits/minute": audits.perMinute.toFixed(0),
+      "job runs": audits.runs,
+      "ms per run": audits.msPerRun.toFixed(0),
+      "Worker CPU ms/audit": audits.cpuMsPerAudit.toFixed(2),
+      audited: `${audits.audited} of ${audits.count}`,
+      done: audits.done,
+      scores: audits.scores,
+    },
+  ]);
   const links = await linkCheckLoad(
     Number(process.env.BENCH_LINK_CHECKS ?? 200),
     Number(process.env.BENCH_PROPOSALS ?? 400) + 1 + Number(process.env.BENCH_CHECKS ?? 300) + 300,
@@ -618,9 +696,10 @@ try {
     chat.outOfOrder ||
     webhooks.credited.doubled ||
     webhooks.credited.owners !== webhooks.checkouts ||
-    links.live !== links.count
+    links.live !== links.count ||
+    audits.done !== audits.count
   ) {
-    console.error("\nFAILED: the chat or the webhook lost, duplicated or reordered something (see the tables above).");
+    console.error("\nFAILED: the chat, the webhook, the link checks or the audits lost or doubled something (see the tables above).");
     process.exitCode = 1;
   }
 } finally {

@@ -5,9 +5,9 @@ export interface ScorePoint {
   score: number;
 }
 
-const WIDTH = 640;
+const WIDTH = 480;
 const HEIGHT = 200;
-const PAD = { left: 34, right: 14, top: 12, bottom: 26 };
+const PAD = { left: 40, right: 16, top: 14, bottom: 30 };
 
 /**
  * The authority score over time as an SVG drawn on the server: it shows without JavaScript and scales with its box.
