@@ -193,6 +193,22 @@ export const sites = sqliteTable(
      * add-site normally gets there first; then weekly, or a day after a run that could not read the site.
      */
     auditDueAt: integer("audit_due_at").notNull().default(0),
+    /**
+     * The site's record from what the product saw (`app/services/reputation.server.ts`), kept up to date when it
+     * answers an offer, moves a trade, or one of its delivered links is checked: its sides of accepted trades
+     * completed and settled (completed, stopped, or accepted more than 30 days ago), offers answered and the median
+     * time to answer, and its delivered links checked at 30 and 90 days and how many were live then.
+     */
+    repCompleted: integer("rep_completed").notNull().default(0),
+    repSettled: integer("rep_settled").notNull().default(0),
+    repAnswered: integer("rep_answered").notNull().default(0),
+    repAnswerMs: integer("rep_answer_ms"),
+    repLinks30: integer("rep_links_30").notNull().default(0),
+    repLive30: integer("rep_live_30").notNull().default(0),
+    repLinks90: integer("rep_links_90").notNull().default(0),
+    repLive90: integer("rep_live_90").notNull().default(0),
+    /** Sort key of "Best record": 0 a poor record, 1 no record yet, above that the better the higher. */
+    repSort: integer("rep_sort").notNull().default(1),
     tags: idList("tags"),
     materials: idList("materials"),
     contentTypes: idList("content_types"),
@@ -208,6 +224,7 @@ export const sites = sqliteTable(
     index("sites_score_idx").on(t.score),
     index("sites_verification_due_idx").on(t.verificationDueAt),
     index("sites_audit_due_idx").on(t.auditDueAt),
+    index("sites_rep_sort_idx").on(t.repSort, t.id),
   ]
 );
 

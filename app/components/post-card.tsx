@@ -1,7 +1,9 @@
 import { Link } from "@remix-run/react";
 import { previewDescription, shortenAddress } from "~/domain/listing-format";
 import { labelOf, SITE_CATEGORIES } from "~/domain/options";
+import type { ReputationCounts } from "~/domain/reputation";
 import { scoreColour } from "~/domain/score";
+import { RecordSummary } from "./site-record";
 import { SiteIcon } from "./site-icon";
 
 export interface PostCardData {
@@ -13,6 +15,8 @@ export interface PostCardData {
   /** Already resolved for display (a missing score is replaced on the server). */
   score: number;
   connects: number;
+  /** The site's record, shown on the card when given (market and search). */
+  record?: ReputationCounts;
 }
 
 export function ScoreBadge({ score, label = "Authority score" }: { score: number; label?: string }) {
@@ -34,6 +38,7 @@ export function PostCard({ post, to }: { post: PostCardData; to: string }) {
       <p className="post-category">{labelOf(SITE_CATEGORIES, post.category)}</p>
       <p className="post-url">{shortenAddress(post.url)}</p>
       <p className="post-description">{previewDescription(post.description)}</p>
+      {post.record ? <RecordSummary counts={post.record} /> : null}
       <span className="button button-outline button-block">Trade for {post.connects} connects</span>
     </Link>
   );

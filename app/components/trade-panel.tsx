@@ -7,6 +7,7 @@ import { OpenChatForm } from "./open-chat-form";
 import { ProposalForm, type ProposalError } from "./proposal-form";
 import { SlideOut } from "./slide-out";
 import { SiteIcon } from "./site-icon";
+import { SiteRecord } from "./site-record";
 
 export interface TradePanelPost extends PostCardData {
   contentTypes: string[];
@@ -69,6 +70,7 @@ export function TradePanel({
           </dd>
         </dl>
       </section>
+      {post.record ? <SiteRecord counts={post.record} headingId="trade-record-title" /> : null}
       <ProposalForm listingId={post.id} connects={post.connects} theirMaterials={post.materials} failure={failure} />
       <p className="balance-line">
         You have <strong>{connects}</strong> connects. <Link to="/mysite/connects">Buy connects</Link>

@@ -10,6 +10,8 @@ export interface SearchQuery {
   term: string;
   tags: string[];
   bands: AuthorityBand[];
+  /** "newest" (the default) or "record": the sites' records, best first, poor records last. */
+  sort: "newest" | "record";
 }
 
 export const MAX_TERM_LENGTH = 100;
@@ -17,12 +19,12 @@ export const MAX_TERM_LENGTH = 100;
 const TAG_IDS = new Set<string>(CATEGORY_TAGS.map((tag) => tag.id));
 const BAND_IDS = new Set<string>(AUTHORITY_BANDS.map((band) => band.id));
 
-/** Reads `term`, repeated `tag` and repeated `band` parameters; unknown values are dropped. */
+/** Reads `term`, repeated `tag` and `band` parameters and `sort`; unknown values are dropped. */
 export function parseSearchQuery(params: URLSearchParams, pathTerm?: string): SearchQuery {
   const term = (pathTerm ?? params.get("term") ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_TERM_LENGTH);
   const tags = [...new Set(params.getAll("tag").filter((tag) => TAG_IDS.has(tag)))];
   const bands = [...new Set(params.getAll("band").filter((band) => BAND_IDS.has(band)))] as AuthorityBand[];
-  return { term, tags, bands };
+  return { term, tags, bands, sort: params.get("sort") === "record" ? "record" : "newest" };
 }
 
 /** A phrase for SQLite FTS5: the text quoted, inner quotes doubled, so user input is never query syntax. */

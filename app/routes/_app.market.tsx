@@ -1,5 +1,14 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Link, useActionData, useFetcher, useLoaderData, useLocation, useRouteLoaderData, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import {
+  Link,
+  useActionData,
+  useFetcher,
+  useLoaderData,
+  useLocation,
+  useRouteLoaderData,
+  useSearchParams,
+  type ShouldRevalidateFunction,
+} from "@remix-run/react";
 import { useEffect, useState, type MouseEvent } from "react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
 import { PostCard } from "~/components/post-card";
@@ -11,7 +20,7 @@ import { proposalSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { propose } from "~/services/offers.server";
-import { getMarketPost, listMarket, parseCursor, type MarketPost } from "~/services/market.server";
+import { getMarketPost, listMarket, parseCursor, parseMarketSort, type MarketPost } from "~/services/market.server";
 import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
@@ -22,13 +31,14 @@ const forDisplay = (post: MarketPost) => ({ ...post, score: displayScore(post.sc
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const params = new URL(request.url).searchParams;
-  const cursor = parseCursor(params.get("after"));
+  const after = parseCursor(params.get("after")) ? params.get("after") : null;
+  const sort = parseMarketSort(params.get("sort"));
   const postId = params.get("post");
   const [page, selected] = await Promise.all([
-    listMarket(context.db, auth.user.id, cursor),
+    listMarket(context.db, auth.user.id, sort, after),
     postId && postId.length <= 64 ? getMarketPost(context.db, auth.user.id, postId) : undefined,
   ]);
-  return { posts: page.posts.map(forDisplay), next: page.next, isFirstPage: !cursor, selected: selected ? forDisplay(selected) : null };
+  return { posts: page.posts.map(forDisplay), next: page.next, sort, isFirstPage: !after, selected: selected ? forDisplay(selected) : null };
 }
 
 /** Sends a proposal from the trade terms panel; works as a plain form post. */
@@ -99,11 +109,13 @@ export default function Market() {
   const loadMore = (event: MouseEvent) => {
     if (!hydrated || !next) return;
     event.preventDefault();
-    more.load(`/market?after=${next}`);
+    more.load(nextPage);
   };
 
+  const sortQuery = data.sort === "record" ? "sort=record&" : "";
+  const nextPage = `/market?${sortQuery}after=${next}`;
   const postId = searchParams.get("post");
-  const selected = postId ? (posts.find((post) => post.id === postId) ?? (data.selected?.id === postId ? data.selected : null)) : null;
+  const selected = postId ? posts.find((post) => post.id === postId) ?? (data.selected?.id === postId ? data.selected : null) : null;
   const closeTo = withParam(searchParams, "post", null);
 
   return (
@@ -119,6 +131,15 @@ export default function Market() {
           </Link>
         </div>
       </div>
+      <nav className="sort-links" aria-label="Sort posts">
+        <span className="muted">Sort:</span>
+        <Link to="/market" aria-current={data.sort === "newest" ? "page" : undefined}>
+          Newest
+        </Link>
+        <Link to="/market?sort=record" aria-current={data.sort === "record" ? "page" : undefined}>
+          Best record
+        </Link>
+      </nav>
       {posts.length === 0 ? <p className="empty">No posts yet. Check back soon.</p> : null}
       <div className="post-grid">
         {posts.map((post) => (
@@ -126,9 +147,11 @@ export default function Market() {
         ))}
       </div>
       <nav className="pager" aria-label="More posts">
-        {!data.isFirstPage ? <Link to="/market">Newest posts</Link> : null}
+        {!data.isFirstPage ? (
+          <Link to={data.sort === "record" ? "/market?sort=record" : "/market"}>{data.sort === "record" ? "Best records" : "Newest posts"}</Link>
+        ) : null}
         {next ? (
-          <Link to={`/market?after=${next}`} onClick={loadMore} aria-busy={more.state === "loading"}>
+          <Link to={nextPage} onClick={loadMore} aria-busy={more.state === "loading"}>
             {more.state === "loading" ? "Loading…" : "More posts"}
           </Link>
         ) : null}

@@ -8,6 +8,7 @@ import { ScoreBadge } from "~/components/post-card";
 import { SlideOut } from "~/components/slide-out";
 import { Spinner } from "~/components/spinner";
 import { SiteIcon } from "~/components/site-icon";
+import { SiteRecord } from "~/components/site-record";
 import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
 import { ENTRY_ACTION_LABELS, ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, type EntryStatus } from "~/domain/offer-rules";
@@ -82,6 +83,7 @@ function Profile({ detail }: { detail: OfferDetail }) {
         <dt>Provided materials</dt>
         <dd>{labels(site.materials, PROVIDED_MATERIALS) || "Not set"}</dd>
       </dl>
+      <SiteRecord counts={site.record} headingId="profile-record-title" />
     </div>
   );
 }

@@ -31,11 +31,12 @@ export async function loader({ request, context, params }: LoaderFunctionArgs) {
   };
 }
 
-function queryString(query: { term: string; tags: string[]; bands: string[] }, extra: Record<string, string> = {}) {
+function queryString(query: { term: string; tags: string[]; bands: string[]; sort: string }, extra: Record<string, string> = {}) {
   const params = new URLSearchParams();
   if (query.term) params.set("term", query.term);
   for (const tag of query.tags) params.append("tag", tag);
   for (const band of query.bands) params.append("band", band);
+  if (query.sort === "record") params.set("sort", "record");
   for (const [name, value] of Object.entries(extra)) params.set(name, value);
   return params.toString();
 }
@@ -62,7 +63,7 @@ function FilterDropdown({ title, name, options, chosen }: { title: string; name:
 
 export default function SearchResults() {
   const { query, posts, count, next, limited } = useLoaderData<typeof loader>();
-  const filtered = query.tags.length > 0 || query.bands.length > 0;
+  const filtered = query.tags.length > 0 || query.bands.length > 0 || query.sort !== "newest";
   return (
     <main className="market">
       <h1>{query.term ? `Results for ${query.term}` : "Search results"}</h1>
@@ -70,11 +71,18 @@ export default function SearchResults() {
         <input type="hidden" name="term" value={query.term} />
         <FilterDropdown title="Category" name="tag" options={CATEGORY_TAGS} chosen={query.tags} />
         <FilterDropdown title="Authority" name="band" options={AUTHORITY_BANDS} chosen={query.bands} />
+        <label className="sort-select">
+          <span>Sort</span>
+          <select name="sort" defaultValue={query.sort}>
+            <option value="newest">Newest</option>
+            <option value="record">Best record</option>
+          </select>
+        </label>
         <button type="submit" className="button button-primary button-small">
           Apply
         </button>
         {filtered ? (
-          <Link to={`/search?${queryString({ ...query, tags: [], bands: [] })}`} className="button button-ghost button-small">
+          <Link to={`/search?${queryString({ ...query, tags: [], bands: [], sort: "newest" })}`} className="button button-ghost button-small">
             Clear
           </Link>
         ) : null}

@@ -9,6 +9,7 @@ import { linkChecks, offerEntries, offers, sites } from "#drizzle/schema";
 import { messages } from "~/domain/messages";
 import type { AppContext } from "~/lib/context";
 import { forEachConcurrently } from "~/lib/concurrency";
+import { refreshReputation } from "./reputation.server";
 import type { Database } from "~/lib/db.server";
 import { scanLinks, type FoundLink } from "~/lib/html.server";
 import { newId } from "~/lib/ids";
@@ -140,6 +141,7 @@ export async function recheckDeliveredLinks(context: AppContext, limit = LINK_CH
       linkWatchUntil: offerEntries.linkWatchUntil,
       senderUserId: offers.senderUserId,
       receiverUserId: offers.receiverUserId,
+      delivererSiteId: deliverer.id,
       delivererHost: deliverer.host,
       targetHost: receiver.host,
     })
@@ -161,7 +163,15 @@ export async function recheckDeliveredLinks(context: AppContext, limit = LINK_CH
     .orderBy(asc(offerEntries.linkDueAt))
     .limit(limit)
     .all();
-  await forEachConcurrently(due, 4, (entry) => recheckOne(context, entry, now).catch((error) => console.error("link re-check", entry.offerId, error)));
+  await forEachConcurrently(due, 4, (entry) =>
+    recheckOne(context, entry, now).catch((error) => console.error("link re-check", entry.offerId, error)),
+  );
+  // The delivering sites' records count their links' state at 30 and 90 days.
+  await refreshReputation(
+    db,
+    due.map((entry) => entry.delivererSiteId),
+    now,
+  );
   return due.length;
 }
 

@@ -14,6 +14,7 @@ import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
 import { expireOffersAndConnects } from "./offers.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteOldWindows } from "./rate-limit.server";
+import { refreshDueReputations } from "./reputation.server";
 import { recheckVerifiedSites } from "./verification.server";
 
 /**
@@ -46,6 +47,7 @@ export async function runHousekeeping(context: AppContext) {
   await deleteExpiredSignupDrafts(db, now);
   await deleteOldWindows(db, now);
   await recheckVerifiedSites(context);
+  await refreshDueReputations(context);
   // And again for what the jobs above queued.
   await deliverOutbox(db, env, Math.max(now, Date.now()));
   await purgeExpiredSecrets(db, now);

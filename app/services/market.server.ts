@@ -1,7 +1,8 @@
-/** The market: listings of verified sites other than the viewer's own, newest first. */
+/** The market: listings of verified sites other than the viewer's own, newest first or best record first. */
 import { and, desc, eq, lt, ne, or } from "drizzle-orm";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
+import { recordColumns } from "./reputation.server";
 import { shownScore } from "./sites.server";
 
 export const MARKET_PAGE_SIZE = 24;
@@ -20,27 +21,55 @@ const postColumns = {
   icon: sites.icon,
   score: shownScore,
   tags: sites.tags,
+  record: recordColumns,
 };
+
+/** "newest" (listing time) or "record" (the site's record, best first; poor records last). */
+export type MarketSort = "newest" | "record";
+
+export function parseMarketSort(value: string | null): MarketSort {
+  return value === "record" ? "record" : "newest";
+}
 
 const tradable = (viewerUserId: string) => and(eq(listings.active, true), eq(sites.verified, true), ne(listings.userId, viewerUserId));
 
-export async function listMarket(db: Database, viewerUserId: string, before?: { createdAt: number; id: string }) {
-  const rows = await db
-    .select(postColumns)
+/**
+ * One page of the market. Pages follow each other by the last post shown (keyset): `createdAt_id` of the listing
+ * when newest first, `repSort_siteId` of its site when best record first (one listing per site).
+ */
+export async function listMarket(db: Database, viewerUserId: string, sort: MarketSort = "newest", after: string | null = null) {
+  const cursor = parseCursor(after);
+  const query = db
+    .select({ ...postColumns, repSort: sites.repSort })
     .from(listings)
-    .innerJoin(sites, eq(sites.id, listings.siteId))
-    .where(
-      and(
-        tradable(viewerUserId),
-        before ? or(lt(listings.createdAt, before.createdAt), and(eq(listings.createdAt, before.createdAt), lt(listings.id, before.id))) : undefined
-      )
-    )
-    .orderBy(desc(listings.createdAt), desc(listings.id))
-    .limit(MARKET_PAGE_SIZE + 1)
-    .all();
+    .innerJoin(sites, eq(sites.id, listings.siteId));
+  const rows =
+    sort === "record"
+      ? await query
+          .where(
+            and(
+              tradable(viewerUserId),
+              cursor ? or(lt(sites.repSort, cursor.at), and(eq(sites.repSort, cursor.at), lt(sites.id, cursor.id))) : undefined,
+            ),
+          )
+          .orderBy(desc(sites.repSort), desc(sites.id))
+          .limit(MARKET_PAGE_SIZE + 1)
+          .all()
+      : await query
+          .where(
+            and(
+              tradable(viewerUserId),
+              cursor ? or(lt(listings.createdAt, cursor.at), and(eq(listings.createdAt, cursor.at), lt(listings.id, cursor.id))) : undefined,
+            ),
+          )
+          .orderBy(desc(listings.createdAt), desc(listings.id))
+          .limit(MARKET_PAGE_SIZE + 1)
+          .all();
   const page = rows.slice(0, MARKET_PAGE_SIZE);
   const last = page.at(-1);
-  return { posts: page, next: rows.length > MARKET_PAGE_SIZE && last ? `${last.createdAt}_${last.id}` : null };
+  const next =
+    rows.length > MARKET_PAGE_SIZE && last ? (sort === "record" ? `${last.repSort}_${last.siteId}` : `${last.createdAt}_${last.id}`) : null;
+  return { posts: page.map(({ repSort: _repSort, ...post }) => post), next };
 }
 
 /** One post for the trade terms panel; only a post the viewer could trade with. */
@@ -55,7 +84,7 @@ export function getMarketPost(db: Database, viewerUserId: string, listingId: str
 
 export type MarketPost = NonNullable<Awaited<ReturnType<typeof getMarketPost>>>;
 
-export function parseCursor(value: string | null): { createdAt: number; id: string } | undefined {
+export function parseCursor(value: string | null): { at: number; id: string } | undefined {
   const match = value?.match(/^(\d{1,15})_([\w-]{1,64})$/);
-  return match ? { createdAt: Number(match[1]), id: match[2] as string } : undefined;
+  return match ? { at: Number(match[1]), id: match[2] as string } : undefined;
 }

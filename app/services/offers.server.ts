@@ -21,6 +21,7 @@ import {
 import type { CurrentAuth } from "./auth.server";
 import { deliverSoon, emailToUser, outboxSelection, type UserEmail } from "./email.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
+import { refreshReputationLater } from "./reputation.server";
 import { loadSignedInShell } from "./layout.server";
 import { newId } from "~/lib/ids";
 import { hostsOf } from "./trades-read.server";
@@ -225,6 +226,8 @@ export async function actOnOffer(
     return { ok: false, status: 409, message: lapsed ? messages.offerAnswerWindowOver : messages.offerChangeRefused };
   }
   deliverSoon(context);
+  // The receiver's answer time is part of its record.
+  if (action !== "rescind") refreshReputationLater(context, [offer.receiverSiteId]);
   return { ok: true, offerId };
 }
 
@@ -312,6 +315,7 @@ export async function moveTradeEntry(
     );
   }
   deliverSoon(context);
+  refreshReputationLater(context, [found.own.siteId]);
   return { ok: true, offerId };
 }
 

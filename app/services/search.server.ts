@@ -7,11 +7,13 @@
  * the query stops as soon as a page is full. Only tradable listings are kept: verified, active, not the viewer's.
  *
  * The count line counts at most SEARCH_COUNT_CAP matches ('100+ sites available'), in the same query as the
- * first page.
+ * first page. Sorted by record, results come best record first (`sites.rep_sort`, then the site id), and pages
+ * follow each other by that pair.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
 import { AUTHORITY_BANDS } from "~/domain/score";
+import type { ReputationCounts } from "~/domain/reputation";
 import { ftsPhrase, tagToken, type SearchQuery } from "~/domain/search";
 
 export const SEARCH_PAGE_SIZE = 24;
@@ -27,10 +29,19 @@ export interface SearchPost {
   /** The audited score, or the placeholder until the first audit. */
   score: number;
   tags: string[];
+  record: ReputationCounts;
 }
 
-interface Row extends Omit<SearchPost, "tags"> {
+interface Row extends Omit<SearchPost, "tags" | "record"> {
   tags: string;
+  completed: number;
+  settled: number;
+  answered: number;
+  answerMs: number | null;
+  links30: number;
+  live30: number;
+  links90: number;
+  live90: number;
   /** Index row id (MATCH searches) or `createdAt_id` of the listing (walks): the position for the next page. */
   position: string;
 }
@@ -38,7 +49,7 @@ interface Row extends Omit<SearchPost, "tags"> {
 function bandCondition(query: SearchQuery): SQL | null {
   if (query.bands.length === 0) return null;
   const parts = AUTHORITY_BANDS.filter((band) => query.bands.includes(band.id)).map(
-    (band) => sql`(coalesce(s.score, s.placeholder_score) BETWEEN ${band.min} AND ${band.max})`
+    (band) => sql`(coalesce(s.score, s.placeholder_score) BETWEEN ${band.min} AND ${band.max})`,
   );
   return sql`(${sql.join(parts, sql` OR `)})`;
 }
@@ -51,11 +62,17 @@ function shortTermCondition(term: string): SQL {
 }
 
 const columns = sql`l.id AS id, l.connects AS connects, s.url AS url, s.description AS description,
-  s.category AS category, s.icon AS icon, coalesce(s.score, s.placeholder_score) AS score, s.tags AS tags`;
+  s.category AS category, s.icon AS icon, coalesce(s.score, s.placeholder_score) AS score, s.tags AS tags,
+  s.rep_completed AS completed, s.rep_settled AS settled, s.rep_answered AS answered, s.rep_answer_ms AS answerMs,
+  s.rep_links_30 AS links30, s.rep_live_30 AS live30, s.rep_links_90 AS links90, s.rep_live_90 AS live90`;
 
 /** Parses the position of the last result shown, in the form of the search that made it. */
-function parsePosition(value: string | null | undefined, matchMode: boolean) {
+function parsePosition(value: string | null | undefined, matchMode: boolean, byRecord: boolean) {
   if (!value) return null;
+  if (byRecord) {
+    const match = value.match(/^r(\d{1,15})_([\w-]{1,64})$/);
+    return match ? { repSort: Number(match[1]), siteId: match[2] as string } : null;
+  }
   if (matchMode) return /^\d{1,15}$/.test(value) ? { rowid: Number(value) } : null;
   const match = value.match(/^(\d{1,15})_([\w-]{1,64})$/);
   return match ? { createdAt: Number(match[1]), id: match[2] as string } : null;
@@ -74,11 +91,29 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
   const bands = bandCondition(query);
   if (bands) conditions.push(bands);
 
+  const byRecord = query.sort === "record";
   const run = (limit: number, from: ReturnType<typeof parsePosition>) => {
+    if (byRecord) {
+      const where = sql.join(
+        [
+          sql`l.active = 1`,
+          ...(matchMode ? [sql`s.search_rowid IN (SELECT rowid FROM site_search WHERE site_search MATCH ${phrases.join(" AND ")})`] : []),
+          ...conditions,
+          ...(from && "repSort" in from ? [sql`(s.rep_sort < ${from.repSort} OR (s.rep_sort = ${from.repSort} AND s.id < ${from.siteId}))`] : []),
+        ],
+        sql` AND `,
+      );
+      return db.all<Row>(sql`
+        SELECT ${columns}, 'r' || s.rep_sort || '_' || s.id AS position
+        FROM sites AS s INDEXED BY sites_rep_sort_idx
+        JOIN listings AS l ON l.site_id = s.id
+        WHERE ${where}
+        ORDER BY s.rep_sort DESC, s.id DESC LIMIT ${limit}`);
+    }
     if (matchMode) {
       const where = sql.join(
         [sql`f.site_search MATCH ${phrases.join(" AND ")}`, ...conditions, ...(from && "rowid" in from ? [sql`f.rowid < ${from.rowid}`] : [])],
-        sql` AND `
+        sql` AND `,
       );
       return db.all<Row>(sql`
         SELECT ${columns}, CAST(f.rowid AS TEXT) AS position
@@ -94,7 +129,7 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
         ...conditions,
         ...(from && "createdAt" in from ? [sql`(l.created_at < ${from.createdAt} OR (l.created_at = ${from.createdAt} AND l.id < ${from.id}))`] : []),
       ],
-      sql` AND `
+      sql` AND `,
     );
     return db.all<Row>(sql`
       SELECT ${columns}, l.created_at || '_' || l.id AS position
@@ -104,14 +139,18 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
       ORDER BY l.created_at DESC, l.id DESC LIMIT ${limit}`);
   };
 
-  const from = parsePosition(after, matchMode);
+  const from = parsePosition(after, matchMode, byRecord);
   // The first page and the count come from one query; later pages count from the start separately.
   const [rows, counted] = from
     ? await Promise.all([run(SEARCH_PAGE_SIZE + 1, from), run(SEARCH_COUNT_CAP, null)])
     : await run(SEARCH_COUNT_CAP, null).then((all) => [all, all] as const);
   const page = rows.slice(0, SEARCH_PAGE_SIZE);
   return {
-    posts: page.map(({ position: _position, tags, ...post }) => ({ ...post, tags: JSON.parse(tags) as string[] })),
+    posts: page.map(({ position: _position, tags, completed, settled, answered, answerMs, links30, live30, links90, live90, ...post }) => ({
+      ...post,
+      tags: JSON.parse(tags) as string[],
+      record: { completed, settled, answered, answerMs, links30, live30, links90, live90 },
+    })),
     count: counted.length,
     next: rows.length > SEARCH_PAGE_SIZE ? page.at(-1)?.position ?? null : null,
     durationMs: performance.now() - started,

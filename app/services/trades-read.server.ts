@@ -4,6 +4,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { connectLedger, connectLots, offerEntries, offers, paymentEvents, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
+import { recordColumns } from "./reputation.server";
 import { shownScore } from "./sites.server";
 import { linkHistoryOf } from "./delivered-links.server";
 
@@ -99,6 +100,7 @@ const profileColumns = {
   contentTypes: sites.contentTypes,
   materials: sites.materials,
   verified: sites.verified,
+  record: recordColumns,
 };
 
 /** One offer as a participant sees it (null for anyone else), with both sides and both sites. */

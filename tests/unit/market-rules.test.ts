@@ -106,7 +106,9 @@ describe("suggestions", () => {
 describe("search rules", () => {
   it("reads the query and drops unknown values", () => {
     const params = new URLSearchParams("term=  Seo   tips &tag=seo&tag=nope&tag=seo&band=hi&band=huge");
-    expect(parseSearchQuery(params)).toEqual({ term: "Seo tips", tags: ["seo"], bands: ["hi"] });
+    expect(parseSearchQuery(params)).toEqual({ term: "Seo tips", tags: ["seo"], bands: ["hi"], sort: "newest" });
+    expect(parseSearchQuery(new URLSearchParams("sort=record")).sort).toBe("record");
+    expect(parseSearchQuery(new URLSearchParams("sort=cheapest")).sort).toBe("newest");
     expect(parseSearchQuery(new URLSearchParams("term=ignored"), "from path").term).toBe("from path");
     expect(parseSearchQuery(new URLSearchParams(`term=${"x".repeat(500)}`)).term).toHaveLength(100);
   });
