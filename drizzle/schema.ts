@@ -594,6 +594,10 @@ export const scoreRuns = sqliteTable(
     index("score_runs_running_idx")
       .on(t.startedAt)
       .where(sql`status = 'running'`),
+    // Done runs that still carry their facts, for the daily job that drops them once superseded.
+    index("score_runs_details_idx")
+      .on(t.finishedAt)
+      .where(sql`status = 'done' AND details IS NOT NULL`),
   ]
 );
 

@@ -541,6 +541,9 @@ try {
     { name: "/search?term=blog", path: "/search?term=blog", headers: users },
     { name: "/search?tag=seo&band=hi", path: "/search?tag=seo&band=hi", headers: users },
     { name: "/search term+2 tags", path: "/search?term=practical&tag=ai&tag=seo", headers: users },
+    { name: "/market?sort=record", path: "/market?sort=record", headers: users },
+    { name: "/search?term=blog&sort=record", path: "/search?term=blog&sort=record", headers: users },
+    { name: "/your-score (signed in)", path: "/mysite/your-score", headers: users },
   ];
   console.log(`\n${SITES} sites, ${SECONDS} s per page, ${CONCURRENCY} concurrent clients, against wrangler dev on this machine.\n`);
   const rows = [];

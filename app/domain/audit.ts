@@ -195,13 +195,19 @@ export function looksLikeSitemap(start: string): boolean {
   return /<(?:[\w-]+:)?(?:urlset|sitemapindex)[\s>]/i.test(start);
 }
 
-/** An audit that runs longer than this did not finish (its Worker was stopped); it is shown and kept as failed. */
-export const AUDIT_STALE_MS = 2 * 60_000;
+/**
+ * An audit still running after this did not finish (its Worker was stopped); it is shown and kept as failed. Long
+ * enough for the last audit of a five-minute run's batch, whose run row is written when the batch is claimed.
+ */
+export const AUDIT_STALE_MS = 15 * 60_000;
 /** The owner may run the audit once an hour per site. */
 export const OWNER_AUDIT_INTERVAL_MS = 60 * 60_000;
-/** The scheduled job audits every site weekly; a run that could not read the site is tried again a day later. */
+/**
+ * The scheduled job audits every site weekly. A run that could not read the site is tried again a day later, then
+ * three days later, then weekly, so sites that are gone do not crowd out the rest.
+ */
 export const AUDIT_INTERVAL_MS = 7 * 24 * 60 * 60_000;
-export const AUDIT_RETRY_MS = 24 * 60 * 60_000;
+export const AUDIT_RETRY_MS = [24 * 60 * 60_000, 3 * 24 * 60 * 60_000, AUDIT_INTERVAL_MS] as const;
 
 export const AUDIT_STEPS = ["home", "files", "links", "score"] as const;
 export type AuditStep = (typeof AUDIT_STEPS)[number];

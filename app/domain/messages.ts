@@ -114,6 +114,7 @@ export const messages = {
   auditHomeElsewhere: "Your home page sends visitors to another website, so it could not be audited.",
   auditDidNotFinish: "The audit did not finish. Please run it again.",
   auditFailed: "The audit could not be finished. Please try again later.",
+  tooManySiteFetches: "Your sites have been checked many times in the last hour. Please try again later.",
 
   // Misc (spec 8)
   feedbackEmpty: "Feedback is empty.",

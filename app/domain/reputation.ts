@@ -9,10 +9,11 @@ export interface ReputationCounts {
   completed: number;
   /** Its sides that are over or overdue: completed, stopped, or accepted more than 30 days ago. */
   settled: number;
-  /** Offers it answered (accepted or declined), and the median time it took. */
+  /** Offers it answered (accepted or declined) or left unanswered, and the median time it took (an unanswered offer
+   * counts as the whole 14-day answer window). */
   answered: number;
   answerMs: number | null;
-  /** Its delivered links checked 30 (90) days after delivery, and how many were live (found, followed, visible). */
+  /** Its delivered links checked 30 (90) days after delivery, and how many were still there, linking to the partner. */
   links30: number;
   live30: number;
   links90: number;
@@ -98,4 +99,4 @@ export function recordSummary(rep: Reputation): string {
 }
 
 export const RECORD_EXPLANATION =
-  "Measured by the marketplace from this site's trades: the sides it completed, the share of its finished trades it completed (a side still open 30 days after the offer was accepted counts as not completed), the median time it took to answer offers, and how many of the links it delivered were still live, followed and visible when checked 30 and 90 days later.";
+  "Measured by the marketplace from this site's trades: the sides it completed, the share of its finished trades it completed (a side still open 30 days after the offer was accepted counts as not completed), the median time it took to answer offers (one left unanswered counts as 14 days), and how many of the links it delivered were still on their page, linking to the partner, when checked 30 and 90 days later.";

@@ -153,6 +153,19 @@ export function relOf(value: string | null): LinkRel {
 }
 
 /**
+ * Calls `handler` at the element's end tag and says true; says false for an element that has none (a self-closed
+ * foreign element such as `<svg/>`, for which HTMLRewriter refuses an end-tag handler).
+ */
+function onClose(element: Element, handler: () => void): boolean {
+  try {
+    element.onEndTag(handler);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Streams a whole page (up to the safe fetch's size cap) through HTMLRewriter and lists its links that `wanted`
  * accepts: each with its rel, its anchor text and whether it is hidden (by itself or by an element around it).
  */
@@ -185,8 +198,7 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
         }
         if (VOID_ELEMENTS.has(tag) || (tag !== "template" && !hidesContent(element))) return;
         const entry = { tag, closed: false };
-        hiding.push(entry);
-        element.onEndTag(() => void (entry.closed = true));
+        if (onClose(element, () => void (entry.closed = true))) hiding.push(entry);
       },
     })
     .on("a[href]", {
@@ -233,7 +245,16 @@ export interface OnPageFacts {
  * `<template>` or `<noscript>` is not on the page a search engine reads, and is left out.
  */
 export async function scanOnPage(page: FetchedPage): Promise<{ ok: true; facts: OnPageFacts; bytes: number } | FetchRefused> {
-  const facts: OnPageFacts = { title: null, description: false, h1Count: 0, lang: false, viewport: false, images: 0, imagesWithAlt: 0, canonical: false };
+  const facts: OnPageFacts = {
+    title: null,
+    description: false,
+    h1Count: 0,
+    lang: false,
+    viewport: false,
+    images: 0,
+    imagesWithAlt: 0,
+    canonical: false,
+  };
   let bytes = 0;
   let skipped = 0; // inside <svg>, <template> or <noscript>
   let title: string | null = null;
@@ -247,17 +268,15 @@ export async function scanOnPage(page: FetchedPage): Promise<{ ok: true; facts: 
   const rewriter = new HTMLRewriter()
     .on("svg, template, noscript", {
       element: (element) => {
-        skipped += 1;
-        element.onEndTag(() => void (skipped -= 1));
+        if (onClose(element, () => void (skipped -= 1))) skipped += 1;
       },
     })
     .on("html", { element: (element) => void (facts.lang ||= Boolean(element.getAttribute("lang")?.trim())) })
     .on("title", {
       element: (element) => {
         if (skipped > 0 || title !== null) return;
-        title = "";
-        inTitle = true;
-        element.onEndTag(() => void (inTitle = false));
+        inTitle = onClose(element, () => void (inTitle = false));
+        if (inTitle) title = "";
       },
       text: (chunk) => {
         if (inTitle && title !== null && title.length < 300) title += chunk.text;

@@ -7,9 +7,10 @@ import { ScoreChart } from "~/components/score-chart";
 import { Spinner } from "~/components/spinner";
 import { AUDIT_STALE_MS, AUDIT_STEP_LABELS, AUDIT_STEPS, OWNER_AUDIT_INTERVAL_MS, scoreBreakdown, type AuditFacts } from "~/domain/audit";
 import { formatRunDate, formatShortDate } from "~/domain/dates";
+import { messages } from "~/domain/messages";
 import { scoreCards } from "~/domain/score-cards";
 import { parseForm, readFormData } from "~/lib/forms.server";
-import { requestOwnerAudit, scoreRunsOf } from "~/services/audit.server";
+import { requestOwnerAudit, scoreHistoryOf, scoreRunsOf } from "~/services/audit.server";
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 
@@ -17,16 +18,18 @@ export const meta: MetaFunction = () => [{ title: "Your Score - Backlink Market"
 
 /** Points on the chart: the done runs of about the last year (weekly runs), oldest first. */
 const CHART_RUNS = 60;
+/** The latest runs, for one running now, the last failure and the owner's hourly turn. */
+const RECENT_RUNS = 10;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const site = await loadActiveSite(context, auth);
   if (!site) throw redirect("/sites/new");
   const now = context.now();
-  const runs = await scoreRunsOf(context.db, site.id, CHART_RUNS);
+  const [runs, done] = await Promise.all([scoreRunsOf(context.db, site.id, RECENT_RUNS), scoreHistoryOf(context.db, site.id, CHART_RUNS)]);
   const isRunning = (run: (typeof runs)[number]) => run.status === "running" && run.startedAt > now - AUDIT_STALE_MS;
   const running = runs.find(isRunning) ?? null;
-  const lastDone = runs.find((run) => run.status === "done") ?? null;
+  const lastDone = done[0] ?? null;
   // The newest finished run, when it went wrong (a run whose Worker stopped counts as failed).
   const latestFinished = runs.find((run) => !isRunning(run));
   const lastFailure = latestFinished && latestFinished.status !== "done" ? latestFinished : null;
@@ -49,12 +52,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     },
     facts: (lastDone?.details ?? null) as AuditFacts | null,
     running: running ? { step: running.step, startedAt: running.startedAt } : null,
-    lastFailure: lastFailure ? { at: lastFailure.startedAt, error: lastFailure.error } : null,
+    lastFailure: lastFailure ? { at: lastFailure.startedAt, error: lastFailure.error ?? messages.auditDidNotFinish } : null,
     nextOwnerRunAt,
-    history: runs
-      .filter((run) => run.status === "done" && run.score !== null)
-      .map((run) => ({ at: run.finishedAt ?? run.startedAt, score: run.score! }))
-      .reverse(),
+    history: done.map((run) => ({ at: run.finishedAt ?? run.startedAt, score: run.score ?? 0 })).reverse(),
   };
 }
 

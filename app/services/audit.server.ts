@@ -29,7 +29,7 @@ import {
   type AuditStep,
 } from "~/domain/audit";
 import { messages } from "~/domain/messages";
-import { isSameSite, normaliseHost } from "~/domain/site-address";
+import { isSameSite, normaliseHost, typedHost } from "~/domain/site-address";
 import { lookUpRank } from "./rank-provider.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
 import type { OwnedSite } from "./sites.server";
@@ -90,7 +90,7 @@ async function robotsOf(origin: string, options: SafeFetchOptions) {
 function sitemapAddress(named: string[], origin: string): string {
   for (const address of named) {
     try {
-      const url = new URL(address);
+      const url = new URL(address, origin);
       if (url.protocol === "https:" || url.protocol === "http:") return url.href;
     } catch {
       // Not an address: the next one, or the default.
@@ -114,9 +114,9 @@ async function isSitemap(address: string, options: SafeFetchOptions): Promise<bo
   return looksLikeSitemap(await readStart(page, SITEMAP_START_BYTES));
 }
 
-/** Whether http://host/ sends visitors to an https address of the same site. */
-async function redirectsToHttps(host: string, options: SafeFetchOptions): Promise<boolean> {
-  const page = await safeFetch(`http://${host}/`, options);
+/** Whether http://{the host as typed}/ sends visitors to an https address of the same site. */
+async function redirectsToHttps(typed: string, host: string, options: SafeFetchOptions): Promise<boolean> {
+  const page = await safeFetch(`http://${typed}/`, options);
   if (!page.ok) return false;
   await page.cancel();
   return page.redirects.length > 0 && page.url.startsWith("https://") && isSameSite(page.url, host);
@@ -143,10 +143,7 @@ async function verifiedBacklinks(db: Database, siteId: string): Promise<number> 
 async function inspectSite(context: AppContext, site: AuditedSite, progress: (step: AuditStep) => Promise<void>): Promise<AuditOutcome> {
   const { db, env } = context;
   const options: SafeFetchOptions = { ...safeFetchOptionsFor(env, db), deadline: Date.now() + AUDIT_MS };
-  // Independent of the home page: started at once, awaited when needed.
-  const rank = lookUpRank(env, site.host);
-  const redirect = redirectsToHttps(site.host, options);
-
+  // The home page alone first: nothing else of this audit in flight, so its timing is its own.
   const started = Date.now();
   const page = await fetchHomePage(site.url, options);
   if (!page.ok) return { ok: false, error: page.message };
@@ -163,6 +160,9 @@ async function inspectSite(context: AppContext, site: AuditedSite, progress: (st
   if (!scanned.ok) return { ok: false, error: scanned.message };
   const loadMs = Date.now() - started;
   const https = page.url.startsWith("https://");
+  // Independent of each other: started together, awaited when needed.
+  const rank = lookUpRank(env, site.host);
+  const redirect = redirectsToHttps(typedHost(site.url) ?? site.host, site.host, options);
 
   await progress("files");
   const origin = new URL(page.url).origin;
@@ -172,6 +172,7 @@ async function inspectSite(context: AppContext, site: AuditedSite, progress: (st
 
   await progress("links");
   const [verified, ranked] = await Promise.all([verifiedBacklinks(db, site.id), rank]);
+  await progress("score");
 
   return {
     ok: true,
@@ -210,34 +211,45 @@ async function performAudit(context: AppContext, site: AuditedSite, runId: strin
     outcome = { ok: false, error: messages.auditFailed };
   }
   const finishedAt = context.now();
+  // Only while this run is the one that finished: one the stale-run sweep closed first changes nothing more (the
+  // site's claim runs out and the job audits it again).
+  const thisRun = (status: "done" | "failed") =>
+    and(eq(sites.id, site.id), sql`EXISTS (SELECT 1 FROM score_runs WHERE id = ${runId} AND status = ${status} AND finished_at = ${finishedAt})`);
   if (!outcome.ok) {
+    const failuresBefore = await failuresInARow(db, site.id, runId);
     await db.batch([
       db.update(scoreRuns).set({ status: "failed", step: null, error: outcome.error, finishedAt }).where(runWhere),
       db
         .update(sites)
-        .set({ auditDueAt: finishedAt + AUDIT_RETRY_MS })
-        .where(eq(sites.id, site.id)),
+        .set({ auditDueAt: finishedAt + AUDIT_RETRY_MS[Math.min(failuresBefore, AUDIT_RETRY_MS.length - 1)]! })
+        .where(thisRun("failed")),
     ]);
     return;
   }
   const score = authorityScore(outcome.facts);
-  const [finished] = await db.batch([
+  await db.batch([
     db
       .update(scoreRuns)
       .set({ status: "done", step: null, score, details: outcome.facts as unknown as Record<string, unknown>, finishedAt })
-      .where(runWhere)
-      .returning({ id: scoreRuns.id }),
+      .where(runWhere),
     db
       .update(sites)
-      .set({ auditDueAt: finishedAt + AUDIT_INTERVAL_MS })
-      .where(eq(sites.id, site.id)),
+      .set({ score, scoreRunAt: finishedAt, auditDueAt: finishedAt + AUDIT_INTERVAL_MS, ...attributesOf(outcome.facts) })
+      .where(thisRun("done")),
   ]);
-  // A run the stale-run sweep already closed does not overwrite the site with what it found late.
-  if (finished.length === 0) return;
-  await db
-    .update(sites)
-    .set({ score, scoreRunAt: finishedAt, ...attributesOf(outcome.facts) })
-    .where(eq(sites.id, site.id));
+}
+
+/** How many of the site's runs before this one failed in a row (up to three): the retry waits longer each time. */
+async function failuresInARow(db: Database, siteId: string, runId: string): Promise<number> {
+  const previous = await db
+    .select({ status: scoreRuns.status })
+    .from(scoreRuns)
+    .where(and(eq(scoreRuns.siteId, siteId), ne(scoreRuns.id, runId), ne(scoreRuns.status, "running")))
+    .orderBy(desc(scoreRuns.startedAt))
+    .limit(3)
+    .all();
+  const firstDone = previous.findIndex((run) => run.status === "done");
+  return firstDone === -1 ? previous.length : firstDone;
 }
 
 /** Records a running audit and moves the site's weekly turn past it, so the job does not start a second one. */
@@ -291,7 +303,7 @@ export async function requestOwnerAudit(context: AppContext, site: OwnedSite): P
   const lastOwnerRun = recent.find((run) => run.reason === "owner");
   if (lastOwnerRun) return { ok: false, status: 429, message: messages.auditOncePerHour, retryAt: lastOwnerRun.startedAt + OWNER_AUDIT_INTERVAL_MS };
   if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, site.userId))) {
-    return { ok: false, status: 429, message: messages.auditOncePerHour };
+    return { ok: false, status: 429, message: messages.tooManySiteFetches };
   }
   const runId = newId();
   const inserted = await db.run(sql`
@@ -366,4 +378,30 @@ export function scoreRunsOf(db: Database, siteId: string, limit = 60) {
     .orderBy(desc(scoreRuns.startedAt))
     .limit(limit)
     .all();
+}
+
+/** The done runs, newest first, with the facts only of the newest (the chart needs the scores alone). */
+export async function scoreHistoryOf(db: Database, siteId: string, limit = 60) {
+  const runs = await db
+    .select({ id: scoreRuns.id, score: scoreRuns.score, startedAt: scoreRuns.startedAt, finishedAt: scoreRuns.finishedAt })
+    .from(scoreRuns)
+    .where(and(eq(scoreRuns.siteId, siteId), eq(scoreRuns.status, "done")))
+    .orderBy(desc(scoreRuns.startedAt))
+    .limit(limit)
+    .all();
+  const newest = runs[0] ? await db.select({ details: scoreRuns.details }).from(scoreRuns).where(eq(scoreRuns.id, runs[0].id)).get() : undefined;
+  return runs.map((run, index) => ({ ...run, details: index === 0 ? newest?.details ?? null : null }));
+}
+
+/**
+ * The daily job: every run is kept, but the facts of a done run are needed only while it is its site's latest; a
+ * fortnight after a newer one, they are dropped (at most 5,000 a day, through the index of runs that still have them).
+ */
+export async function dropOldAuditFacts(db: Database, now: number): Promise<void> {
+  await db.run(sql`
+    UPDATE score_runs SET details = NULL WHERE id IN (
+      SELECT r.id FROM score_runs r INDEXED BY score_runs_details_idx
+      WHERE r.status = 'done' AND r.details IS NOT NULL AND r.finished_at < ${now - 14 * 24 * 60 * 60_000}
+        AND EXISTS (SELECT 1 FROM score_runs n WHERE n.site_id = r.site_id AND n.status = 'done' AND n.started_at > r.started_at)
+      LIMIT 5000)`);
 }

@@ -166,12 +166,12 @@ export async function recheckDeliveredLinks(context: AppContext, limit = LINK_CH
   await forEachConcurrently(due, 4, (entry) =>
     recheckOne(context, entry, now).catch((error) => console.error("link re-check", entry.offerId, error)),
   );
-  // The delivering sites' records count their links' state at 30 and 90 days.
-  await refreshReputation(
-    db,
-    due.map((entry) => entry.delivererSiteId),
-    now,
-  );
+  // The delivering sites' records count the first check at or after 30 and 90 days: recounted when one was that.
+  const atMark = (entry: (typeof due)[number]) => {
+    const age = now - ((entry.linkWatchUntil ?? 0) - LINK_WATCH_MS);
+    return [30, 90].some((days) => age >= days * DAY_MS && age < days * DAY_MS + 1.5 * DAY_MS);
+  };
+  await refreshReputation(db, due.filter(atMark).map((entry) => entry.delivererSiteId), now);
   return due.length;
 }
 

@@ -8,7 +8,7 @@ import { sessions } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { deleteExpiredSignupDrafts } from "./accounts.server";
 import { deleteExpiredConfirmations } from "./email-confirmation.server";
-import { auditDueSites } from "./audit.server";
+import { auditDueSites, dropOldAuditFacts } from "./audit.server";
 import { recheckDeliveredLinks } from "./delivered-links.server";
 import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
 import { expireOffersAndConnects } from "./offers.server";
@@ -48,6 +48,7 @@ export async function runHousekeeping(context: AppContext) {
   await deleteOldWindows(db, now);
   await recheckVerifiedSites(context);
   await refreshDueReputations(context);
+  await dropOldAuditFacts(db, now);
   // And again for what the jobs above queued.
   await deliverOutbox(db, env, Math.max(now, Date.now()));
   await purgeExpiredSecrets(db, now);

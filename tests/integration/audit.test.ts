@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker, { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
-import { auditDueSites } from "~/services/audit.server";
+import { auditDueSites, dropOldAuditFacts } from "~/services/audit.server";
 import { get, newEmail, PASSWORD, post, read, sessionCookieOf } from "./helpers";
 import { html, mockWeb, redirectTo, type Page } from "./web-mock";
 
@@ -25,7 +25,7 @@ const GOOD_HOME = `<!doctype html><html lang="en"><head>
   <link rel="canonical" href="/">
 </head><body><h1>Balcony gardens</h1>
   <img src="/a.png" alt="Tomatoes"><img src="/divider.png" alt="">
-  <svg><title>Not the title</title></svg>
+  <svg><title>Not the title</title></svg><svg viewBox="0 0 1 1"/><p>After a self-closed svg</p>
   <template><h1>Not counted</h1><img src="/t.png"></template>
 </body></html>`;
 
@@ -239,11 +239,46 @@ describe("the audit after sign-up", () => {
     expect(page).toContain(`aria-label="Authority ${row!.placeholder_score}"`);
     expect(page).toContain("The chart appears after the first audit.");
 
+    // The job tries again a day later, then three days later, then weekly.
+    let due = at + DAY;
+    for (const wait of [3 * DAY, 7 * DAY, 7 * DAY]) {
+      await onlyDue([user.siteId], due);
+      expect(await runAudits(due)).toBe(1);
+      expect((await siteRow(user.siteId))!.audit_due_at).toBe(due + wait);
+      due += wait;
+    }
+
     // A site that cannot be reached at all fails the same way, with the fetch's reason.
     const gone = host();
     mockWeb({});
     const goneUser = await signUpAt(gone);
     expect((await runsOf(goneUser.siteId)).map((run) => run.error)).toEqual([messages.fetchNameNotFound]);
+  });
+});
+
+describe("the audit after adding a site", () => {
+  it("runs for a site added from the site switcher, on www with a relative sitemap in robots.txt", async () => {
+    const owner = await signUpAt(host());
+    const bare = host("www");
+    const site = `www.${bare}`;
+    mockWeb({
+      [`https://${site}/`]: html(GOOD_HOME),
+      [`http://${site}/`]: redirectTo(`https://${site}/`),
+      [`https://${site}/robots.txt`]: text("User-agent: *\nAllow: /\nSitemap: /maps/main.xml\n"),
+      [`https://${site}/maps/main.xml`]: text("<urlset></urlset>", 200, "application/xml"),
+    });
+    const response = await post(
+      "/sites/new",
+      { url: site, description: "A second site about balconies and their vegetables." },
+      { cookie: owner.cookie, at: Date.now() },
+    );
+    expect(response.status).toBe(302);
+    const added = (await env.DB.prepare("SELECT id FROM sites WHERE user_id = ? AND host = ?").bind(owner.userId, bare).first<{ id: string }>())!;
+    expect((await runsOf(added.id)).map((run) => [run.reason, run.status])).toEqual([["added", "done"]]);
+    const facts = JSON.parse((await runsOf(added.id))[0]!.details!);
+    expect(facts.technical).toMatchObject({ sitemap: true, sitemapUrl: `https://${site}/maps/main.xml` });
+    expect(facts.ssl).toEqual({ https: true, redirectsToHttps: true });
+    expect(await siteRow(added.id)).toMatchObject({ technical_seo: 10, ssl: 10, score: 79 });
   });
 });
 
@@ -295,9 +330,11 @@ describe("the owner runs the audit from Your Score", () => {
     expect(refused.status).toBe(409);
     expect(await read(refused)).toContain(messages.auditRunning);
 
-    // A run whose Worker stopped is closed by the job after two minutes and shown as failed.
-    await runAudits(at + 3 * 60_000, {}, 0);
-    const after = await read(await get("/mysite/your-score", { cookie: user.cookie, at: at + 3 * 60_000 }));
+    // A run whose Worker stopped is closed by the job after 15 minutes and shown as failed.
+    await runAudits(at + 10 * 60_000, {}, 0);
+    expect(await read(await get("/mysite/your-score", { cookie: user.cookie, at: at + 10 * 60_000 }))).toContain('data-testid="audit-progress"');
+    await runAudits(at + 16 * 60_000, {}, 0);
+    const after = await read(await get("/mysite/your-score", { cookie: user.cookie, at: at + 16 * 60_000 }));
     expect(after).not.toContain('data-testid="audit-progress"');
     expect(after).toContain(messages.auditDidNotFinish);
   });
@@ -333,6 +370,15 @@ describe("the weekly audits", () => {
     await worker.scheduled!(createScheduledController({ scheduledTime: at + 7 * DAY, cron: "*/5 * * * *" }), env as never, ctx);
     await waitOnExecutionContext(ctx);
     expect((await runsOf(ids[0]!)).filter((run) => run.reason === "weekly")).toHaveLength(2);
+
+    // Every run is kept; a fortnight after a newer one, a run's facts are dropped (the chart needs its score only).
+    await dropOldAuditFacts(createContext(env as never, createExecutionContext()).db, at + 7 * DAY + 15 * DAY);
+    const kept = await runsOf(ids[0]!);
+    expect(kept.map((run) => [run.reason, run.score, run.details !== null])).toEqual([
+      ["signup", 79, false],
+      ["weekly", 79, false],
+      ["weekly", 79, true],
+    ]);
   });
 });
 

@@ -202,10 +202,18 @@ describe("a site's record", () => {
     expect((await post(`/mysite/offers?offer=${offer.id}`, { intent: "accept" }, { cookie: owner.cookie, at: answeredAt })).status).toBe(302);
     expect(await record(siteId)).toMatchObject({ rep_answered: 1, rep_answer_ms: 3 * HOUR, rep_settled: 0, rep_sort: 1 });
 
-    // Thirty days on, the daily job counts the open side as not completed.
+    // Thirty days on, the daily job counts the open side as not completed; an offer the site left unanswered
+    // counts as the whole 14-day window.
+    const later = answeredAt + 30 * DAY + HOUR;
+    const other = await trader();
+    await env.DB.prepare(
+      "INSERT INTO offers (id, sender_user_id, sender_site_id, receiver_user_id, receiver_site_id, connects, status, answer_by, expired_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 1, 'expired', ?, ?, ?, ?)",
+    )
+      .bind(crypto.randomUUID(), other.userId, other.siteId, owner.userId, siteId, later - DAY, later - HOUR, later - 15 * DAY, later)
+      .run();
     const ctx = createExecutionContext();
-    const context = { ...createContext(env as never, ctx), now: () => answeredAt + 30 * DAY + HOUR };
+    const context = { ...createContext(env as never, ctx), now: () => later };
     expect(await refreshDueReputations(context)).toBeGreaterThanOrEqual(2);
-    expect(await record(siteId)).toMatchObject({ rep_completed: 0, rep_settled: 1 });
+    expect(await record(siteId)).toMatchObject({ rep_completed: 0, rep_settled: 1, rep_answered: 2, rep_answer_ms: (3 * HOUR + 14 * DAY) / 2 });
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX `score_runs_details_idx` ON `score_runs` (`finished_at`) WHERE status = 'done' AND details IS NOT NULL;
