@@ -400,6 +400,23 @@ async function webhookLoad(count, replays) {
 }
 
 /**
+ * Runs the five-minute job (GET /__scheduled) until `dueQuery` counts nothing due or `maxRuns` is reached: how many
+ * runs, the seconds they took and the Worker's CPU seconds.
+ */
+async function runFiveMinuteJob(dueQuery, maxRuns) {
+  const due = () => queryLocal(dueQuery, persistTo)[0].n;
+  const cpuBefore = workerCpuSeconds(worker.child.pid);
+  const started = performance.now();
+  let runs = 0;
+  while (due() > 0 && runs < maxRuns) {
+    const response = await fetch(`${base}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
+    await response.arrayBuffer();
+    runs += 1;
+  }
+  return { runs, elapsed: (performance.now() - started) / 1000, cpu: workerCpuSeconds(worker.child.pid) - cpuBefore };
+}
+
+/**
  * Delivered-link re-checks as the five-minute job runs them: `count` completed trades whose links are due, each
  * content page a 64 KB sandbox page linking to the partner. The job is run (GET /__scheduled) until none is due.
  */
@@ -426,17 +443,7 @@ async function linkCheckLoad(count, offset) {
   const file = join(persistTo, "bench-links.sql");
   writeFileSync(file, statements.join("\n"));
   executeFile(file, persistTo);
-  const due = () => queryLocal(`SELECT count(*) AS n FROM offer_entries WHERE link_due_at = 0`, persistTo)[0].n;
-  const cpuBefore = workerCpuSeconds(worker.child.pid);
-  const started = performance.now();
-  let runs = 0;
-  while (due() > 0 && runs < Math.ceil(count / 50) + 5) {
-    const response = await fetch(`${base}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
-    await response.arrayBuffer();
-    runs += 1;
-  }
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = workerCpuSeconds(worker.child.pid) - cpuBefore;
+  const { runs, elapsed, cpu } = await runFiveMinuteJob(`SELECT count(*) AS n FROM offer_entries WHERE link_due_at = 0`, Math.ceil(count / 50) + 5);
   const [result] = queryLocal(
     `SELECT count(*) AS checked, coalesce(sum(link_status = 'live'), 0) AS live FROM offer_entries WHERE offer_id LIKE 'bench-link-%' AND link_due_at > 0`,
     persistTo,
@@ -479,17 +486,7 @@ Sitemap: https://${owner.host}/sitemap.xml', 0);`,
   writeFileSync(file, statements.join("\n"));
   executeFile(file, persistTo);
   const ids = owners.map((owner) => `'${owner.siteId}'`).join(",");
-  const due = () => queryLocal(`SELECT count(*) AS n FROM sites WHERE audit_due_at = 0`, persistTo)[0].n;
-  const cpuBefore = workerCpuSeconds(worker.child.pid);
-  const started = performance.now();
-  let runs = 0;
-  while (due() > 0 && runs < Math.ceil(count / 40) + 5) {
-    const response = await fetch(`${base}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`);
-    await response.arrayBuffer();
-    runs += 1;
-  }
-  const elapsed = (performance.now() - started) / 1000;
-  const cpu = workerCpuSeconds(worker.child.pid) - cpuBefore;
+  const { runs, elapsed, cpu } = await runFiveMinuteJob(`SELECT count(*) AS n FROM sites WHERE audit_due_at = 0`, Math.ceil(count / 40) + 5);
   const [result] = queryLocal(
     `SELECT count(*) AS runs, coalesce(sum(status = 'done'), 0) AS done, min(score) AS low, max(score) AS high FROM score_runs WHERE site_id IN (${ids}) AND reason = 'weekly'`,
     persistTo,

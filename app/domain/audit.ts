@@ -14,6 +14,18 @@ export const SCORE_WEIGHTS = { domainAuthority: 30, onPageSeo: 20, technicalSeo:
 
 export type ScorePart = keyof typeof SCORE_WEIGHTS;
 
+/** What the on-page checks read from a home page. */
+export interface OnPageFacts {
+  title: string | null;
+  description: boolean;
+  h1Count: number;
+  lang: boolean;
+  viewport: boolean;
+  images: number;
+  imagesWithAlt: number;
+  canonical: boolean;
+}
+
 /** What one audit saw. Stored with the run (score_runs.details) so Your Score can explain every card. */
 export interface AuditFacts {
   /** The home page as read: the address it ended on and the status it answered. */
@@ -27,16 +39,7 @@ export interface AuditFacts {
     error?: string;
   };
   speed: { firstByteMs: number; loadMs: number; bytes: number };
-  onPage: {
-    title: string | null;
-    description: boolean;
-    h1Count: number;
-    lang: boolean;
-    viewport: boolean;
-    images: number;
-    imagesWithAlt: number;
-    canonical: boolean;
-  };
+  onPage: OnPageFacts;
   technical: {
     /** robots.txt answered 200, and whether it shuts every crawler out of the whole site. */
     robots: boolean;
@@ -59,6 +62,7 @@ export interface AuditFacts {
   };
 }
 
+/** The six Your Score attributes as stored on the site (spec 3, scoreAttributes). */
 export interface ScoreAttributeValues {
   domainAuthority: number | null;
   onPageSeo: number | null;
@@ -66,6 +70,12 @@ export interface ScoreAttributeValues {
   links: number | null;
   speed: number | null;
   ssl: number | null;
+}
+
+/** The six attributes of a site row (which carries more). */
+export function storedAttributes(site: ScoreAttributeValues): ScoreAttributeValues {
+  const { domainAuthority, onPageSeo, technicalSeo, links, speed, ssl } = site;
+  return { domainAuthority, onPageSeo, technicalSeo, links, speed, ssl };
 }
 
 /** The three technical checks: robots.txt that lets crawlers in, a sitemap, the redirect from http to https. */
@@ -83,7 +93,7 @@ export function technicalSeoValue(facts: AuditFacts): number {
 export const ON_PAGE_POINTS = { title: 10, description: 10, h1: 10, lang: 10, viewport: 10, imageAlts: 10, canonical: 10 } as const;
 
 /** On-page SEO in points out of 70: 10 for each of the seven checks; image alt texts by their share. */
-export function onPagePoints(onPage: AuditFacts["onPage"]): number {
+export function onPagePoints(onPage: OnPageFacts): number {
   const altShare = onPage.images === 0 ? 1 : onPage.imagesWithAlt / onPage.images;
   return (
     (onPage.title ? ON_PAGE_POINTS.title : 0) +

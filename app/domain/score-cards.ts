@@ -1,14 +1,7 @@
 /** The six cards of the Your Score page and their formatting rules (spec 9). */
-import { onPagePoints, SPEED_LIMITS, technicalChecksPassed, type AuditFacts } from "./audit";
+import { onPagePoints, SPEED_LIMITS, technicalChecksPassed, type AuditFacts, type OnPageFacts, type ScoreAttributeValues } from "./audit";
 
-export interface ScoreAttributes {
-  domainAuthority: number | null;
-  onPageSeo: number | null;
-  technicalSeo: number | null;
-  links: number | null;
-  speed: number | null;
-  ssl: number | null;
-}
+export type ScoreAttributes = ScoreAttributeValues;
 
 export interface ScoreCard {
   id: keyof ScoreAttributes;
@@ -128,7 +121,7 @@ function domainAuthorityFound(facts: AuditFacts): string {
   return "No rank provider is configured, so the score leaves this part out.";
 }
 
-function onPageMissing(onPage: AuditFacts["onPage"]): string[] {
+function onPageMissing(onPage: OnPageFacts): string[] {
   const missing: string[] = [];
   if (!onPage.title) missing.push("a title");
   if (!onPage.description) missing.push("a meta description");
@@ -140,11 +133,11 @@ function onPageMissing(onPage: AuditFacts["onPage"]): string[] {
   return missing;
 }
 
-function onPageFound(onPage: AuditFacts["onPage"]): string {
+function onPageFound(onPage: OnPageFacts): string {
   return `${onPagePoints(onPage)} of 70 points.${onPage.title ? ` Title: “${onPage.title}”.` : ""}`;
 }
 
-function onPageRaise(onPage: AuditFacts["onPage"]): string | null {
+function onPageRaise(onPage: OnPageFacts): string | null {
   const missing = onPageMissing(onPage);
   return missing.length ? `Add ${listOf(missing)}.` : null;
 }

@@ -1,4 +1,5 @@
 /** Reading other sites' pages with the Workers HTMLRewriter, streaming, without building a document. */
+import type { OnPageFacts } from "~/domain/audit";
 import { refused, type FetchedPage, type FetchRefused } from "./safe-fetch.server";
 
 /** Elements that may stand in a document's head; any other element starts the body (HTML's parsing rules). */
@@ -224,18 +225,6 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
   const failure = page.failure();
   if (failure && failure !== "too_large") return refused(failure, page.url);
   return { ok: true, links: links.map((link) => ({ ...link, anchorText: link.anchorText.replace(/\s+/g, " ").trim().slice(0, 200) })) };
-}
-
-/** What the audit's on-page checks need from a home page (decision 11), and how many bytes the page had. */
-export interface OnPageFacts {
-  title: string | null;
-  description: boolean;
-  h1Count: number;
-  lang: boolean;
-  viewport: boolean;
-  images: number;
-  imagesWithAlt: number;
-  canonical: boolean;
 }
 
 /**

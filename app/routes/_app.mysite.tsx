@@ -2,6 +2,7 @@ import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
 import { ScoreBadge } from "~/components/post-card";
 import { SiteIcon } from "~/components/site-icon";
+import { storedAttributes } from "~/domain/audit";
 import { Spinner } from "~/components/spinner";
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
@@ -33,14 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       materials: site.materials,
       contentTypes: site.contentTypes,
       scoreRunAt: site.scoreRunAt,
-      attributes: {
-        domainAuthority: site.domainAuthority,
-        onPageSeo: site.onPageSeo,
-        technicalSeo: site.technicalSeo,
-        links: site.links,
-        speed: site.speed,
-        ssl: site.ssl,
-      },
+      attributes: storedAttributes(site),
     },
   };
 }

@@ -5,7 +5,15 @@ import { z } from "zod";
 import { ScoreBadge } from "~/components/post-card";
 import { ScoreChart } from "~/components/score-chart";
 import { Spinner } from "~/components/spinner";
-import { AUDIT_STALE_MS, AUDIT_STEP_LABELS, AUDIT_STEPS, OWNER_AUDIT_INTERVAL_MS, scoreBreakdown, type AuditFacts } from "~/domain/audit";
+import {
+  AUDIT_STALE_MS,
+  AUDIT_STEP_LABELS,
+  AUDIT_STEPS,
+  OWNER_AUDIT_INTERVAL_MS,
+  scoreBreakdown,
+  storedAttributes,
+  type AuditFacts,
+} from "~/domain/audit";
 import { formatRunDate, formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
 import { scoreCards } from "~/domain/score-cards";
@@ -42,14 +50,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     score: site.score,
     placeholderScore: site.placeholderScore,
     scoreRunAt: site.scoreRunAt,
-    attributes: {
-      domainAuthority: site.domainAuthority,
-      onPageSeo: site.onPageSeo,
-      technicalSeo: site.technicalSeo,
-      links: site.links,
-      speed: site.speed,
-      ssl: site.ssl,
-    },
+    attributes: storedAttributes(site),
     facts: (lastDone?.details ?? null) as AuditFacts | null,
     running: running ? { step: running.step, startedAt: running.startedAt } : null,
     lastFailure: lastFailure ? { at: lastFailure.startedAt, error: lastFailure.error ?? messages.auditDidNotFinish } : null,

@@ -1,5 +1,5 @@
 /** The market: listings of verified sites other than the viewer's own, newest first or best record first. */
-import { and, desc, eq, lt, ne, or } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { recordColumns } from "./reputation.server";
@@ -39,37 +39,57 @@ const tradable = (viewerUserId: string) => and(eq(listings.active, true), eq(sit
  */
 export async function listMarket(db: Database, viewerUserId: string, sort: MarketSort = "newest", after: string | null = null) {
   const cursor = parseCursor(after);
-  const query = db
-    .select({ ...postColumns, repSort: sites.repSort })
+  if (sort === "record") return listMarketByRecord(db, viewerUserId, cursor);
+  const rows = await db
+    .select(postColumns)
     .from(listings)
-    .innerJoin(sites, eq(sites.id, listings.siteId));
-  const rows =
-    sort === "record"
-      ? await query
-          .where(
-            and(
-              tradable(viewerUserId),
-              cursor ? or(lt(sites.repSort, cursor.at), and(eq(sites.repSort, cursor.at), lt(sites.id, cursor.id))) : undefined,
-            ),
-          )
-          .orderBy(desc(sites.repSort), desc(sites.id))
-          .limit(MARKET_PAGE_SIZE + 1)
-          .all()
-      : await query
-          .where(
-            and(
-              tradable(viewerUserId),
-              cursor ? or(lt(listings.createdAt, cursor.at), and(eq(listings.createdAt, cursor.at), lt(listings.id, cursor.id))) : undefined,
-            ),
-          )
-          .orderBy(desc(listings.createdAt), desc(listings.id))
-          .limit(MARKET_PAGE_SIZE + 1)
-          .all();
+    .innerJoin(sites, eq(sites.id, listings.siteId))
+    .where(
+      and(
+        tradable(viewerUserId),
+        cursor ? or(lt(listings.createdAt, cursor.at), and(eq(listings.createdAt, cursor.at), lt(listings.id, cursor.id))) : undefined,
+      ),
+    )
+    .orderBy(desc(listings.createdAt), desc(listings.id))
+    .limit(MARKET_PAGE_SIZE + 1)
+    .all();
   const page = rows.slice(0, MARKET_PAGE_SIZE);
   const last = page.at(-1);
-  const next =
-    rows.length > MARKET_PAGE_SIZE && last ? (sort === "record" ? `${last.repSort}_${last.siteId}` : `${last.createdAt}_${last.id}`) : null;
-  return { posts: page.map(({ repSort: _repSort, ...post }) => post), next };
+  return { posts: page, next: rows.length > MARKET_PAGE_SIZE && last ? `${last.createdAt}_${last.id}` : null };
+}
+
+/**
+ * Best record first: the page's sites are found walking the record index (SQLite would otherwise sort every listing),
+ * then read with their listings.
+ */
+async function listMarketByRecord(db: Database, viewerUserId: string, cursor: { at: number; id: string } | undefined) {
+  const order = await db.all<{ id: string; repSort: number }>(sql`
+    SELECT s.id AS id, s.rep_sort AS repSort
+    FROM sites AS s INDEXED BY sites_rep_sort_idx
+    JOIN listings AS l ON l.site_id = s.id
+    WHERE l.active = 1 AND s.verified = 1 AND l.user_id <> ${viewerUserId}
+      ${cursor ? sql`AND (s.rep_sort, s.id) < (${cursor.at}, ${cursor.id})` : sql``}
+    ORDER BY s.rep_sort DESC, s.id DESC LIMIT ${MARKET_PAGE_SIZE + 1}`);
+  const shown = order.slice(0, MARKET_PAGE_SIZE);
+  const rows = shown.length
+    ? await db
+        .select(postColumns)
+        .from(listings)
+        .innerJoin(sites, eq(sites.id, listings.siteId))
+        .where(
+          and(
+            tradable(viewerUserId),
+            inArray(
+              sites.id,
+              shown.map((site) => site.id),
+            ),
+          ),
+        )
+        .all()
+    : [];
+  const posts = shown.flatMap((site) => rows.filter((row) => row.siteId === site.id));
+  const last = shown.at(-1);
+  return { posts, next: order.length > MARKET_PAGE_SIZE && last ? `${last.repSort}_${last.id}` : null };
 }
 
 /** One post for the trade terms panel; only a post the viewer could trade with. */

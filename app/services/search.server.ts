@@ -32,16 +32,8 @@ export interface SearchPost {
   record: ReputationCounts;
 }
 
-interface Row extends Omit<SearchPost, "tags" | "record"> {
+interface Row extends Omit<SearchPost, "tags" | "record">, ReputationCounts {
   tags: string;
-  completed: number;
-  settled: number;
-  answered: number;
-  answerMs: number | null;
-  links30: number;
-  live30: number;
-  links90: number;
-  live90: number;
   /** Index row id (MATCH searches) or `createdAt_id` of the listing (walks): the position for the next page. */
   position: string;
 }
@@ -99,7 +91,7 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
           sql`l.active = 1`,
           ...(matchMode ? [sql`s.search_rowid IN (SELECT rowid FROM site_search WHERE site_search MATCH ${phrases.join(" AND ")})`] : []),
           ...conditions,
-          ...(from && "repSort" in from ? [sql`(s.rep_sort < ${from.repSort} OR (s.rep_sort = ${from.repSort} AND s.id < ${from.siteId}))`] : []),
+          ...(from && "repSort" in from ? [sql`(s.rep_sort, s.id) < (${from.repSort}, ${from.siteId})`] : []),
         ],
         sql` AND `,
       );

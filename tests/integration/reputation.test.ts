@@ -1,8 +1,11 @@
-import { createExecutionContext, env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
-import { createContext } from "~/worker";
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import worker, { createContext } from "~/worker";
 import { refreshDueReputations, refreshReputation } from "~/services/reputation.server";
 import { get, listSite, post, propose, read, trader, uniqueHost } from "./helpers";
+import { html, mockWeb } from "./web-mock";
+
+afterEach(() => vi.restoreAllMocks());
 
 const HOUR = 60 * 60_000;
 const DAY = 24 * HOUR;
@@ -215,5 +218,27 @@ describe("a site's record", () => {
     const context = { ...createContext(env as never, ctx), now: () => later };
     expect(await refreshDueReputations(context)).toBeGreaterThanOrEqual(2);
     expect(await record(siteId)).toMatchObject({ rep_completed: 0, rep_settled: 1, rep_answered: 2, rep_answer_ms: (3 * HOUR + 14 * DAY) / 2 });
+  });
+
+  it("is counted again when the five-minute job makes a delivered link's 30-day check", async () => {
+    const partner = await trader();
+    const owner = await trader();
+    const host = (await env.DB.prepare("SELECT host FROM sites WHERE id = ?").bind(owner.siteId).first<{ host: string }>())!.host;
+    const partnerHost = (await env.DB.prepare("SELECT host FROM sites WHERE id = ?").bind(partner.siteId).first<{ host: string }>())!.host;
+    const now = Date.now();
+    const page = `https://${host}/thanks`;
+    const offerId = await trade(partner, owner, { createdAt: now - 40 * DAY, answerMs: HOUR, side: "completed", completedAt: now - 30 * DAY - HOUR });
+    await env.DB.prepare("UPDATE offer_entries SET content_url = ?, link_due_at = ? WHERE offer_id = ? AND user_id = ?")
+      .bind(page, now - 1, offerId, owner.userId)
+      .run();
+    await env.DB.prepare("UPDATE sites SET audit_due_at = ?")
+      .bind(now + DAY)
+      .run();
+    expect((await record(owner.siteId))!.rep_links_30).toBe(0);
+    mockWeb({ [page]: html(`<p>Thanks to <a href="https://${partnerHost}/">our partner</a>.</p>`) });
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ scheduledTime: now, cron: "*/5 * * * *" }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await record(owner.siteId)).toMatchObject({ rep_completed: 1, rep_links_30: 1, rep_live_30: 1 });
   });
 });
