@@ -1,11 +1,11 @@
 import { RECORD_EXPLANATION, recordLines, recordSummary, reputationOf, type ReputationCounts } from "~/domain/reputation";
 
 /** A site's record in full, for its profile and the market panel, with what it means; a poor record says why. */
-export function SiteRecord({ counts, headingId }: { counts: ReputationCounts; headingId: string }) {
+export function SiteRecord({ counts, headingId, title = "Record" }: { counts: ReputationCounts; headingId: string; title?: string }) {
   const rep = reputationOf(counts);
   return (
     <section className="terms site-record" aria-labelledby={headingId}>
-      <h3 id={headingId}>Record</h3>
+      <h3 id={headingId}>{title}</h3>
       {rep.poorReasons.length ? (
         <p className="record-poor" role="note">
           <strong>Poor record:</strong> {rep.poorReasons.join("; ")}.

@@ -3,6 +3,7 @@ import { Form, Link, useLoaderData, useLocation, useRouteLoaderData, useSearchPa
 import { FeedbackDialog } from "~/components/feedback-dialog";
 import { OfferRows } from "~/components/offer-rows";
 import { PostCard } from "~/components/post-card";
+import { SiteRecord } from "~/components/site-record";
 import { VerifyBanner } from "~/components/verify-banner";
 import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
@@ -13,6 +14,7 @@ import { dashboardFor, suggestionsFor } from "~/services/dashboard.server";
 import { loadActiveSite, loadSignedInShell } from "~/services/layout.server";
 import type { MySiteData } from "./_app.mysite";
 import { linkProblemsOf } from "~/services/delivered-links.server";
+import { recordOfSite } from "~/services/reputation.server";
 
 export const meta: MetaFunction = () => [{ title: "My site - Backlink Market" }];
 
@@ -42,6 +44,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     emailVerified: shell.user.emailVerified,
     ...dashboard,
     linkProblems,
+    // The site's own record, as other owners see it on its cards, panel and profile.
+    record: recordOfSite(site),
     suggestions: { tag: suggestions.tag, matched: suggestions.matched.map(card), somethingNew: suggestions.somethingNew.map(card) },
   };
 }
@@ -116,6 +120,9 @@ export default function Dashboard() {
           <h3>Offers</h3>
           <OfferRows rows={data.offers} empty="No offers yet, throw your hat in the ring!" now={data.now} />
         </section>
+      </div>
+      <div className="card">
+        <SiteRecord counts={data.record} headingId="own-record-title" title="Your record, as other sites see it" />
       </div>
       <section className="card feedback-card">
         <div>

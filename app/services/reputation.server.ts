@@ -27,6 +27,20 @@ export const recordColumns = {
   live90: sites.repLive90,
 };
 
+/** The record of a whole site row (the owner's own site). */
+export function recordOfSite(site: typeof sites.$inferSelect): ReputationCounts {
+  return {
+    completed: site.repCompleted,
+    settled: site.repSettled,
+    answered: site.repAnswered,
+    answerMs: site.repAnswerMs,
+    links30: site.repLinks30,
+    live30: site.repLive30,
+    links90: site.repLinks90,
+    live90: site.repLive90,
+  };
+}
+
 function median(values: number[]): number | null {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);

@@ -204,6 +204,10 @@ describe("a site's record", () => {
     // Held at a time, so the refresh after the response is over when the request returns.
     expect((await post(`/mysite/offers?offer=${offer.id}`, { intent: "accept" }, { cookie: owner.cookie, at: answeredAt })).status).toBe(302);
     expect(await record(siteId)).toMatchObject({ rep_answered: 1, rep_answer_ms: 3 * HOUR, rep_settled: 0, rep_sort: 1 });
+    // The owner sees the record on the dashboard as others see it.
+    const dashboard = await read(await get("/mysite", { cookie: owner.cookie }));
+    expect(dashboard).toContain("Your record, as other sites see it");
+    expect(dashboard).toContain("in 3 hours (median of 1)");
 
     // Thirty days on, the daily job counts the open side as not completed; an offer the site left unanswered
     // counts as the whole 14-day window.
