@@ -1,6 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { Wordmark } from "./brand";
 import { messages } from "~/domain/messages";
+import { searchTermOf } from "~/domain/search";
 import type { UserSite } from "~/services/sites.server";
 import { SiteIcon } from "./site-icon";
 
@@ -44,7 +45,7 @@ export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeS
 export function SignedInHeader({ sites, activeSite }: { sites: UserSite[]; activeSite: UserSite | null }) {
   const location = useLocation();
   const inMySite = location.pathname.startsWith("/mysite");
-  const term = location.pathname === "/search" ? (new URLSearchParams(location.search).get("term") ?? "") : "";
+  const term = searchTermOf(location.pathname, location.search);
   return (
     <header className="app-header">
       <Wordmark to="/market" />
@@ -52,7 +53,7 @@ export function SignedInHeader({ sites, activeSite }: { sites: UserSite[]; activ
         <label htmlFor="header-search" className="visually-hidden">
           Search
         </label>
-        <input id="header-search" name="term" type="search" placeholder={messages.searchPlaceholder} defaultValue={term} maxLength={200} />
+        <input id="header-search" name="term" type="search" placeholder={messages.searchPlaceholder} defaultValue={term} key={term} maxLength={200} />
       </Form>
       <nav className="app-nav" aria-label="Main">
         <Link to="/mysite/offers" className="nav-link hide-mobile">

@@ -36,3 +36,15 @@ export function ftsPhrase(text: string): string {
 export function tagToken(tag: string): string {
   return `#${tag}#`;
 }
+
+/** The term a search page shows, from `/search?term=…` or `/search/{term}`; empty on any other page. */
+export function searchTermOf(pathname: string, search: string): string {
+  if (pathname === "/search") return new URLSearchParams(search).get("term") ?? "";
+  const match = /^\/search\/([^/]+)\/?$/.exec(pathname);
+  if (!match) return "";
+  try {
+    return decodeURIComponent(match[1]!);
+  } catch {
+    return match[1]!;
+  }
+}

@@ -21,10 +21,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await allow(context, RATE_LIMITS.feedbackPerUser, auth.user.id))) {
     return data({ error: messages.tooManyAttempts, text: parsed.value.feedback }, { status: 429 });
   }
-  await saveFeedback(context.db, auth.user.id, auth.session.activeSiteId, parsed.value.feedback, context.now());
+  const saved = await saveFeedback(context.db, auth.user.id, auth.session.activeSiteId, parsed.value.feedback, context.now());
   const back = new URL(safeRedirectPath(new URL(request.url).searchParams.get("back")), "https://x");
   back.searchParams.delete("feedback");
-  back.searchParams.set("notice", "feedback-sent");
+  // A message that could not be stored is in the log; the dialog closes as it would (spec 8), without the thanks.
+  if (saved) back.searchParams.set("notice", "feedback-sent");
+  else back.searchParams.delete("notice");
   throw redirect(`${back.pathname}${back.search}`);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, sharedChromium, logIn, modes, openPage, unexpected } from "./browser";
+import { baseURL, createAccount, sharedChromium, logIn, modes, openPage, unexpected } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -58,5 +58,16 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
     await page.getByText(messages.launchText).waitFor();
     expect(unexpected(errors, 400)).toEqual([]);
     await close();
+  });
+});
+
+describe("static files", () => {
+  it("hashed assets are immutable for a year; logos and the favicon are cached", async () => {
+    const home = await (await fetch(`${baseURL()}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(home)?.[1] ?? /href="(\/assets\/[^"]+\.js)"/.exec(home)?.[1];
+    expect(script).toBeTruthy();
+    expect((await fetch(`${baseURL()}${script}`)).headers.get("Cache-Control")).toBe("public, max-age=31536000, immutable");
+    expect((await fetch(`${baseURL()}/logos/blog.svg`)).headers.get("Cache-Control")).toBe("public, max-age=604800");
+    expect((await fetch(`${baseURL()}/favicon.svg`)).headers.get("Cache-Control")).toBe("public, max-age=86400");
   });
 });

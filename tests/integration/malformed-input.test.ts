@@ -17,6 +17,7 @@ const PAGES = [
   "/reset-password?token=%00%00",
   "/finish-signup",
   "/send-email-link",
+  "/briefs",
   "/newbeta",
   "/privacy",
   "/add-site",

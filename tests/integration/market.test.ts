@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import { updateSiteSettings } from "~/services/sites.server";
@@ -87,6 +87,8 @@ describe("search", () => {
     const page = await read(await get(`/search/${word}`, { cookie: viewer.cookie }));
     expect(page).toContain(`Results for ${word}`);
     expect(page).toContain("3+ sites available");
+    // The header's search box keeps the term on /search/{term} as on /search.
+    expect(page).toContain(`id="header-search" name="term" type="search" placeholder="What are you looking for today?" maxLength="200" value="${word}"`);
   });
 
   it("a site not audited yet shows one placeholder from 40 to 99: the same on every load, on its card and panel, and in the band filter", async () => {
@@ -301,6 +303,18 @@ describe("feedback", () => {
     expect(sent.status).toBe(302);
     expect(sent.headers.get("Location")).toBe("/market?notice=feedback-sent");
     expect(await env.DB.prepare("SELECT text FROM feedback WHERE user_id = ?").bind(user.userId).first()).toEqual({ text: "Love it" });
+  });
+
+  it("feedback that cannot be stored is logged and the dialog still closes, never an error page", async () => {
+    const user = await signUp();
+    // The session points at a site that is not there: the insert breaks its foreign key.
+    await env.DB.prepare("UPDATE sessions SET active_site_id = 'gone' WHERE user_id = ?").bind(user.userId).run();
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const sent = await post("/feedback?back=/market", { feedback: "Please keep this" }, { cookie: user.cookie });
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("Location")).toBe("/market");
+    expect(logged).toHaveBeenCalledWith("feedback not saved", expect.objectContaining({ text: "Please keep this" }), expect.anything());
+    logged.mockRestore();
   });
 
   it("opens the dialog from /market?feedback=true", async () => {

@@ -13,7 +13,7 @@ import { devFetch, get, newAddress, newEmail, PASSWORD, post, signUp, windowStar
 afterEach(() => vi.restoreAllMocks());
 
 describe("public pages", () => {
-  it.each(["/", "/finish-signup", "/send-email-link"])("%s renders the landing page", async (path) => {
+  it.each(["/", "/finish-signup", "/send-email-link", "/briefs"])("%s renders the landing page", async (path) => {
     const response = await get(path);
     expect(response.status).toBe(200);
     const page = await response.text();

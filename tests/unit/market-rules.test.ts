@@ -11,7 +11,7 @@ import {
   formatTechnicalSeo,
   scoreCards,
 } from "~/domain/score-cards";
-import { ftsPhrase, parseSearchQuery, tagToken } from "~/domain/search";
+import { ftsPhrase, parseSearchQuery, searchTermOf, tagToken } from "~/domain/search";
 import { tagOfTheDay } from "~/domain/suggestions";
 
 describe("authority bands on the rounded-up score", () => {
@@ -109,6 +109,13 @@ describe("search rules", () => {
     expect(parseSearchQuery(params)).toEqual({ term: "Seo tips", tags: ["seo"], bands: ["hi"], sort: "newest" });
     expect(parseSearchQuery(new URLSearchParams("sort=record")).sort).toBe("record");
     expect(parseSearchQuery(new URLSearchParams("sort=cheapest")).sort).toBe("newest");
+  });
+
+  it("keeps the term in the header search on /search and /search/{term}", () => {
+    expect(searchTermOf("/search", "?term=seo+tips")).toBe("seo tips");
+    expect(searchTermOf("/search/seo%20tips", "")).toBe("seo tips");
+    expect(searchTermOf("/search/%E0%A4%A", "")).toBe("%E0%A4%A");
+    expect(searchTermOf("/market", "?term=seo")).toBe("");
     expect(parseSearchQuery(new URLSearchParams("term=ignored"), "from path").term).toBe("from path");
     expect(parseSearchQuery(new URLSearchParams(`term=${"x".repeat(500)}`)).term).toHaveLength(100);
   });
