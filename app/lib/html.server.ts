@@ -213,8 +213,8 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
         if ((url.protocol !== "https:" && url.protocol !== "http:") || !wanted(url)) return;
         const link: FoundLink = { href: url.toString(), rel: relOf(element.getAttribute("rel")), anchorText: "", hidden: open() };
         links.push(link);
-        current = link;
-        element.onEndTag(() => void (current = null));
+        // A self-closed <a/> (inside SVG) has no end tag and no anchor text.
+        current = onClose(element, () => void (current = null)) ? link : null;
       },
       text: (chunk) => {
         if (current && current.anchorText.length < 500) current.anchorText += chunk.text;

@@ -7,7 +7,7 @@
  * It runs after the response of sign-up and add-site, on demand from Your Score (once an hour per site), and weekly
  * for every site from the five-minute job, a few sites per run.
  */
-import { and, asc, desc, eq, gt, inArray, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { offerEntries, offers, scoreRuns, sites } from "#drizzle/schema";
 import { forEachConcurrently } from "~/lib/concurrency";
 import type { AppContext } from "~/lib/context";
@@ -244,7 +244,15 @@ async function failuresInARow(db: Database, siteId: string, runId: string): Prom
   const previous = await db
     .select({ status: scoreRuns.status })
     .from(scoreRuns)
-    .where(and(eq(scoreRuns.siteId, siteId), ne(scoreRuns.id, runId), ne(scoreRuns.status, "running")))
+    // A run whose Worker stopped says nothing about the site: it does not lengthen the wait.
+    .where(
+      and(
+        eq(scoreRuns.siteId, siteId),
+        ne(scoreRuns.id, runId),
+        ne(scoreRuns.status, "running"),
+        or(isNull(scoreRuns.error), ne(scoreRuns.error, messages.auditDidNotFinish)),
+      ),
+    )
     .orderBy(desc(scoreRuns.startedAt))
     .limit(3)
     .all();

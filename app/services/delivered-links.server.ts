@@ -62,7 +62,16 @@ export async function inspectDeliveredLink(context: AppContext, contentUrl: stri
 /** Records a check of a delivered link. */
 export async function recordLinkCheck(
   db: Database,
-  check: { offerId: string; userId: string; contentUrl: string; targetHost: string; link: FoundLink | null; error: string | null },
+  check: {
+    offerId: string;
+    userId: string;
+    contentUrl: string;
+    targetHost: string;
+    link: FoundLink | null;
+    error: string | null;
+    /** The page is gone for good (404, 410, elsewhere, unreadable for days): missing, with the reason kept. */
+    gone?: boolean;
+  },
   now: number,
 ): Promise<void> {
   await db.insert(linkChecks).values({
@@ -71,7 +80,7 @@ export async function recordLinkCheck(
     userId: check.userId,
     contentUrl: check.contentUrl,
     targetHost: check.targetHost,
-    state: check.link ? "found" : check.error ? "error" : "missing",
+    state: check.link ? "found" : check.error && !check.gone ? "error" : "missing",
     rel: check.link?.rel ?? null,
     anchorText: check.link?.anchorText ?? null,
     href: check.link?.href ?? null,
@@ -169,9 +178,14 @@ export async function recheckDeliveredLinks(context: AppContext, limit = LINK_CH
   // The delivering sites' records count the first check at or after 30 and 90 days: recounted when one was that.
   const atMark = (entry: (typeof due)[number]) => {
     const age = now - ((entry.linkWatchUntil ?? 0) - LINK_WATCH_MS);
-    return [30, 90].some((days) => age >= days * DAY_MS && age < days * DAY_MS + 1.5 * DAY_MS);
+    // A week after each mark: the first readable check may come late (an unreadable day, a queue running behind).
+    return [30, 90].some((days) => age >= days * DAY_MS && age < (days + 7) * DAY_MS);
   };
-  await refreshReputation(db, due.filter(atMark).map((entry) => entry.delivererSiteId), now);
+  await refreshReputation(
+    db,
+    due.filter(atMark).map((entry) => entry.delivererSiteId),
+    now,
+  );
   return due.length;
 }
 
@@ -238,6 +252,7 @@ async function recheckOne(
       targetHost: entry.targetHost,
       link: inspection.ok ? inspection.link : null,
       error: !inspection.ok && inspection.reason !== "missing" ? inspection.message : null,
+      gone: status === "lost",
     },
     now,
   );

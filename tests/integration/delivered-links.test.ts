@@ -43,7 +43,10 @@ describe("completing a side needs a page that links to the other party's site", 
     const trade = await tradeInProgress();
     const url = `https://${trade.a.url}/guide`;
     mockWeb({
-      [url]: html(`<article><p>Thanks to <a href="https://www.${trade.partner}/seeds?ref=1" rel="noopener">  the seed   people </a>.</p></article>`),
+      // A self-closed SVG link after it has no end tag: it must not stop the scan.
+      [url]: html(
+        `<article><p>Thanks to <a href="https://www.${trade.partner}/seeds?ref=1" rel="noopener">  the seed   people </a>.</p></article><svg><a href="https://${trade.partner}/logo"/></svg>`,
+      ),
     });
     expect((await trade.complete(url)).status).toBe(302);
     expect(await trade.entry()).toEqual({ status: "completed", content_url: url });
@@ -217,6 +220,8 @@ describe("delivered links are watched", () => {
     await runFiveMinuteJob((await status()).due);
     await runFiveMinuteJob((await status()).due);
     expect((await status()).status).toBe("lost");
+    // The check that found it gone is a missing link, not a passing error (the site's record counts it).
+    expect(await trade.check()).toMatchObject({ state: "missing" });
     await env.DB.prepare("UPDATE offer_entries SET link_watch_until = ? WHERE offer_id = ?")
       .bind(Date.now() - 1, trade.offerId)
       .run();
