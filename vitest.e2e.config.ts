@@ -11,5 +11,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // What the page shows after a fetch or a socket message: on a loaded CI machine that can take more than the
+    // default second (the market's "More posts" once took longer), so polls wait up to 10 s.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
