@@ -30,6 +30,12 @@ export interface Reputation extends ReputationCounts {
   sortKey: number;
 }
 
+const DAY_MS = 24 * 60 * 60_000;
+/** A delivered link is watched (checked daily) for a year after delivery: delivery = link_watch_until - this. */
+export const LINK_WATCH_MS = 365 * DAY_MS;
+/** The record counts each delivered link as the first readable check on or after these days saw it. */
+export const LINK_MARK_DAYS = [30, 90] as const;
+
 /** A trade side counts against completion once it has been accepted this long without being completed. */
 export const TRADE_DUE_DAYS = 30;
 

@@ -21,24 +21,20 @@ function recheckAddress(sessionId: string, tries: number): string {
   return `/mysite/connects?checkout=success&session_id=${encodeURIComponent(sessionId)}&tries=${tries}`;
 }
 
-export const meta: MetaFunction<typeof loader> = ({ data: loaded }) => [
-  { title: "Connects - Backlink Market" },
-  ...(loaded && loaded.checkout === "pending" && loaded.sessionId
-    ? [{ httpEquiv: "refresh", content: `${RECHECK_SECONDS}; url=${recheckAddress(loaded.sessionId, loaded.tries + 1)}` } as const]
-    : []),
-];
+export const meta: MetaFunction<typeof loader> = () => [{ title: "Connects - Backlink Market" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const url = new URL(request.url);
   const config = paymentConfig(context.env);
-  const sessionId = url.searchParams.get("session_id");
+  const given = url.searchParams.get("session_id");
+  const sessionId = given && given.length <= 200 ? given : null;
   const [lots, history, credited] = await Promise.all([
     connectLotsOf(context.db, auth.user.id),
     ledgerOf(context.db, auth.user.id),
-    sessionId && sessionId.length <= 200 ? checkoutCredited(context.db, auth.user.id, sessionId) : null,
+    sessionId ? checkoutCredited(context.db, auth.user.id, sessionId) : null,
   ]);
-  const returned = url.searchParams.get("checkout") === "success" && Boolean(sessionId) && sessionId!.length <= 200;
+  const returned = url.searchParams.get("checkout") === "success" && sessionId !== null;
   const tries = Math.min(Number.parseInt(url.searchParams.get("tries") ?? "0", 10) || 0, MAX_RECHECKS);
   return {
     available: auth.user.connects,
@@ -136,6 +132,12 @@ export default function Connects() {
       {checkout === "pending" ? (
         <p className="notice-banner" role="status">
           {messages.paymentReceived}
+          {/* Without JavaScript the page looks again by itself; with it, the effect above does, in place. */}
+          {sessionId ? (
+            <noscript>
+              <meta httpEquiv="refresh" content={`${RECHECK_SECONDS}; url=${recheckAddress(sessionId, tries + 1)}`} />
+            </noscript>
+          ) : null}
         </p>
       ) : null}
       {checkout === "processing" ? (

@@ -40,7 +40,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const offerId = new URL(request.url).searchParams.get("offer") ?? "";
   const parsed = parseForm(await readFormData(request), offerActionSchema);
   if (!parsed.ok) {
-    return data({ error: firstError(parsed.errors, "contentUrl") ?? messages.offerChangeRefused }, { status: 400 });
+    // What was typed comes back with the message (the page shows it again without JavaScript).
+    return data(
+      { error: firstError(parsed.errors, "contentUrl") ?? messages.offerChangeRefused, contentUrl: parsed.values.contentUrl ?? null },
+      { status: 400 },
+    );
   }
   const input = parsed.value;
   const result =
@@ -90,7 +94,7 @@ function Profile({ detail }: { detail: OfferDetail }) {
 
 /** One action form; with JavaScript it posts in the background and the page shows the result at once. */
 function useOfferAction(offerId: string) {
-  const fetcher = useFetcher<{ error?: string }>();
+  const fetcher = useFetcher<typeof action>();
   // Without JavaScript the form is a plain post and a refusal comes back as the page's action data.
   const refusedPost = useActionData<typeof action>();
   // A refusal shows until the next attempt; a success answers with a redirect, which leaves fetcher.data as it was.
@@ -105,6 +109,7 @@ function useOfferAction(offerId: string) {
     pending: fetcher.state !== "idle" ? (fetcher.formData?.get("intent") as string | null) : null,
     pendingTo: fetcher.state !== "idle" ? (fetcher.formData?.get("to") as EntryStatus | null) : null,
     error,
+    refusedPost,
   };
 }
 
@@ -171,9 +176,8 @@ function Progress({
 const OPTIMISTIC_CODES: Record<string, StatusCode> = { accept: "ACC", decline: "DEC", rescind: "RES", trash: "TRS" };
 
 function Detail({ detail, now }: { detail: OfferDetail; now: number }) {
-  const { fetcher, action, pending, pendingTo, error } = useOfferAction(detail.id);
-  const refusedPost = useActionData<typeof action>();
-  const typed = (refusedPost as { contentUrl?: string | null } | undefined)?.contentUrl ?? null;
+  const { fetcher, action, pending, pendingTo, error, refusedPost } = useOfferAction(detail.id);
+  const typed = refusedPost?.contentUrl ?? null;
   const [contentUrl, setContentUrl] = useState(typed ?? detail.own.contentUrl ?? "");
   // Shown at once while the server saves; if it refuses, the saved state comes back with the message.
   const code = pending && pending !== "move" ? OPTIMISTIC_CODES[pending] ?? detail.code : detail.code;

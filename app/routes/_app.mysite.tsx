@@ -80,7 +80,7 @@ export default function MySiteLayout() {
             </Link>
           </div>
           <div className="authority">
-            {site.score === null ? <span className="score score-none">–</span> : <ScoreBadge score={site.score} label="Authority" />}
+            <ScoreBadge score={site.score ?? 0} label="Authority" />
             <span>Authority</span>
           </div>
         </header>

@@ -79,10 +79,15 @@ async function readStart(page: FetchedPage, limit: number): Promise<string> {
 /** robots.txt at the home page's origin: present when it answers 200 with text (not a page saying it is missing). */
 async function robotsOf(origin: string, options: SafeFetchOptions) {
   const page = await safeFetch(`${origin}/robots.txt`, { ...options, accept: "text/plain,*/*;q=0.5", maxBytes: ROBOTS_MAX_BYTES });
-  if (!page.ok) return { present: false, sitemaps: [] as string[], blocksAll: false };
-  const text = page.status === 200 ? await readStart(page, ROBOTS_MAX_BYTES) : (await page.cancel(), "");
-  const looksLikeHtml = /^\s*</.test(text) || /html/i.test(page.headers.get("Content-Type") ?? "");
-  if (page.status !== 200 || looksLikeHtml) return { present: false, sitemaps: [], blocksAll: false };
+  const missing = { present: false, sitemaps: [] as string[], blocksAll: false };
+  if (!page.ok) return missing;
+  if (page.status !== 200) {
+    await page.cancel();
+    return missing;
+  }
+  const text = await readStart(page, ROBOTS_MAX_BYTES);
+  // A robots.txt that is really a web page ("not found" served as 200) is missing.
+  if (/^\s*</.test(text) || /html/i.test(page.headers.get("Content-Type") ?? "")) return missing;
   return { present: true, ...readRobots(text) };
 }
 
@@ -365,22 +370,10 @@ export async function auditDueSites(context: AppContext, limit = auditsPerRun(co
   return runs.length;
 }
 
-export type ScoreRun = Awaited<ReturnType<typeof scoreRunsOf>>[number];
-
-/** A site's runs, newest first (the latest decides what Your Score shows; the done ones draw the chart). */
+/** A site's latest runs, newest first: one running now, the last failure, the owner's hourly turn (the chart reads `scoreHistoryOf`). */
 export function scoreRunsOf(db: Database, siteId: string, limit = 60) {
   return db
-    .select({
-      id: scoreRuns.id,
-      status: scoreRuns.status,
-      reason: scoreRuns.reason,
-      step: scoreRuns.step,
-      score: scoreRuns.score,
-      details: scoreRuns.details,
-      error: scoreRuns.error,
-      startedAt: scoreRuns.startedAt,
-      finishedAt: scoreRuns.finishedAt,
-    })
+    .select({ status: scoreRuns.status, reason: scoreRuns.reason, step: scoreRuns.step, error: scoreRuns.error, startedAt: scoreRuns.startedAt })
     .from(scoreRuns)
     .where(eq(scoreRuns.siteId, siteId))
     .orderBy(desc(scoreRuns.startedAt))

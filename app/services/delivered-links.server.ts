@@ -9,6 +9,7 @@ import { linkChecks, offerEntries, offers, sites } from "#drizzle/schema";
 import { messages } from "~/domain/messages";
 import type { AppContext } from "~/lib/context";
 import { forEachConcurrently } from "~/lib/concurrency";
+import { LINK_MARK_DAYS, LINK_WATCH_MS } from "~/domain/reputation";
 import { refreshReputation } from "./reputation.server";
 import type { Database } from "~/lib/db.server";
 import { scanLinks, type FoundLink } from "~/lib/html.server";
@@ -100,7 +101,7 @@ export function statusOfLink(link: FoundLink): LinkStatus {
 
 const DAY_MS = 24 * 60 * 60_000;
 /** Delivered links are watched for a year. */
-export const LINK_WATCH_MS = 365 * DAY_MS;
+export { LINK_WATCH_MS };
 /** Re-checks per run of the five-minute job (about 5,700 a day). */
 export const LINK_CHECKS_PER_RUN = 50;
 /** Days in a row a page cannot be read before its link counts as lost. */
@@ -179,7 +180,7 @@ export async function recheckDeliveredLinks(context: AppContext, limit = LINK_CH
   const atMark = (entry: (typeof due)[number]) => {
     const age = now - ((entry.linkWatchUntil ?? 0) - LINK_WATCH_MS);
     // A week after each mark: the first readable check may come late (an unreadable day, a queue running behind).
-    return [30, 90].some((days) => age >= days * DAY_MS && age < (days + 7) * DAY_MS);
+    return LINK_MARK_DAYS.some((days) => age >= days * DAY_MS && age < (days + 7) * DAY_MS);
   };
   await refreshReputation(
     db,

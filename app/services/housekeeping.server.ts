@@ -30,9 +30,10 @@ export async function everyFiveMinutes(context: AppContext) {
   }
   try {
     await auditDueSites(context);
-  } finally {
-    await deliverOutbox(context.db, context.env, Math.max(context.now(), Date.now()));
+  } catch (error) {
+    console.error("weekly audits", error);
   }
+  await deliverOutbox(context.db, context.env, Math.max(context.now(), Date.now()));
 }
 
 export async function runHousekeeping(context: AppContext) {

@@ -65,11 +65,6 @@ function providerOf(env: Env): Provider | null {
   }
 }
 
-/** Whether a provider is configured: Your Score says so when domain authority is N/A. */
-export function rankProviderName(env: Env): string | null {
-  return providerOf(env)?.name ?? null;
-}
-
 /** Asks the configured provider about a host; null when none is configured. Never throws. */
 export async function lookUpRank(env: Env, host: string, timeoutMs = RANK_LOOKUP_MS): Promise<RankLookup | null> {
   const provider = providerOf(env);

@@ -8,10 +8,9 @@ import { and, eq, gte, lt, sql } from "drizzle-orm";
 import { offers, sites } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
-import { reputationOf, TRADE_DUE_DAYS, type ReputationCounts } from "~/domain/reputation";
+import { LINK_MARK_DAYS, LINK_WATCH_MS, reputationOf, TRADE_DUE_DAYS, type ReputationCounts } from "~/domain/reputation";
 
 const DAY_MS = 24 * 60 * 60_000;
-const YEAR_MS = 365 * DAY_MS;
 /** The median answer time is taken over the latest answers. */
 const ANSWERS_COUNTED = 100;
 
@@ -89,12 +88,12 @@ export async function reputationCountsOf(db: Database, siteIds: string[], now: n
       SELECT e.site_id AS siteId,
         (SELECT c.state = 'found' FROM link_checks c
          WHERE c.offer_id = e.offer_id AND c.user_id = e.user_id AND c.state <> 'error' AND c.checked_at >= e.link_watch_until - ${
-           YEAR_MS - 30 * DAY_MS
+           LINK_WATCH_MS - LINK_MARK_DAYS[0] * DAY_MS
          }
          ORDER BY c.checked_at LIMIT 1) AS live30,
         (SELECT c.state = 'found' FROM link_checks c
          WHERE c.offer_id = e.offer_id AND c.user_id = e.user_id AND c.state <> 'error' AND c.checked_at >= e.link_watch_until - ${
-           YEAR_MS - 90 * DAY_MS
+           LINK_WATCH_MS - LINK_MARK_DAYS[1] * DAY_MS
          }
          ORDER BY c.checked_at LIMIT 1) AS live90
       FROM offers o JOIN offer_entries e ON e.offer_id = o.id

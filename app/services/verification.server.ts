@@ -5,6 +5,7 @@
  */
 import { and, asc, eq, inArray, isNotNull, lte, ne } from "drizzle-orm";
 import { sites, users } from "#drizzle/schema";
+import { forEachConcurrently } from "~/lib/concurrency";
 import type { AppContext } from "~/lib/context";
 import { numberVar } from "~/lib/env";
 import { scanHead } from "~/lib/html.server";
@@ -50,7 +51,10 @@ export async function fetchHomePage(siteUrl: string, options: SafeFetchOptions):
 }
 
 /** Whether the home page's head carries this token's tag. A tag in the body, or with another token, does not count. */
-export async function findVerificationTag(site: { url: string; host: string; verificationToken: string }, options: SafeFetchOptions): Promise<TagCheck> {
+export async function findVerificationTag(
+  site: { url: string; host: string; verificationToken: string },
+  options: SafeFetchOptions,
+): Promise<TagCheck> {
   const page = await fetchHomePage(site.url, options);
   if (!page.ok) return { found: false, reason: page.reason, message: page.message, url: page.url };
   if (!isSameSite(page.url, site.host)) {
@@ -110,7 +114,14 @@ async function markVerified(context: AppContext, site: { id: string; userId: str
   const [, takenOver] = await db.batch([
     db
       .update(sites)
-      .set({ verified: true, verifiedAt: now, verificationCheckedAt: now, verificationError: null, verificationFailures: 0, verificationDueAt: nextRecheck(now) })
+      .set({
+        verified: true,
+        verifiedAt: now,
+        verificationCheckedAt: now,
+        verificationError: null,
+        verificationFailures: 0,
+        verificationDueAt: nextRecheck(now),
+      })
       .where(eq(sites.id, site.id)),
     db
       .update(sites)
@@ -119,7 +130,16 @@ async function markVerified(context: AppContext, site: { id: string; userId: str
       .returning({ userId: sites.userId, host: sites.host }),
   ]);
   if (takenOver.length === 0) return;
-  const owners = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, takenOver.map((row) => row.userId))).all();
+  const owners = await db
+    .select({ id: users.id, email: users.email })
+    .from(users)
+    .where(
+      inArray(
+        users.id,
+        takenOver.map((row) => row.userId),
+      ),
+    )
+    .all();
   for (const owner of owners) {
     await sendEmail(context, {
       to: owner.email,
@@ -177,26 +197,21 @@ export async function recheckVerifiedSites(context: AppContext): Promise<number>
     .limit(batch)
     .all();
   const options = safeFetchOptionsFor(env, db);
-  let next = 0;
-  const worker = async () => {
-    while (next < due.length) {
-      const site = due[next++]!;
-      let check: TagCheck;
-      try {
-        check = await findVerificationTag(site, options);
-      } catch (error) {
-        // Whatever went wrong counts as a failed check, so the site does not stay due at the head of the queue.
-        console.error("verification re-check failed", site.id, error);
-        check = { found: false, reason: "unreachable", message: messages.fetchUnreachable, url: site.url };
-      }
-      try {
-        await recheckOne(context, site, check, now);
-      } catch (error) {
-        console.error("verification re-check could not be stored", site.id, error);
-      }
+  await forEachConcurrently(due, RECHECK_CONCURRENCY, async (site) => {
+    let check: TagCheck;
+    try {
+      check = await findVerificationTag(site, options);
+    } catch (error) {
+      // Whatever went wrong counts as a failed check, so the site does not stay due at the head of the queue.
+      console.error("verification re-check failed", site.id, error);
+      check = { found: false, reason: "unreachable", message: messages.fetchUnreachable, url: site.url };
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(RECHECK_CONCURRENCY, due.length) }, worker));
+    try {
+      await recheckOne(context, site, check, now);
+    } catch (error) {
+      console.error("verification re-check could not be stored", site.id, error);
+    }
+  });
   return due.length;
 }
 
@@ -209,7 +224,10 @@ async function recheckOne(
   const { db } = context;
   const stillVerified = and(eq(sites.id, site.id), eq(sites.verified, true));
   if (check.found) {
-    await db.update(sites).set({ verificationCheckedAt: now, verificationError: null, verificationFailures: 0, verificationDueAt: nextRecheck(now) }).where(stillVerified);
+    await db
+      .update(sites)
+      .set({ verificationCheckedAt: now, verificationError: null, verificationFailures: 0, verificationDueAt: nextRecheck(now) })
+      .where(stillVerified);
     return;
   }
   const failures = site.verificationFailures + 1;
@@ -217,7 +235,14 @@ async function recheckOne(
   if (failures >= RECHECK_FAILURES_ALLOWED) {
     const removed = await db
       .update(sites)
-      .set({ verified: false, verifiedAt: null, verificationDueAt: null, verificationFailures: failures, verificationCheckedAt: now, verificationError: check.message })
+      .set({
+        verified: false,
+        verifiedAt: null,
+        verificationDueAt: null,
+        verificationFailures: failures,
+        verificationCheckedAt: now,
+        verificationError: check.message,
+      })
       .where(stillVerified)
       .returning({ id: sites.id });
     if (removed.length === 0) return;

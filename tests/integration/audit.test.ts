@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import worker, { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
 import { auditDueSites, dropOldAuditFacts } from "~/services/audit.server";
-import { get, newEmail, PASSWORD, post, read, sessionCookieOf } from "./helpers";
+import { get, newEmail, PASSWORD, post, read, sessionCookieOf, uniqueHost } from "./helpers";
 import { html, mockWeb, redirectTo, type Page } from "./web-mock";
 
 afterEach(() => vi.restoreAllMocks());
@@ -44,9 +44,6 @@ function goodSite(host: string, overrides: Record<string, Page> = {}): Record<st
   };
 }
 
-function host(prefix = "audit") {
-  return `${prefix}-${crypto.randomUUID().slice(0, 8)}.com`;
-}
 
 /** Signs up with the Worker's clock held at `at`, so the audit after the response is over when this returns. */
 async function signUpAt(url: string, at = Date.now()) {
@@ -96,7 +93,7 @@ async function onlyDue(siteIds: string[], at: number) {
 
 describe("the audit after sign-up", () => {
   it("reads the home page, robots.txt, the sitemap and the redirect, and scores the site", async () => {
-    const site = host();
+    const site = uniqueHost("audit");
     const web = mockWeb(goodSite(site));
     const at = Date.now();
     const user = await signUpAt(site, at);
@@ -147,7 +144,7 @@ describe("the audit after sign-up", () => {
   });
 
   it("grades a weak site: no description, two h1s, images without alt, no robots or sitemap, no redirect", async () => {
-    const site = host();
+    const site = uniqueHost("audit");
     mockWeb({
       [`https://${site}/`]: html(
         `<html><head><title></title></head><body><h1>A</h1><h1>B</h1><img src="a.png"><img src="b.png" alt="b"></body></html>`,
@@ -171,12 +168,12 @@ describe("the audit after sign-up", () => {
   });
 
   it("counts a robots.txt that is really a web page as missing, and sees one that blocks every crawler", async () => {
-    const soft = host();
+    const soft = uniqueHost("audit");
     mockWeb(goodSite(soft, { [`https://${soft}/robots.txt`]: html("<!doctype html><p>Page not found</p>") }));
     const softUser = await signUpAt(soft);
     expect(JSON.parse((await runsOf(softUser.siteId))[0]!.details!).technical).toMatchObject({ robots: false, sitemap: false });
 
-    const closed = host();
+    const closed = uniqueHost("audit");
     mockWeb(goodSite(closed, { [`https://${closed}/robots.txt`]: text("User-agent: *\nDisallow: /\n") }));
     const closedUser = await signUpAt(closed);
     // The sitemap is then looked for at /sitemap.xml, which is not there.
@@ -187,7 +184,7 @@ describe("the audit after sign-up", () => {
   });
 
   it("without https, reads the page over http and gives SSL nothing", async () => {
-    const site = host();
+    const site = uniqueHost("audit");
     mockWeb({
       [`https://${site}/`]: () => {
         throw new TypeError("Network connection lost");
@@ -205,7 +202,7 @@ describe("the audit after sign-up", () => {
   });
 
   it("measures a slow page", async () => {
-    const site = host();
+    const site = uniqueHost("audit");
     mockWeb(
       goodSite(site, {
         [`https://${site}/`]: async () => {
@@ -225,7 +222,7 @@ describe("the audit after sign-up", () => {
   });
 
   it("a page that fails leaves the placeholder score and says why on Your Score", async () => {
-    const site = host();
+    const site = uniqueHost("audit");
     mockWeb({ [`https://${site}/`]: () => new Response("Internal error", { status: 500 }) });
     const at = Date.now();
     const user = await signUpAt(site, at);
@@ -249,7 +246,7 @@ describe("the audit after sign-up", () => {
     }
 
     // A site that cannot be reached at all fails the same way, with the fetch's reason.
-    const gone = host();
+    const gone = uniqueHost("audit");
     mockWeb({});
     const goneUser = await signUpAt(gone);
     expect((await runsOf(goneUser.siteId)).map((run) => run.error)).toEqual([messages.fetchNameNotFound]);
@@ -258,8 +255,8 @@ describe("the audit after sign-up", () => {
 
 describe("the audit after adding a site", () => {
   it("runs for a site added from the site switcher, on www with a relative sitemap in robots.txt", async () => {
-    const owner = await signUpAt(host());
-    const bare = host("www");
+    const owner = await signUpAt(uniqueHost("audit"));
+    const bare = uniqueHost("www");
     const site = `www.${bare}`;
     mockWeb({
       [`https://${site}/`]: html(GOOD_HOME),
@@ -284,7 +281,7 @@ describe("the audit after adding a site", () => {
 
 describe("the owner runs the audit from Your Score", () => {
   it("at most once an hour, showing progress while it runs, and every run is kept for the chart", async () => {
-    const site = host();
+    const site = uniqueHost("audit");
     mockWeb(goodSite(site));
     const start = Date.now();
     const user = await signUpAt(site, start);
@@ -313,7 +310,7 @@ describe("the owner runs the audit from Your Score", () => {
   });
 
   it("shows the progress of a running audit, and refuses a second one while it runs", async () => {
-    const site = host();
+    const site = uniqueHost("audit");
     mockWeb({});
     const user = await signUpAt(site);
     const at = Date.now() + 60_000;
@@ -342,7 +339,7 @@ describe("the owner runs the audit from Your Score", () => {
 
 describe("the weekly audits", () => {
   it("audit the sites whose turn has come, a few per run, oldest first, and come back a week later", async () => {
-    const sites = [host("weekly"), host("weekly"), host("weekly")];
+    const sites = [uniqueHost("weekly"), uniqueHost("weekly"), uniqueHost("weekly")];
     mockWeb(Object.assign({}, ...sites.map((site) => goodSite(site))));
     const users = [];
     for (const site of sites) users.push(await signUpAt(site));
@@ -384,11 +381,11 @@ describe("the weekly audits", () => {
 
 describe("backlinks and domain authority", () => {
   it("counts live links delivered to the site and asks Open PageRank when it is configured", async () => {
-    const site = host();
+    const site = uniqueHost("audit");
     const user = await signUpAt(site);
     // Two partners delivered links to this site: one is live, one was lost. This site's own delivery does not count.
-    const partner = await signUpAt(host("partner"));
-    const other = await signUpAt(host("partner"));
+    const partner = await signUpAt(uniqueHost("partner"));
+    const other = await signUpAt(uniqueHost("partner"));
     for (const [from, status] of [
       [partner, "live"],
       [other, "lost"],
@@ -427,7 +424,7 @@ describe("backlinks and domain authority", () => {
   });
 
   it("adds a JSON provider's backlink figure, and leaves domain authority out when the provider fails", async () => {
-    const site = host();
+    const site = uniqueHost("audit");
     const user = await signUpAt(site);
     const figures: Record<string, Page> = {
       [`https://rank.example/v1/domains/${site}`]: (request) =>
