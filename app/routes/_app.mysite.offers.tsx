@@ -106,8 +106,10 @@ function useOfferAction(offerId: string) {
   return {
     fetcher,
     action: `/mysite/offers?offer=${offerId}`,
-    pending: fetcher.state !== "idle" ? (fetcher.formData?.get("intent") as string | null) : null,
-    pendingTo: fetcher.state !== "idle" ? (fetcher.formData?.get("to") as EntryStatus | null) : null,
+    // Shown as done while the server saves, and through the reload after a success; a refusal ends it at once, so the
+    // message never stands beside a state that was not saved.
+    pending: fetcher.state !== "idle" && !error ? (fetcher.formData?.get("intent") as string | null) : null,
+    pendingTo: fetcher.state !== "idle" && !error ? (fetcher.formData?.get("to") as EntryStatus | null) : null,
     error,
     refusedPost,
   };
