@@ -119,7 +119,7 @@ export const signupDrafts = sqliteTable(
   (t) => [index("signup_drafts_expires_idx").on(t.expiresAt)]
 );
 
-/** Email confirmation links (decision 22): single use, a day long; only the token's hash is stored. */
+/** Email confirmation links (docs/decisions/0022-email-confirmation.md): single use, a day long; only the token's hash is stored. */
 export const emailConfirmationTokens = sqliteTable(
   "email_confirmation_tokens",
   {
@@ -177,7 +177,7 @@ export const sites = sqliteTable(
     /** Authority score, rounded up; null until the first audit. */
     score: integer("score"),
     /**
-     * Shown (and filtered on) in place of the score until the first audit (decision 24, the spec's random 40 to 99):
+     * Shown (and filtered on) in place of the score until the first audit (docs/decisions/0024-placeholder-score.md):
      * derived from the site's random id, so it is the same on every page, in every filter, for everyone.
      */
     placeholderScore: integer("placeholder_score").generatedAlwaysAs(sql.raw(PLACEHOLDER_SCORE_SQL), { mode: "virtual" }),

@@ -1,4 +1,4 @@
--- Full-text search over listings' sites (spec 5): address, description, category and tags, case-insensitive,
+-- Full-text search over listings' sites: address, description, category and tags, case-insensitive,
 -- matching anywhere in the text (trigram tokenizer). Tags are written as #tag# so a category filter matches the
 -- tag exactly. Triggers keep the index in step with `sites`; `sites.search_rowid` links a site to its row.
 CREATE VIRTUAL TABLE `site_search` USING fts5(`body`, tokenize = 'trigram');

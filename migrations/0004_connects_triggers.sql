@@ -1,4 +1,4 @@
--- The connects ledger (decisions 12-13). Every movement of connects happens here, inside the statement that
+-- The connects ledger (docs/decisions/0012-connects-lots-and-expiry.md and 0013-proposal-holds-connects.md). Every movement of connects happens here, inside the statement that
 -- causes it, so it is atomic with it and happens exactly once:
 --   a new offer holds its price from the sender's lots that expire first (connect_hold_parts records where from);
 --   pending -> accepted spends the hold; pending -> declined / rescind / expired returns it as `return` lots that

@@ -99,7 +99,7 @@ export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.cei
       verified ? 1 : 0, randomBytes(12).toString("hex"), verified ? createdAt : null, score, audited ? createdAt : null,
       JSON.stringify(tags), JSON.stringify(some(MATERIALS, 1, 3)), JSON.stringify(some(CONTENT_TYPES, 1, 3)), createdAt,
       pick(LOGOS),
-      // Audit figures as the Your Score page shows them (decision 11); domain authority needs a rank provider.
+      // Audit figures as the Your Score page shows them (docs/decisions/0011-authority-score-audit.md); domain authority needs a rank provider.
       audited ? Math.floor(random() * 71) : null,
       audited ? pick([10, 20, 30]) : null,
       audited ? Math.floor(random() * 40) : null,

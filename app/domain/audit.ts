@@ -1,6 +1,6 @@
 /**
- * The site audit's rules (decision 11): from what an audit saw to the six Your Score attributes and the authority
- * score. Pure, so the page, the tests and the service agree on every number.
+ * The site audit's rules: from what an audit saw to the six Your Score attributes and the authority
+ * score. Pure, so the page, the tests and the service agree on every number. See docs/decisions/0011-authority-score-audit.md.
  *
  * The score is a weighted sum of the parts that could be measured, as a share of their weights, rounded up:
  *
@@ -62,7 +62,7 @@ export interface AuditFacts {
   };
 }
 
-/** The six Your Score attributes as stored on the site (spec 3, scoreAttributes). */
+/** The six Your Score attributes as stored on the site. */
 export interface ScoreAttributeValues {
   domainAuthority: number | null;
   onPageSeo: number | null;

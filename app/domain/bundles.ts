@@ -1,4 +1,4 @@
-/** Connect bundles (spec 9): prices in US dollars, plus tax; 30 is the default choice. */
+/** Connect bundles: prices in US dollars, plus tax; 30 is the default choice. */
 export const CONNECT_BUNDLES = [
   { connects: 30, priceUsd: 20 },
   { connects: 60, priceUsd: 32 },

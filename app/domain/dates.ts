@@ -1,5 +1,5 @@
 /**
- * Dates as the product shows them (spec 2 and 9), in UTC so the server and the browser render the same text:
+ * Dates as the product shows them, in UTC so the server and the browser render the same text:
  * clock time (12-hour with AM/PM) for today, otherwise month/day (day/month for chat messages), with the year when
  * it is not this year.
  */
@@ -23,7 +23,7 @@ export function formatShortDate(at: number, now: number): string {
   return date.getUTCFullYear() === today.getUTCFullYear() ? monthDay : `${monthDay}/${date.getUTCFullYear()}`;
 }
 
-/** A chat message's time (spec 2, Messages): clock time today, otherwise day/month, with the year when not this year. */
+/** A chat message's time: clock time today, otherwise day/month, with the year when not this year. */
 export function formatMessageTime(at: number, now: number): string {
   const date = new Date(at);
   const today = new Date(now);

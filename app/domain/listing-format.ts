@@ -1,4 +1,4 @@
-/** How a listing is shown on a post card (spec 3 and 9). */
+/** How a listing is shown on a post card: a short address, a description preview, 'No description' when empty. */
 export const ADDRESS_DISPLAY_LENGTH = 19;
 export const DESCRIPTION_PREVIEW_LENGTH = 100;
 /** The one blogging platform whose addresses keep their path (the blog lives under it). */

@@ -1,6 +1,6 @@
-/** The product's user-facing strings, from the specification (sections 2, 5 and 8) and our decisions. */
+/** The product's user-facing strings, in one place (the beta's wording is kept where it had one). */
 export const messages = {
-  // Sign-up (spec 5 and 8)
+  // Sign-up
   emailIncomplete: "Looks like this email is incomplete",
   linkIncomplete: "Looks like this link is incomplete",
   descriptionMinimum: "Minimum 30 characters",
@@ -16,11 +16,11 @@ export const messages = {
   signupFailed: "There was an error creating your account",
   signupDraftExpired: "Your sign-up waited too long. Please enter your password again.",
 
-  // Login (spec 8)
+  // Login
   incorrectCredentials: "Incorrect email or password",
   loginFailed: "There was an error logging in",
 
-  // Reset (spec 2, 7 and 8)
+  // Reset
   resetLinkSent: "Reset link sent successfully.",
   checkSpam: "Be sure to check your spam!",
   resetFailed: "Error sending password reset email",
@@ -40,7 +40,7 @@ export const messages = {
   tooManyAttempts: "Too many attempts. Please wait a while and try again.",
   tooManySearches: "That is a lot of searches in a minute. Please wait a moment and search again.",
 
-  // Site-add form (spec 5 and 8)
+  // Site-add form
   invalidUrl: "Invalid Url",
   invalidEmailAddress: "Invalid email address",
   selectCategory: "Please select a category",
@@ -49,7 +49,7 @@ export const messages = {
   addWebsiteFailed: "There was an error adding your website",
   websiteAlreadyAdded: "This website is already in your account",
 
-  // Trade (spec 8)
+  // Trade
   selectContentType: "Please select a content type.",
   enterContentUrl: "Please enter the content url.",
   verifyYourWebsite: "Please verify your website.",
@@ -63,12 +63,12 @@ export const messages = {
   offerAnswerWindowOver: "This offer waited more than 14 days for an answer and can no longer be accepted.",
   tooManyProposals: "You have sent 20 offers in the last hour. Please wait a while before sending more.",
 
-  // Delivered links (decision 15)
+  // Delivered links (docs/decisions/0015-trade-progress-and-delivery.md)
   linkNotFound: "We could not find a link to {site} on that page.",
   contentElsewhere: "The content page must be on your own site, {site}.",
   tooManyLinkChecks: "That is a lot of page checks in an hour. Please try again later.",
 
-  // Verification and site icons (spec 2, 7 and 8)
+  // Verification and site icons
   tagNotFound: "Could not find your tag",
   checkAgain: "Check again",
   siteVerified: "Your website is verified.",
@@ -79,7 +79,7 @@ export const messages = {
   tooManyIconUpdates: "You can update the icon at most 10 times an hour. Please try again later.",
   iconNotFound: "We could not find an icon on your home page, so the product icon is shown.",
 
-  // Reading other sites: why a fetch was refused or cut (decision 20)
+  // Reading other sites: why a fetch was refused or cut (docs/decisions/0020-safe-fetch.md)
   fetchInvalid: "That is not a web address we can read.",
   fetchScheme: "Only http and https addresses can be read.",
   fetchCredentials: "Addresses with a user name or password cannot be read.",
@@ -94,20 +94,20 @@ export const messages = {
   fetchUnreachable: "The site could not be reached.",
   fetchHttpError: "The site answered with an error",
 
-  // Buying connects (spec 2, decision 19)
+  // Buying connects (docs/decisions/0019-payments-hosted-links-webhook.md)
   chooseBundle: "Choose a bundle of 30, 60 or 100 connects.",
   paymentsOff: "Card payments are not switched on for this installation yet.",
   paymentReceived: "Payment received, connects on their way. This page updates as soon as they arrive.",
   paymentProcessing: "Your payment is still being processed. Your connects appear here as soon as Stripe confirms it; a bank payment can take a few days.",
   testPurchaseDone: "Test purchase done: the connects are in your balance.",
 
-  // Chat (spec 2 and 8)
+  // Chat
   chatOpenFailed: "Could not open chat. Please try again.",
   noMessages: "You do not have any messages yet start a chat through offers or trades.",
   tooManyChatOpens: "You have opened a lot of conversations in the last hour. Please wait a while.",
   chatNotFound: "This conversation is not available.",
 
-  // The audit (decision 11)
+  // The audit (docs/decisions/0011-authority-score-audit.md)
   auditStarted: "The audit has started. It takes a few seconds.",
   auditRunning: "An audit of this site is already running.",
   auditOncePerHour: "You can run the audit once an hour.",
@@ -116,7 +116,7 @@ export const messages = {
   auditFailed: "The audit could not be finished. Please try again later.",
   tooManySiteFetches: "Your sites have been checked many times in the last hour. Please try again later.",
 
-  // Misc (spec 8)
+  // Misc
   feedbackEmpty: "Feedback is empty.",
   feedbackTooLong: "Feedback can be at most 5000 characters",
   crossSiteRefused: "This form was sent from another site and was refused.",

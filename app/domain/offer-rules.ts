@@ -1,6 +1,7 @@
 /**
- * The offer state machine (spec 4, decisions 13-15), as pure rules the server enforces and the pages use to
- * decide which actions to show.
+ * The offer state machine, as pure rules the server enforces and the pages use to
+ * decide which actions to show. See docs/decisions/0013-proposal-holds-connects.md, 0014-trash-per-participant.md and
+ * 0015-trade-progress-and-delivery.md.
  */
 import type { StatusCode } from "./offer-status";
 

@@ -1,4 +1,4 @@
-/** Status labels of offers and trades (spec 4). */
+/** Status labels of offers and trades. */
 export const STATUS_LABELS = {
   PEN: "Pending",
   INP: "In Progress",
@@ -30,7 +30,7 @@ export interface CountableOffer {
 }
 
 /**
- * Dashboard counters (spec 4): only offers involving the current site; pending offers it sent are pending,
+ * Dashboard counters: only offers involving the current site; pending offers it sent are pending,
  * pending offers it received are received, accepted offers are trades.
  */
 export function countOffers(offers: readonly CountableOffer[], siteId: string) {

@@ -1,4 +1,4 @@
-/** Option lists of the specification (section 3): ids and labels. */
+/** The product's option lists (tags, materials, content types, categories): ids and labels. */
 export interface Option<Id extends string = string> {
   id: Id;
   label: string;
@@ -34,7 +34,7 @@ export const CONTENT_TYPES = [
   { id: "other", label: "Other" },
 ] as const satisfies readonly Option[];
 
-/** The site category chosen on the site-add form (spec 2: Blog or Product). */
+/** The site category chosen on the site-add form: Blog or Product. */
 export const SITE_CATEGORIES = [
   { id: "blog", label: "Blog" },
   { id: "product", label: "Product" },

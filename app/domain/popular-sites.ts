@@ -1,4 +1,4 @@
-/** The five sample cards of the landing page's Popular Sites carousel (spec 2). */
+/** The five sample cards of the landing page's Popular Sites carousel. */
 export interface PopularSiteCard {
   type: "Blog" | "Product" | "Cooking" | "Educational" | "Gaming";
   score: number;
@@ -15,7 +15,7 @@ const SAMPLES: Omit<PopularSiteCard, "score">[] = [
   { type: "Gaming", url: "pixelquestreviews.net", description: "Honest reviews of indie games, with playtime and value scores.", icon: "gaming" },
 ];
 
-/** Scores are random from 40 to 99 (spec 2); `random` returns [0, 1). */
+/** Scores are random from 40 to 99; `random` returns [0, 1). */
 export function popularSiteCards(random: () => number = Math.random): PopularSiteCard[] {
   return SAMPLES.map((sample) => ({ ...sample, score: 40 + Math.floor(random() * 60) }));
 }

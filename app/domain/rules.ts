@@ -1,5 +1,5 @@
 /**
- * The validation rules of the specification (section 5) as plain predicates, without zod, so the pages that only
+ * The product's validation rules as plain predicates, without zod, so the pages that only
  * check them as the user types stay light. `validation.ts` builds the server's schemas on them.
  */
 import { messages } from "./messages";
@@ -67,7 +67,7 @@ export function feedbackProblem(value: string): string | null {
   return length > FEEDBACK_MAX_LENGTH ? messages.feedbackTooLong : null;
 }
 
-/** A trade proposal needs a content type for each side (spec 5). */
+/** A trade proposal needs a content type for each side. */
 export function contentTypeProblem(value: string | null | undefined): string | null {
   return value && CONTENT_TYPES.some((type) => type.id === value) ? null : messages.selectContentType;
 }

@@ -1,4 +1,4 @@
-/** The six cards of the Your Score page and their formatting rules (spec 9). */
+/** The six cards of the Your Score page and their formatting rules (percentages, letter grades, N/A when missing). */
 import { onPagePoints, SPEED_LIMITS, technicalChecksPassed, type AuditFacts, type OnPageFacts, type ScoreAttributeValues } from "./audit";
 
 export type ScoreAttributes = ScoreAttributeValues;

@@ -1,4 +1,4 @@
-/** Authority score rules (spec 9): colours and filter bands work on the rounded-up score. */
+/** Authority score rules: colours and filter bands work on the rounded-up score. */
 export type ScoreColour = "red" | "orange" | "yellow" | "green";
 export type AuthorityBand = "low" | "mid" | "hi";
 
@@ -25,7 +25,7 @@ export function authorityBand(score: number): AuthorityBand {
 
 /**
  * The score as shown: rounded up. A site not audited yet comes with its placeholder from the database
- * (`sites.placeholder_score`, 40 to 99 from its id; decision 24), never a new random number per page.
+ * (`sites.placeholder_score`, 40 to 99 from its id; docs/decisions/0024-placeholder-score.md), never a new random number per page.
  */
 export function displayScore(score: number): number {
   return Math.ceil(score);

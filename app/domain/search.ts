@@ -1,5 +1,5 @@
 /**
- * Search rules (spec 5): the term matches case-insensitively anywhere in the listing (address, description,
+ * Search rules: the term matches case-insensitively anywhere in the listing (address, description,
  * category, tags); chosen categories must all be among the listing's tags; authority bands combine with OR on
  * the rounded-up score. The server runs these rules as SQL (app/services/search.server.ts).
  */

@@ -1,4 +1,4 @@
-/** Suggestions on the dashboard (spec 2 and 9): the day's tag and random picks. */
+/** Suggestions on the dashboard: sites about the day's tag (the site's tags in turn, by weekday) and random picks. */
 export const SUGGESTIONS_PER_SECTION = 5;
 /** With this many matches or fewer for the day's tag, random sites are suggested instead. */
 export const TOO_FEW_TAG_MATCHES = 2;

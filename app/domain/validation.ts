@@ -1,5 +1,5 @@
 /**
- * Validation rules of the specification (section 5) as zod schemas, shared by the browser and the server.
+ * The product's validation rules as zod schemas, shared by the browser and the server.
  * Every schema caps its strings, so oversized input gets a message instead of reaching the database.
  */
 import { z } from "zod";
@@ -112,7 +112,7 @@ const siteAddBase = {
     .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
 };
 
-/** The site-add form, whose fields depend on its source (spec 2 and 5). */
+/** The site-add form, whose fields depend on its source (email only from the hero, a price only from the market). */
 export function siteAddSchema(source: SiteAddSource) {
   if (source === "hero") {
     return z.object({ ...siteAddBase, email: emailField(messages.invalidEmailAddress) });
@@ -141,7 +141,7 @@ const idsOf = (options: readonly { id: string }[]) =>
     .default([])
     .transform((ids) => [...new Set(ids)]);
 
-/** Site settings: the description and the three chip lists (spec 2, Settings). */
+/** Site settings: the description and the three chip lists (content types, materials, tags). */
 export const siteSettingsSchema = z.object({
   description: z
     .string({ required_error: messages.enterDescription, invalid_type_error: messages.enterDescription })

@@ -1,4 +1,4 @@
-/** Site verification by a meta tag in the home page's head (spec 2 and 4, decision 9). */
+/** Site verification by a meta tag in the home page's head (docs/decisions/0009-site-verification-meta-tag.md). */
 export const VERIFICATION_META_NAME = "backlink-verification";
 
 /** The tag the owner places inside `<head>` of their home page. Tokens are base32, so nothing needs escaping. */

@@ -1,5 +1,5 @@
 /**
- * The ways an email leaves the outbox (decision 18), chosen by configuration: the dev mailbox, Resend or Postmark
+ * The ways an email leaves the outbox (docs/decisions/0018-email-outbox.md), chosen by configuration: the dev mailbox, Resend or Postmark
  * through their HTTP APIs, Cloudflare's `send_email` binding, or a generic HTTP endpoint.
  */
 import { isDevelopment, type Env } from "./env";

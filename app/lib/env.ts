@@ -31,7 +31,7 @@ export interface Env {
   EMAIL_API_URL?: string;
   EMAIL_API_KEY?: string;
   EMAIL_FROM?: string;
-  /** Stripe (decision 19). The webhook secret verifies events; the secret key reads a checkout's line items. */
+  /** Stripe (docs/decisions/0019-payments-hosted-links-webhook.md). The webhook secret verifies events; the secret key reads checkout line items. */
   STRIPE_WEBHOOK_SECRET?: string;
   STRIPE_SECRET_KEY?: string;
   /** Price id of each bundle: how a checkout's bundle is recognised. */
@@ -50,7 +50,7 @@ export interface Env {
   DEV_WEB_SANDBOX?: string;
   /** How many verified sites the daily job re-checks per run (default 100). */
   VERIFICATION_RECHECK_BATCH?: string;
-  /** The rank provider of the audit (decision 11): "openpagerank" (Open PageRank, domain authority) or "json" (any
+  /** The rank provider of the audit (docs/decisions/0011-authority-score-audit.md): "openpagerank" (Open PageRank, domain authority) or "json" (any
    * endpoint answering {"domain_authority", "backlinks"}); unset, the audit has no domain authority. */
   RANK_PROVIDER?: string;
   /** Secret: the provider's API key (Open PageRank's API-OPR header; a bearer token for "json"). */

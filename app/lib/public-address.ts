@@ -1,7 +1,7 @@
 /**
- * Which addresses the product may fetch on a user's behalf (decision 20): public web sites by name, over http or
+ * Which addresses the product may fetch on a user's behalf: public web sites by name, over http or
  * https on their default ports. Pure, so it is unit-tested without a runtime; the safe fetch applies it to every
- * hop of every fetch of a user-supplied address.
+ * hop of every fetch of a user-supplied address. See docs/decisions/0020-safe-fetch.md.
  */
 
 export type AddressRefusal = "invalid" | "scheme" | "credentials" | "port" | "private_network" | "ip_literal" | "local_name";

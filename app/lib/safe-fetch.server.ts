@@ -1,7 +1,8 @@
 /**
- * The only way to fetch an address a user typed (decision 20): public names over http(s) on default ports,
+ * The only way to fetch an address a user typed: public names over http(s) on default ports,
  * redirects followed by hand (at most 3, each hop checked again), one 10 s deadline that also covers reading the
  * body, at most 2 MiB read, and a User-Agent naming the product. Every refusal carries a reason a user can read.
+ * See docs/decisions/0020-safe-fetch.md.
  */
 import { messages } from "~/domain/messages";
 import type { Database } from "./db.server";
@@ -220,7 +221,7 @@ export async function readText(page: FetchedPage): Promise<{ ok: true; text: str
   }
 }
 
-/** The local web sandbox answers instead of the network in development (decision 21); never in production. */
+/** The local web sandbox answers instead of the network in development (docs/decisions/0021-local-web-sandbox.md); never in production. */
 export function isWebSandboxOn(env: Env): boolean {
   if (!isDevelopment(env)) return false;
   const setting = (env.DEV_WEB_SANDBOX ?? "").toLowerCase();

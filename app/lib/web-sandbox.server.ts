@@ -1,7 +1,7 @@
 /**
- * The local web sandbox (decision 21): pages published at /dev/sites answer the safe fetch instead of the network
+ * The local web sandbox: pages published at /dev/sites answer the safe fetch instead of the network
  * in development, so verification and icons can be tried offline. Only `safeFetchOptionsFor` decides to use it,
- * and never in production.
+ * and never in production. See docs/decisions/0021-local-web-sandbox.md.
  */
 import { and, desc, eq, lt } from "drizzle-orm";
 import { devSandboxPages, devSandboxRequests } from "#drizzle/schema";

@@ -24,7 +24,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const saved = await saveFeedback(context.db, auth.user.id, auth.session.activeSiteId, parsed.value.feedback, context.now());
   const back = new URL(safeRedirectPath(new URL(request.url).searchParams.get("back")), "https://x");
   back.searchParams.delete("feedback");
-  // A message that could not be stored is in the log; the dialog closes as it would (spec 8), without the thanks.
+  // A message that could not be stored is in the log; the dialog closes as it would (failures are silent), without the thanks.
   if (saved) back.searchParams.set("notice", "feedback-sent");
   else back.searchParams.delete("notice");
   throw redirect(`${back.pathname}${back.search}`);

@@ -25,7 +25,7 @@ import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
 
-// A missing score shows a random 40 to 99 (spec 9), decided on the server so the page hydrates the same.
+// A missing score shows a placeholder from 40 to 99 (docs/decisions/0024-placeholder-score.md), decided on the server so the page hydrates the same.
 const forDisplay = (post: MarketPost) => ({ ...post, score: displayScore(post.score) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

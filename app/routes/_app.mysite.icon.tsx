@@ -6,7 +6,7 @@ import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
 import { updateSiteIcon } from "~/services/site-icons.server";
 
-/** The site header's icon edit control (spec 7, updateIcon): reads the home page and stores the icon it names. */
+/** The site header's icon edit control: reads the home page and stores the icon it names. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireAuth(request, context);
   const shell = await loadSignedInShell(context, auth);

@@ -102,7 +102,7 @@ function AuditProgress({ step }: { step: (typeof AUDIT_STEPS)[number] | null }) 
   );
 }
 
-/** What the last audit found; the audit itself fills these numbers (decision 11). */
+/** What the last audit found; the audit itself fills these numbers (docs/decisions/0011-authority-score-audit.md). */
 export default function YourScore() {
   const { now, host, score, placeholderScore, scoreRunAt, attributes, facts, running, lastFailure, nextOwnerRunAt, history } =
     useLoaderData<typeof loader>();

@@ -1,4 +1,4 @@
-// Its behaviour is not specified: it renders the landing page (decisions, "Not in this product").
+// Its behaviour is not specified: it renders the landing page (docs/decisions/0025-briefs-and-unspecified-routes.md).
 export default function LandingAlias() {
   return null;
 }

@@ -1,11 +1,11 @@
 /**
- * The site audit (decision 11): reads the home page, robots.txt, the sitemap and the http to https redirect through
+ * The site audit: reads the home page, robots.txt, the sitemap and the http to https redirect through
  * the safe fetch (pages through HTMLRewriter), counts the backlinks the marketplace verified, asks the rank provider
  * when one is configured, and turns what it saw into the six Your Score attributes and the authority score
  * (`~/domain/audit`). Every run is kept in `score_runs`.
  *
  * It runs after the response of sign-up and add-site, on demand from Your Score (once an hour per site), and weekly
- * for every site from the five-minute job, a few sites per run.
+ * for every site from the five-minute job, a few sites per run. See docs/decisions/0011-authority-score-audit.md.
  */
 import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
 import { offerEntries, offers, scoreRuns, sites } from "#drizzle/schema";

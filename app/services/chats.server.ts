@@ -1,6 +1,7 @@
 /**
- * Conversations (decision 17: two users have at most one). D1 holds who talks to whom, about which sites, and the
+ * Conversations (two users have at most one). D1 holds who talks to whom, about which sites, and the
  * last message for the list; the messages themselves live in the conversation's Durable Object (ChatRoom).
+ * See docs/decisions/0017-one-conversation-per-pair.md.
  */
 import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";

@@ -1,7 +1,7 @@
 /**
- * Delivered links (decision 15): the page a party names when it marks its side completed is read, and must link to
+ * Delivered links: the page a party names when it marks its side completed is read, and must link to
  * the other party's site (any page of that host). What was found is recorded: the link's rel, its anchor text, and
- * whether it is hidden.
+ * whether it is hidden. See docs/decisions/0015-trade-progress-and-delivery.md and 0016-delivered-link-rechecks.md.
  */
 import { and, asc, desc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";

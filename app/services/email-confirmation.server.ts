@@ -1,5 +1,5 @@
 /**
- * Email confirmation (decision 22): sign-up sends a single-use link, valid for a day; only its hash is stored.
+ * Email confirmation (docs/decisions/0022-email-confirmation.md): sign-up sends a single-use link, valid for a day; only its hash is stored.
  * An unconfirmed account can use the product, but its address does not count as proven when an OAuth sign-in
  * with the same email comes along (see oauth.server.ts).
  */

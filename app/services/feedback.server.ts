@@ -4,7 +4,7 @@ import type { Database } from "~/lib/db.server";
 import { newId } from "~/lib/ids";
 
 /**
- * Stores a message; a failure is logged and reported as false, never thrown: the dialog closes either way (spec 8),
+ * Stores a message; a failure is logged and reported as false, never thrown: the dialog closes either way (failures are silent),
  * and the log keeps the text so nothing is lost for the team.
  */
 export async function saveFeedback(db: Database, userId: string, siteId: string | null, text: string, now: number): Promise<boolean> {

@@ -1,4 +1,4 @@
-/** Listings ("posts"): a site's offer in the market, one per site (decision 10). */
+/** Listings ("posts"): a site's offer in the market, one per site (docs/decisions/0010-listings.md). */
 import { listings } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";

@@ -1,5 +1,5 @@
 /**
- * Sign-in with Google and GitHub through arctic (decision 6), offered only when configured. An OAuth sign-in
+ * Sign-in with Google and GitHub through arctic (docs/decisions/0006-oauth-google-github.md), offered only when configured. An OAuth sign-in
  * whose email already has an account joins it only when the provider says the email is verified.
  */
 import { CodeChallengeMethod, generateCodeVerifier, generateState, Google, OAuth2Client } from "arctic";

@@ -251,7 +251,7 @@ export async function moveTradeEntry(
   const tellPartner = to === "completed" && found.other;
   const hosts = to === "completed" ? await hostsOf(db, offerId) : null;
   const mine = (found.role === "sender" ? hosts?.sender : hosts?.receiver) ?? "Your partner";
-  // Completing means delivering: the page must link to the other party's site (decision 15).
+  // Completing means delivering: the page must link to the other party's site (docs/decisions/0015-trade-progress-and-delivery.md).
   let delivered: { link: FoundLink; targetHost: string } | null = null;
   if (to === "completed" && contentUrl) {
     const targetHost = (found.role === "sender" ? hosts?.receiver : hosts?.sender) ?? "";

@@ -1,4 +1,4 @@
-/** Password reset (decision 5): single-use emailed links valid for one hour; only their hash is stored. */
+/** Password reset (docs/decisions/0005-password-reset-links.md): single-use emailed links valid for one hour; only their hash is stored. */
 import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import { passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";

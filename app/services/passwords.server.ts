@@ -1,4 +1,4 @@
-/** Password hashing with scrypt (decision 3); parameters are stored with each hash. */
+/** Password hashing with scrypt (docs/decisions/0003-scrypt-password-hashing.md); parameters are stored with each hash. */
 import { randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 
 const PARAMS = { N: 2 ** 14, r: 8, p: 5 } as const;

@@ -1,8 +1,8 @@
 /**
- * Buying connects (decision 19): Stripe Payment Links (one per bundle) carry the user's email and id; Stripe's
+ * Buying connects: Stripe Payment Links (one per bundle) carry the user's email and id; Stripe's
  * signed webhook is the only thing that credits connects. Each event is recorded once by its id and each checkout
  * session is credited once (unique keys written in the same batch as the credit, not checked first), and a refund
- * or a lost dispute takes back what is left of that purchase.
+ * or a lost dispute takes back what is left of that purchase. See docs/decisions/0019-payments-hosted-links-webhook.md.
  */
 import { eq, sql } from "drizzle-orm";
 import Stripe from "stripe";

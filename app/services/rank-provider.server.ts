@@ -1,8 +1,8 @@
 /**
- * The audit's rank provider (decision 11): a third party's view of a domain, its authority from 0 to 100 and, when
+ * The audit's rank provider: a third party's view of a domain, its authority from 0 to 100 and, when
  * it has one, a backlink count. Configured by RANK_PROVIDER and its key; without it, domain authority is N/A and
  * the score leaves that part out. The provider's address is ours to configure, never a user's, so it is fetched
- * directly (with a deadline), not through the safe fetch.
+ * directly (with a deadline), not through the safe fetch. See docs/decisions/0011-authority-score-audit.md.
  */
 import type { Env } from "~/lib/env";
 

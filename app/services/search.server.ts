@@ -1,5 +1,5 @@
 /**
- * Search over the market (spec 5).
+ * Search over the market: a free-text term, category tags and authority bands (the rules are in app/domain/search.ts).
  *
  * A term of three characters or more and the chosen tags become one MATCH expression on SQLite FTS5's trigram
  * index (migrations/0002); results then come newest-indexed first straight from the index. Without such a phrase

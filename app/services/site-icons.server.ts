@@ -1,5 +1,5 @@
 /**
- * Site icons (spec 3 and 7, updateIcon): read the home page's head for its icon links, else /favicon.ico, and keep
+ * Site icons (also for the site header's icon edit control): read the home page's head for its icon links, else /favicon.ico, and keep
  * the first candidate that answers with an image over https. Without one the product favicon stays the fallback.
  */
 import { and, eq } from "drizzle-orm";

@@ -47,7 +47,7 @@ export async function addSite(db: Database, site: NewSite, now: number): Promise
   }
 }
 
-/** The score a site shows: its audited score, or until the first audit its placeholder (decision 24). */
+/** The score a site shows: its audited score, or until the first audit its placeholder (docs/decisions/0024-placeholder-score.md). */
 export const shownScore = sql<number>`coalesce(${sites.score}, ${sites.placeholderScore})`;
 
 export function listUserSites(db: Database, userId: string) {

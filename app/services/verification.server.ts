@@ -1,5 +1,5 @@
 /**
- * Site verification (spec 4, decision 9): the owner places a meta tag in the head of the home page; the check reads
+ * Site verification (docs/decisions/0009-site-verification-meta-tag.md): the owner places a meta tag in the head of the home page; the check reads
  * that head through the safe fetch. A verified site is re-checked about monthly by the daily job; three failures in
  * a row remove the verification. Another account that proves the same host takes the verification over.
  */

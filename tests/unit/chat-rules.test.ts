@@ -99,7 +99,7 @@ describe("what the browser shows", () => {
   });
 });
 
-describe("message times (spec 2, Messages)", () => {
+describe("message times in chat", () => {
   const now = Date.UTC(2026, 10, 21, 15, 30);
   it("shows clock time today, day/month this year, and the year otherwise", () => {
     expect(formatMessageTime(Date.UTC(2026, 10, 21, 9, 5), now)).toBe("9:05 AM");
