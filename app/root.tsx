@@ -42,16 +42,21 @@ export function Layout({ children }: { children: ReactNode }) {
   );
 }
 
-export default function App() {
-  // Marks the page as hydrated: tests with JavaScript wait for it before they interact.
+/** Marks the page as hydrated: tests with JavaScript wait for it before they interact. */
+function useHydratedMark() {
   useEffect(() => {
     document.documentElement.dataset.hydrated = "true";
   }, []);
+}
+
+export default function App() {
+  useHydratedMark();
   return <Outlet />;
 }
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  useHydratedMark();
   const notFound = isRouteErrorResponse(error) && error.status === 404;
   return (
     <main className="error-page">

@@ -1,8 +1,9 @@
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { messages } from "~/domain/messages";
 import { descriptionProblem, websiteUrlProblem } from "~/domain/rules";
 import type { FieldErrors } from "~/lib/forms.server";
+import { Modal } from "./modal";
 import { Spinner } from "./spinner";
 import { useHydrated } from "./use-hydrated";
 
@@ -30,44 +31,45 @@ export function AddWebsiteDialog({
   const action = closeTo ? `/sites/new?back=${encodeURIComponent(closeTo)}` : "/sites/new";
 
   return (
-    <div className="modal-backdrop">
-      <section role="dialog" aria-modal="true" aria-labelledby="add-website-title" className="modal">
-        {closeTo ? (
-          <Link to={closeTo} className="modal-close" aria-label="Close">
-            ×
-          </Link>
+    <Modal titleId="add-website-title" closeTo={closeTo}>
+      <h2 id="add-website-title">{messages.growthStartsHere}</h2>
+      <p className="modal-sub">{closeTo ? "Add another website to trade with." : "Add your website to start trading."}</p>
+      <Form method="post" action={action} className="stack" noValidate onSubmit={(event) => busy && event.preventDefault()}>
+        <input type="hidden" name="category" value="blog" />
+        <label className="field">
+          <span>Website url</span>
+          <input
+            name="url"
+            type="text"
+            inputMode="url"
+            placeholder="yourwebsite.com"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            aria-invalid={Boolean(urlMessage)}
+          />
+          <span className="field-error">{urlMessage}</span>
+        </label>
+        <label className="field">
+          <span>Description</span>
+          <textarea
+            name="description"
+            rows={3}
+            placeholder="What is your website about? (30 characters or more)"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            aria-invalid={Boolean(descriptionMessage)}
+          />
+          <span className="field-error">{descriptionMessage}</span>
+        </label>
+        {formError ? (
+          <p className="form-error" role="alert">
+            {formError}
+          </p>
         ) : null}
-        <h2 id="add-website-title">{messages.growthStartsHere}</h2>
-        <p className="modal-sub">{closeTo ? "Add another website to trade with." : "Add your website to start trading."}</p>
-        <Form method="post" action={action} className="stack" noValidate onSubmit={(event) => busy && event.preventDefault()}>
-          <input type="hidden" name="category" value="blog" />
-          <label className="field">
-            <span>Website url</span>
-            <input name="url" type="text" inputMode="url" placeholder="yourwebsite.com" value={url} onChange={(e) => setUrl(e.target.value)} aria-invalid={Boolean(urlMessage)} />
-            <span className="field-error">{urlMessage}</span>
-          </label>
-          <label className="field">
-            <span>Description</span>
-            <textarea
-              name="description"
-              rows={3}
-              placeholder="What is your website about? (30 characters or more)"
-              value={description}
-              onChange={(e) => setDescription(e.target.value)}
-              aria-invalid={Boolean(descriptionMessage)}
-            />
-            <span className="field-error">{descriptionMessage}</span>
-          </label>
-          {formError ? (
-            <p className="form-error" role="alert">
-              {formError}
-            </p>
-          ) : null}
-          <button type="submit" className="button button-primary button-block" disabled={hydrated && (!valid || busy)}>
-            {busy ? <Spinner label="Adding your website" /> : null} Add website
-          </button>
-        </Form>
-      </section>
-    </div>
+        <button type="submit" className="button button-primary button-block" disabled={hydrated && (!valid || busy)}>
+          {busy ? <Spinner label="Adding your website" /> : null} Add website
+        </button>
+      </Form>
+    </Modal>
   );
 }

@@ -19,9 +19,10 @@ export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeS
   const here = `${location.pathname}${location.search}`;
   return (
     <details className="site-switcher">
-      <summary aria-label="Switch website">
+      <summary>
         <SiteIcon icon={activeSite?.icon} size={24} />
         <span className="site-switcher-name">{activeSite?.host ?? "No website yet"}</span>
+        <span className="visually-hidden">: switch website</span>
       </summary>
       <div className="menu-panel" role="menu">
         {sites.map((site) => (

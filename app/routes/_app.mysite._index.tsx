@@ -69,14 +69,16 @@ export default function Dashboard() {
       <h2 className="greeting">Happy trading with {site.host}</h2>
       {!site.verified ? <VerifyBanner /> : null}
       {!data.emailVerified ? (
-        <Form method="post" action="/confirm-email" className="banner-warning" role="note">
+        <div className="banner-warning" role="note">
           <span>
             {messages.confirmEmailBanner} {data.email}.
           </span>
-          <button type="submit" name="intent" value="resend" className="button button-small button-outline">
-            Send it again
-          </button>
-        </Form>
+          <Form method="post" action="/confirm-email">
+            <button type="submit" name="intent" value="resend" className="button button-small button-outline">
+              Send it again
+            </button>
+          </Form>
+        </div>
       ) : null}
       <section className="counters" aria-label="Your numbers">
         <div className="counter">

@@ -86,11 +86,9 @@ export default function SiteSettings() {
           <h3>Description</h3>
           {hydrated && !editing ? (
             <>
-              <button type="button" className="editable" onClick={() => setEditing(true)} aria-label="Edit description">
+              <button type="button" className="editable" onClick={() => setEditing(true)}>
                 {description || "Add a description"}
-                <span className="edit-hint" aria-hidden="true">
-                  Edit
-                </span>
+                <span className="edit-hint">Edit</span>
               </button>
               <input type="hidden" name="description" value={description} />
             </>

@@ -27,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       host: site.host,
       icon: site.icon,
       verified: site.verified,
-      // Until the first audit, the site's placeholder (decision 24), as everywhere else.
+      // Until the first audit, the site's placeholder (docs/decisions/0024-placeholder-score.md), as everywhere else.
       score: site.score ?? site.placeholderScore,
       description: site.description,
       tags: site.tags,
@@ -70,7 +70,7 @@ export default function MySiteLayout() {
           </NavLink>
         ))}
       </nav>
-      <div className="mysite-main">
+      <main className="mysite-main">
         <header className="site-header">
           <SiteIconControl icon={site.icon} />
           <div>
@@ -85,7 +85,7 @@ export default function MySiteLayout() {
           </div>
         </header>
         <Outlet />
-      </div>
+      </main>
     </div>
   );
 }

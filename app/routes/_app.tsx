@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { AddWebsiteDialog } from "~/components/add-website-dialog";
-import { Toast } from "~/components/toast";
+import { Toast, ToastRegion } from "~/components/toast";
 import { SignedInHeader } from "~/components/signed-in-header";
 import { messages } from "~/domain/messages";
 import { requireAuth } from "~/services/auth.server";
@@ -36,6 +36,13 @@ const NOTICES: Record<string, string> = {
   "chat-limited": messages.tooManyChatOpens,
 };
 
+function withoutNotice(pathname: string, searchParams: URLSearchParams) {
+  const params = new URLSearchParams(searchParams);
+  params.delete("notice");
+  const query = params.toString();
+  return query ? `${pathname}?${query}` : pathname;
+}
+
 export default function SignedInLayout() {
   const { sites, activeSite } = useLoaderData<typeof loader>();
   const location = useLocation();
@@ -47,7 +54,9 @@ export default function SignedInLayout() {
     <div className="page app-page">
       <SignedInHeader sites={sites} activeSite={activeSite} />
       {needsFirstSite ? <AddWebsiteDialog closeTo={null} /> : <Outlet />}
-      {notice ? <Toast key={location.key} message={notice} /> : null}
+      <ToastRegion>
+        {notice ? <Toast key={location.key} message={notice} dismissTo={withoutNotice(location.pathname, searchParams)} /> : null}
+      </ToastRegion>
     </div>
   );
 }

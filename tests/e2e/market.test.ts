@@ -96,7 +96,7 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     const { page, errors, close } = await openPage(chromium(), js);
     await logIn(page, email);
     await page.goto("/mysite/settings");
-    if (js) await page.getByRole("button", { name: "Edit description" }).click();
+    if (js) await page.getByRole("button", { name: /Edit$/ }).click();
     await page.getByRole("textbox", { name: "Description" }).fill("Updated in a browser test.");
     await page.locator("label.chip", { hasText: "SEO" }).click();
     await page.locator("label.chip", { hasText: "Feature" }).click();

@@ -1,0 +1,179 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import type { BrowserContext, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, createAccount, PASSWORD, sharedChromium, sql } from "./browser";
+
+const chromium = sharedChromium();
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * Without JavaScript, Chromium runs no script at all, axe included (its queue waits on timers that never fire).
+ * So a page "without JavaScript" is the server's HTML with every script taken out, in a context where axe can run:
+ * nothing hydrates, links and forms are plain navigations, as for a visitor with JavaScript off. (The only
+ * `<noscript>` content is a meta refresh, which has nothing to check.)
+ */
+async function withoutScripts(context: BrowserContext) {
+  await context.route("**/*", async (route) => {
+    if (route.request().resourceType() !== "document") return route.continue();
+    const response = await route.fetch({ maxRedirects: 0 });
+    const html = (await response.text()).replace(/<script\b[\s\S]*?<\/script>/gi, "").replace(/<link\b[^>]*rel="modulepreload"[^>]*>/gi, "");
+    await route.fulfill({ response, body: html });
+  });
+}
+
+interface Violation {
+  state: string;
+  rule: string;
+  impact: string | null | undefined;
+  help: string;
+  targets: string[];
+  why: string | undefined;
+}
+
+/** Every violation axe finds on the page as it is now, of any impact (best practices included). */
+async function violationsOn(page: Page, state: string): Promise<Violation[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ content: axeSource });
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
+      resultTypes: ["violations"],
+      // The visible label of a control must be part of its accessible name (experimental in axe, checked by Lighthouse).
+      rules: { "label-content-name-mismatch": { enabled: true } },
+    }),
+  );
+  return results.violations.map((violation) => ({
+    state,
+    rule: violation.id,
+    impact: violation.impact,
+    help: violation.help,
+    targets: violation.nodes.map((node) => node.target.join(" ")),
+    why: violation.nodes[0]?.failureSummary,
+  }));
+}
+interface AxeViolation {
+  id: string;
+  impact?: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** Two sites that can trade: verified, each listed, and a chat and an offer between them. */
+async function twoTraders() {
+  const buyer = await createAccount("a11y-buyer");
+  const seller = await createAccount("a11y-seller");
+  const listingId = crypto.randomUUID();
+  sql(
+    `UPDATE sites SET verified = 1, verified_at = ${Date.now()} WHERE host IN ('${buyer.host}', '${seller.host}');
+     INSERT INTO listings (id, site_id, user_id, connects, content_types, materials)
+     SELECT '${listingId}', id, user_id, 5, '["blog-post"]', '["logo"]' FROM sites WHERE host = '${seller.host}';`,
+  );
+  return { buyer, seller, listingId };
+}
+
+const widths = [375, 1280];
+const modes = [
+  { name: "with JavaScript", js: true },
+  { name: "without JavaScript", js: false },
+];
+
+describe.each(modes)("axe finds no violation on any page $name", ({ js }) => {
+  it.each(widths)("at %i px: public pages, signed-in pages, and every modal, panel and dialog open", async (width) => {
+    const context = await chromium().newContext({ baseURL: baseURL(), bypassCSP: true, viewport: { width, height: 900 } });
+    if (!js) await withoutScripts(context);
+    const page = await context.newPage();
+    const found: Violation[] = [];
+    const check = async (state: string) => {
+      if (js) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+      found.push(...(await violationsOn(page, `${state} (${page.url().replace(baseURL(), "")})`)));
+    };
+    const visit = async (path: string, state = path) => {
+      await page.goto(path);
+      await check(state);
+    };
+
+    for (const path of ["/", "/?slide=1", "/login", "/signup", "/reset-password", "/add-site?source=hero", "/newbeta", "/privacy", "/briefs"]) {
+      await visit(path);
+    }
+    await visit("/no-such-page", "not found");
+    await visit("/reset-password?token=not-a-token", "reset with a bad link");
+    await visit("/unsubscribe?token=not-a-token", "unsubscribe with a bad link");
+
+    await page.goto("/login");
+    await page.fill('.modal input[name="email"]', "nobody@example.com");
+    await page.fill('.modal input[name="password"]', "wrong-password");
+    await page.click('.modal button[type="submit"]');
+    await page.locator(".modal .form-error").waitFor();
+    await check("login refused");
+
+    await page.goto("/signup");
+    await page.fill('.modal input[name="email"]', `a11y-${crypto.randomUUID().slice(0, 8)}@example.com`);
+    await page.fill('.modal input[name="password"]', PASSWORD);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await page.locator('.modal input[name="url"]').waitFor();
+    await check("sign-up, second step");
+
+    const { buyer, seller, listingId } = await twoTraders();
+    await page.goto("/login");
+    await page.fill('.modal input[name="email"]', buyer.email);
+    await page.fill('.modal input[name="password"]', PASSWORD);
+    await page.click('.modal button[type="submit"]');
+    await page.waitForURL("**/market");
+    await check("market");
+
+    for (const path of [
+      "/market?sort=record",
+      "/market?feedback=true",
+      `/market?post=${listingId}`,
+      "/search",
+      "/search/blog",
+      "/search?term=blog&sort=record",
+      "/search?term=zzzzqqq",
+      "/mysite",
+      "/mysite?feedback=true",
+      "/mysite/offers",
+      "/mysite/messages",
+      "/mysite/connects",
+      "/mysite/settings",
+      "/mysite/verify",
+      "/mysite/your-score",
+      "/add-site?source=market",
+      "/sites/new?back=%2Fmarket",
+    ]) {
+      await visit(path);
+    }
+
+    await page.goto("/market");
+    await page.click(".site-switcher summary");
+    await check("site switcher open");
+    if (width < 700) {
+      await page.goto("/market");
+      await page.click(".app-menu summary");
+      await check("menu open");
+    }
+
+    // A refused proposal (nothing chosen) shows the server's message in the panel.
+    await page.goto(`/market?post=${listingId}`);
+    await page.getByRole("button", { name: /^Send offer/ }).click();
+    await page.locator(".slide-out .form-error").waitFor();
+    await check("proposal refused");
+
+    // A sent proposal: the offers list, the offer's panel and a chat with the seller.
+    const proposal = page.locator(".proposal");
+    await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
+    await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Feature" }).click();
+    await page.getByRole("button", { name: /^Send offer/ }).click();
+    await page.waitForURL(/notice=offer-sent/);
+    await check("offer sent notice");
+    const [offer] = sql<{ id: string }>(`SELECT id FROM offers WHERE listing_id = '${listingId}' ORDER BY created_at DESC LIMIT 1`);
+    await visit(`/mysite/offers?offer=${offer!.id}`, "offer panel");
+    await page
+      .getByRole("button", { name: /Message/ })
+      .first()
+      .click();
+    await page.waitForURL(/chatId=/);
+    await check("chat");
+
+    await context.close();
+    expect(found, `seller ${seller.host}`).toEqual([]);
+  });
+});

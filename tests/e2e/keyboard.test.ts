@@ -1,0 +1,190 @@
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { messages } from "~/domain/messages";
+import { createAccount, modes, openPage, PASSWORD, publishPage, sharedChromium, sql, unexpected } from "./browser";
+
+const chromium = sharedChromium();
+
+/** What a screen reader would call the focused control, with its field name: enough to find it by. */
+function focusedControl(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLInputElement | null;
+    if (!element || element === document.body) return "";
+    const own = element.tagName === "INPUT" || element.tagName === "TEXTAREA" ? "" : element.textContent;
+    return [element.getAttribute("aria-label"), own, element.closest("label")?.textContent, element.getAttribute("name")]
+      .filter(Boolean)
+      .join(" | ")
+      .replace(/\s+/g, " ")
+      .trim();
+  });
+}
+
+/** Presses Tab until the focused control matches, as a keyboard user does. */
+async function tabTo(page: Page, control: RegExp, key = "Tab") {
+  for (let presses = 0; presses < 200; presses++) {
+    await page.keyboard.press(key);
+    if (control.test(await focusedControl(page))) return;
+  }
+  throw new Error(`${key} never reached ${control}`);
+}
+
+/** In a radio group, the arrow keys move the choice until the focused radio matches (Space picks the first one). */
+async function arrowTo(page: Page, choice: RegExp) {
+  for (let presses = 0; presses < 12; presses++) {
+    if (choice.test(await focusedControl(page))) {
+      if (!(await page.evaluate(() => (document.activeElement as HTMLInputElement).checked))) await page.keyboard.press("Space");
+      return;
+    }
+    await page.keyboard.press("ArrowRight");
+  }
+  throw new Error(`the arrow keys never reached ${choice}`);
+}
+
+async function logInByKeyboard(page: Page, email: string) {
+  await page.goto("/login");
+  await tabTo(page, /email/);
+  await page.keyboard.type(email);
+  await tabTo(page, /password/);
+  await page.keyboard.type(PASSWORD);
+  await page.keyboard.press("Enter");
+  await page.waitForURL("**/market");
+}
+
+async function twoVerifiedTraders() {
+  const a = await createAccount("keys-a");
+  const b = await createAccount("keys-b");
+  const listingId = crypto.randomUUID();
+  sql(
+    `UPDATE sites SET verified = 1, verified_at = ${Date.now()} WHERE host IN ('${a.host}', '${b.host}');
+     INSERT INTO listings (id, site_id, user_id, connects, content_types, materials)
+     SELECT '${listingId}', id, user_id, 5, '["feature"]', '["logo"]' FROM sites WHERE host = '${b.host}';`,
+  );
+  await publishPage(a.host, "/post", `<h1>A post</h1><p>Read <a href="https://${b.host}/">${b.host}</a>.</p>`);
+  await publishPage(b.host, "/feature", `<h1>A feature</h1><p>Thanks to <a href="https://${a.host}/">our partner</a>.</p>`);
+  return { a, b, listingId };
+}
+
+/**
+ * With JavaScript the page shows In Progress at once, before the server has saved it; a test types faster than
+ * anyone, so it waits for the saved state before completing.
+ */
+async function startSaved(host: string) {
+  const status = () =>
+    sql<{ status: string }>(`SELECT e.status FROM offer_entries e JOIN sites s ON s.id = e.site_id WHERE s.host = '${host}'`)[0]?.status;
+  await expect.poll(status).toBe("in_progress");
+}
+
+describe.each(modes)("by keyboard alone $name", ({ js }) => {
+  it("a whole trade: proposal, acceptance, both deliveries, Completed", async () => {
+    const { a, b } = await twoVerifiedTraders();
+
+    const aSide = await openPage(chromium(), js);
+    const aPage = aSide.page;
+    await logInByKeyboard(aPage, a.email);
+    await aPage.goto(`/search?term=${b.host}`);
+    await tabTo(aPage, new RegExp(b.host.replace(/\./g, "\\.")));
+    await aPage.keyboard.press("Enter");
+    await aPage.getByRole("heading", { name: "Your proposal" }).waitFor();
+    await tabTo(aPage, /myContentType/);
+    await arrowTo(aPage, /Blog post/);
+    await tabTo(aPage, /theirContentType/);
+    await arrowTo(aPage, /Feature/);
+    await tabTo(aPage, /Send offer for 5 connects/);
+    await aPage.keyboard.press("Enter");
+    const toast = aPage.getByRole("status").filter({ hasText: messages.offerSent });
+    await toast.waitFor();
+    // The toast can be dismissed from the keyboard.
+    await tabTo(aPage, /Dismiss/);
+    await aPage.keyboard.press("Enter");
+    await expect.poll(() => toast.count()).toBe(0);
+
+    const bSide = await openPage(chromium(), js);
+    const bPage = bSide.page;
+    await logInByKeyboard(bPage, b.email);
+    await bPage.goto("/mysite/offers");
+    await tabTo(bPage, new RegExp(a.host.replace(/\./g, "\\.")));
+    await bPage.keyboard.press("Enter");
+    await bPage.getByRole("button", { name: "Accept" }).waitFor();
+    await tabTo(bPage, /Long description/);
+    await bPage.keyboard.press("Space");
+    await tabTo(bPage, /^Accept( \||$)/);
+    await bPage.keyboard.press("Enter");
+    await bPage.getByRole("button", { name: "Start" }).waitFor();
+    await tabTo(bPage, /^Start( \||$)/);
+    await bPage.keyboard.press("Enter");
+    await startSaved(b.host);
+    await tabTo(bPage, /contentUrl/);
+    await bPage.keyboard.type(`https://${b.host}/feature`);
+    await tabTo(bPage, /^Mark completed( \||$)/);
+    await bPage.keyboard.press("Enter");
+    await bPage.getByText(`Link to ${a.host}: followed`).waitFor();
+
+    await aPage.goto("/mysite/offers");
+    await tabTo(aPage, new RegExp(b.host.replace(/\./g, "\\.")));
+    await aPage.keyboard.press("Enter");
+    await aPage.getByRole("button", { name: "Start" }).waitFor();
+    await tabTo(aPage, /^Start( \||$)/);
+    await aPage.keyboard.press("Enter");
+    await startSaved(a.host);
+    await tabTo(aPage, /contentUrl/);
+    await aPage.keyboard.type(`https://${a.host}/post`);
+    await tabTo(aPage, /^Mark completed( \||$)/);
+    await aPage.keyboard.press("Enter");
+    await aPage.getByRole("dialog").locator(".panel-head .status", { hasText: "Completed" }).waitFor();
+
+    const entries = sql<{ status: string }>(
+      `SELECT e.status FROM offer_entries e JOIN offers o ON o.id = e.offer_id JOIN sites s ON s.id = o.receiver_site_id WHERE s.host = '${b.host}'`,
+    );
+    expect(entries.map((entry) => entry.status)).toEqual(["completed", "completed"]);
+    const [sender] = sql<{ provide_materials: string }>(
+      `SELECT e.provide_materials FROM offer_entries e JOIN offers o ON o.id = e.offer_id JOIN sites s ON s.id = o.receiver_site_id WHERE s.host = '${b.host}' AND e.role = 'sender'`,
+    );
+    expect(JSON.parse(sender!.provide_materials)).toContain("long-description");
+    expect(unexpected(aSide.errors)).toEqual([]);
+    expect(unexpected(bSide.errors)).toEqual([]);
+    await aSide.close();
+    await bSide.close();
+  });
+});
+
+describe("dialogs and panels with JavaScript", () => {
+  it("keep focus inside while open, close on Escape, and give focus back to what opened them", async () => {
+    const { a, b, listingId } = await twoVerifiedTraders();
+    const { page, errors, close } = await openPage(chromium(), true, 375);
+    await logInByKeyboard(page, a.email);
+    const insideDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+
+    // The trade panel, opened from a post card.
+    await tabTo(page, new RegExp(b.host.replace(/\./g, "\\.")));
+    const card = await page.evaluate(() => (document.activeElement as HTMLAnchorElement).getAttribute("href"));
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Your proposal" }).waitFor();
+    expect(await insideDialog()).toBe(true);
+    for (let presses = 0; presses < 40; presses++) {
+      await page.keyboard.press(presses % 3 === 0 ? "Shift+Tab" : "Tab");
+      expect(await insideDialog()).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.locator(".slide-out").count()).toBe(0);
+    await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLAnchorElement).getAttribute("href"))).toBe(card);
+
+    // The feedback modal, opened from its button.
+    await tabTo(page, /^Feedback$/);
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Send us feedback" }).waitFor();
+    expect(await insideDialog()).toBe(true);
+    for (let presses = 0; presses < 10; presses++) {
+      await page.keyboard.press("Tab");
+      expect(await insideDialog()).toBe(true);
+    }
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.locator(".modal").count()).toBe(0);
+    await expect.poll(() => focusedControl(page)).toBe("Feedback");
+
+    // A panel opened by its address gets focus too.
+    await page.goto(`/market?post=${listingId}`);
+    expect(await insideDialog()).toBe(true);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
