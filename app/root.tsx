@@ -1,4 +1,4 @@
-import type { LinksFunction, MetaFunction } from "@remix-run/cloudflare";
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import {
   isRouteErrorResponse,
   Link,
@@ -7,10 +7,14 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLoaderData,
   useRouteError,
+  type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
+import { useReportTimeZone } from "./components/use-time-zone";
+import { timeZoneOf } from "./lib/time-zone.server";
 import styles from "./styles/app.css?url";
 
 export const links: LinksFunction = () => [
@@ -22,6 +26,15 @@ export const meta: MetaFunction = () => [
   { title: "Backlink Market - a new way of backlink building" },
   { name: "description", content: "Grow organic website traffic at no cost: trade content and backlinks with site owners like you." },
 ];
+
+/** The viewer's time zone, which the browser reports in a cookie (UTC until it does, and without JavaScript). */
+export function loader({ request }: LoaderFunctionArgs) {
+  return { timeZone: timeZoneOf(request) };
+}
+
+// The zone changes only when the browser reports it, which revalidates the page in place (same address, no form).
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
+  !formMethod && currentUrl.href === nextUrl.href ? defaultShouldRevalidate : false;
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
@@ -51,6 +64,7 @@ function useHydratedMark() {
 
 export default function App() {
   useHydratedMark();
+  useReportTimeZone(useLoaderData<typeof loader>().timeZone);
   return <Outlet />;
 }
 

@@ -5,6 +5,7 @@ import { formatMessageTime } from "~/domain/dates";
 import { SiteIcon } from "./site-icon";
 import { useChatSocket } from "./use-chat-socket";
 import { useHydrated } from "./use-hydrated";
+import { useTimeZone } from "./use-time-zone";
 
 export interface ChatViewProps {
   chatId: string;
@@ -40,6 +41,7 @@ const COUNTER_FROM = MAX_MESSAGE_LENGTH - 400;
  * With JavaScript it is live over the conversation's WebSocket, and falls back to posting while it reconnects.
  */
 export function ChatView(props: ChatViewProps) {
+  const timeZone = useTimeZone();
   const { chatId, me, otherUserId, otherHost, now, failure, onLatest } = props;
   const hydrated = useHydrated();
   const [messages, setMessages] = useState(props.messages);
@@ -168,7 +170,7 @@ export function ChatView(props: ChatViewProps) {
               <li key={message.id} className={message.senderId === me ? "chat-message mine" : "chat-message theirs"}>
                 <span className="visually-hidden">{message.senderId === me ? "You" : otherHost}:</span>
                 <p className="chat-text">{message.text}</p>
-                <time dateTime={new Date(message.createdAt).toISOString()}>{formatMessageTime(message.createdAt, now)}</time>
+                <time dateTime={new Date(message.createdAt).toISOString()}>{formatMessageTime(message.createdAt, now, timeZone)}</time>
               </li>
             ))}
             {pending.map((item) => (

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { formatShortDate } from "~/domain/dates";
 import { STATUS_LABELS, type StatusCode } from "~/domain/offer-status";
+import { useTimeZone } from "./use-time-zone";
 
 export function StatusLabel({ code }: { code: StatusCode }) {
   return <span className={`status status-${code}`}>{STATUS_LABELS[code]}</span>;
@@ -16,6 +17,7 @@ export interface OfferRow {
 
 /** Offers or trades of the active site, each opening its detail; the dashboard and the Offers page share it. */
 export function OfferRows({ rows, empty, now }: { rows: OfferRow[]; empty: string; now: number }) {
+  const timeZone = useTimeZone();
   if (rows.length === 0) return <p className="empty">{empty}</p>;
   return (
     <ul className="offer-list">
@@ -26,7 +28,7 @@ export function OfferRows({ rows, empty, now }: { rows: OfferRow[]; empty: strin
             <span className="offer-site">
               {row.sent ? "To" : "From"} {row.otherHost}
             </span>
-            <span className="muted">{formatShortDate(row.createdAt, now)}</span>
+            <span className="muted">{formatShortDate(row.createdAt, now, timeZone)}</span>
           </Link>
         </li>
       ))}

@@ -1,4 +1,5 @@
 import { formatShortDate } from "~/domain/dates";
+import { useTimeZone } from "./use-time-zone";
 
 export interface ScorePoint {
   at: number;
@@ -14,6 +15,7 @@ const PAD = { left: 40, right: 16, top: 14, bottom: 30 };
  * Points sit at their dates; the label names every point for screen readers.
  */
 export function ScoreChart({ points, now }: { points: ScorePoint[]; now: number }) {
+  const timeZone = useTimeZone();
   if (points.length === 0) return <p className="muted">The chart appears after the first audit.</p>;
   const first = points[0]!.at;
   const last = points[points.length - 1]!.at;
@@ -22,7 +24,7 @@ export function ScoreChart({ points, now }: { points: ScorePoint[]; now: number 
   const innerHeight = HEIGHT - PAD.top - PAD.bottom;
   const x = (at: number) => (points.length === 1 ? PAD.left + innerWidth / 2 : PAD.left + ((at - first) / span) * innerWidth);
   const y = (score: number) => PAD.top + (1 - Math.min(100, Math.max(0, score)) / 100) * innerHeight;
-  const label = `Authority score over time: ${points.map((point) => `${point.score} on ${formatShortDate(point.at, now)}`).join(", ")}.`;
+  const label = `Authority score over time: ${points.map((point) => `${point.score} on ${formatShortDate(point.at, now, timeZone)}`).join(", ")}.`;
   return (
     <svg className="score-chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-label={label} data-testid="score-chart">
       {[0, 50, 100].map((value) => (
@@ -38,15 +40,15 @@ export function ScoreChart({ points, now }: { points: ScorePoint[]; now: number 
       ) : null}
       {points.map((point) => (
         <circle key={point.at} className="score-chart-point" cx={x(point.at)} cy={y(point.score)} r={4}>
-          <title>{`${point.score} on ${formatShortDate(point.at, now)}`}</title>
+          <title>{`${point.score} on ${formatShortDate(point.at, now, timeZone)}`}</title>
         </circle>
       ))}
       <text className="score-chart-date" x={PAD.left} y={HEIGHT - 6} textAnchor="start">
-        {formatShortDate(first, now)}
+        {formatShortDate(first, now, timeZone)}
       </text>
       {points.length > 1 ? (
         <text className="score-chart-date" x={WIDTH - PAD.right} y={HEIGHT - 6} textAnchor="end">
-          {formatShortDate(last, now)}
+          {formatShortDate(last, now, timeZone)}
         </text>
       ) : null}
     </svg>

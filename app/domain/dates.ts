@@ -1,38 +1,101 @@
 /**
- * Dates as the product shows them, in UTC so the server and the browser render the same text:
- * clock time (12-hour with AM/PM) for today, otherwise month/day (day/month for chat messages), with the year when
- * it is not this year.
+ * Dates as the product shows them, in the viewer's time zone (docs/decisions/0023-viewer-time-zone.md): clock time
+ * (12-hour with AM/PM) for today, otherwise month/day (day/month for chat messages), with the year when it is not
+ * this year. "Today" is the viewer's day. The zone is an IANA name; the server renders with the one the browser
+ * reported, and the browser hydrates with the same one, so both render the same text. UTC when none is known.
  */
 export const SCORE_FALLBACK_DATE = Date.UTC(2024, 2, 7);
 
-function sameUtcDay(a: Date, b: Date) {
-  return a.getUTCFullYear() === b.getUTCFullYear() && a.getUTCMonth() === b.getUTCMonth() && a.getUTCDate() === b.getUTCDate();
+export const DEFAULT_TIME_ZONE = "UTC";
+/** The cookie in which the browser reports its time zone. */
+export const TIME_ZONE_COOKIE = "tz";
+
+interface Parts {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  weekday: number;
 }
 
-function clockTime(date: Date): string {
-  const hours = date.getUTCHours();
-  const minutes = String(date.getUTCMinutes()).padStart(2, "0");
-  return `${hours % 12 === 0 ? 12 : hours % 12}:${minutes} ${hours < 12 ? "AM" : "PM"}`;
+const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatterFor(timeZone: string) {
+  let formatter = formatters.get(timeZone);
+  if (!formatter) {
+    formatter = new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "numeric",
+      day: "numeric",
+      hour: "numeric",
+      minute: "numeric",
+      weekday: "short",
+    });
+    formatters.set(timeZone, formatter);
+  }
+  return formatter;
 }
 
-export function formatShortDate(at: number, now: number): string {
-  const date = new Date(at);
-  const today = new Date(now);
-  if (sameUtcDay(date, today)) return clockTime(date);
-  const monthDay = `${date.getUTCMonth() + 1}/${date.getUTCDate()}`;
-  return date.getUTCFullYear() === today.getUTCFullYear() ? monthDay : `${monthDay}/${date.getUTCFullYear()}`;
+/** The zone a cookie names, when this runtime knows it (a cookie can hold anything); else UTC. */
+export function timeZoneOrDefault(name: string | null | undefined): string {
+  return isTimeZone(name) ? name : DEFAULT_TIME_ZONE;
+}
+
+/** Whether the name is a time zone this runtime knows. */
+export function isTimeZone(name: string | null | undefined): name is string {
+  if (!name || name.length > 64) return false;
+  try {
+    formatterFor(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The calendar and clock in the zone at an instant. */
+export function partsIn(at: number, timeZone: string): Parts {
+  const parts: Record<string, string> = {};
+  for (const part of formatterFor(timeZone).formatToParts(new Date(at))) parts[part.type] = part.value;
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour) % 24,
+    minute: Number(parts.minute),
+    weekday: WEEKDAYS.indexOf(parts.weekday ?? ""),
+  };
+}
+
+function sameDay(a: Parts, b: Parts) {
+  return a.year === b.year && a.month === b.month && a.day === b.day;
+}
+
+function clockTime({ hour, minute }: Parts): string {
+  return `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
+}
+
+export function formatShortDate(at: number, now: number, timeZone = DEFAULT_TIME_ZONE): string {
+  const date = partsIn(at, timeZone);
+  const today = partsIn(now, timeZone);
+  if (sameDay(date, today)) return clockTime(date);
+  const monthDay = `${date.month}/${date.day}`;
+  return date.year === today.year ? monthDay : `${monthDay}/${date.year}`;
 }
 
 /** A chat message's time: clock time today, otherwise day/month, with the year when not this year. */
-export function formatMessageTime(at: number, now: number): string {
-  const date = new Date(at);
-  const today = new Date(now);
-  if (sameUtcDay(date, today)) return clockTime(date);
-  const dayMonth = `${date.getUTCDate()}/${date.getUTCMonth() + 1}`;
-  return date.getUTCFullYear() === today.getUTCFullYear() ? dayMonth : `${dayMonth}/${date.getUTCFullYear()}`;
+export function formatMessageTime(at: number, now: number, timeZone = DEFAULT_TIME_ZONE): string {
+  const date = partsIn(at, timeZone);
+  const today = partsIn(now, timeZone);
+  if (sameDay(date, today)) return clockTime(date);
+  const dayMonth = `${date.day}/${date.month}`;
+  return date.year === today.year ? dayMonth : `${dayMonth}/${date.year}`;
 }
 
 /** The Your Score page's last run date; 7 March 2024 when the site has never been scored. */
-export function formatRunDate(runAt: number | null | undefined, now: number): string {
-  return formatShortDate(runAt ?? SCORE_FALLBACK_DATE, now);
+export function formatRunDate(runAt: number | null | undefined, now: number, timeZone = DEFAULT_TIME_ZONE): string {
+  return formatShortDate(runAt ?? SCORE_FALLBACK_DATE, now, timeZone);
 }

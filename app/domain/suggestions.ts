@@ -1,10 +1,12 @@
+import { DEFAULT_TIME_ZONE, partsIn } from "./dates";
+
 /** Suggestions on the dashboard: sites about the day's tag (the site's tags in turn, by weekday) and random picks. */
 export const SUGGESTIONS_PER_SECTION = 5;
 /** With this many matches or fewer for the day's tag, random sites are suggested instead. */
 export const TOO_FEW_TAG_MATCHES = 2;
 
-/** The tag rotates by day of week (UTC) over the site's tags; null when the site has none. */
-export function tagOfTheDay(tags: readonly string[], at: number): string | null {
+/** The tag rotates by day of week (the viewer's) over the site's tags; null when the site has none. */
+export function tagOfTheDay(tags: readonly string[], at: number, timeZone = DEFAULT_TIME_ZONE): string | null {
   if (tags.length === 0) return null;
-  return tags[new Date(at).getUTCDay() % tags.length] ?? null;
+  return tags[partsIn(at, timeZone).weekday % tags.length] ?? null;
 }

@@ -15,6 +15,8 @@ import { loadActiveSite, loadSignedInShell } from "~/services/layout.server";
 import type { MySiteData } from "./_app.mysite";
 import { linkProblemsOf } from "~/services/delivered-links.server";
 import { recordOfSite } from "~/services/reputation.server";
+import { useTimeZone } from "~/components/use-time-zone";
+import { timeZoneOf } from "~/lib/time-zone.server";
 
 export const meta: MetaFunction = () => [{ title: "My site - Backlink Market" }];
 
@@ -25,7 +27,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const now = context.now();
   const [dashboard, suggestions, linkProblems] = await Promise.all([
     dashboardFor(context.db, auth.user.id, site.id),
-    suggestionsFor(context.db, auth.user.id, site.tags, now),
+    suggestionsFor(context.db, auth.user.id, site.tags, now, timeZoneOf(request)),
     linkProblemsOf(context.db, site.id, now),
   ]);
   const card = (s: (typeof suggestions.matched)[number]) => ({
@@ -58,6 +60,7 @@ const LINK_PROBLEMS: Record<string, string> = {
 };
 
 export default function Dashboard() {
+  const timeZone = useTimeZone();
   const data = useLoaderData<typeof loader>();
   const { site } = useRouteLoaderData("routes/_app.mysite") as MySiteData;
   const [searchParams] = useSearchParams();
@@ -107,7 +110,7 @@ export default function Dashboard() {
                 <Link to={`/mysite/offers?offer=${problem.offerId}`}>
                   {problem.delivererHost}: {LINK_PROBLEMS[problem.status ?? "lost"] ?? problem.status}
                 </Link>
-                {problem.checkedAt ? <span className="muted small"> · checked {formatShortDate(problem.checkedAt, data.now)}</span> : null}
+                {problem.checkedAt ? <span className="muted small"> · checked {formatShortDate(problem.checkedAt, data.now, timeZone)}</span> : null}
               </li>
             ))}
           </ul>

@@ -11,6 +11,7 @@ import { readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { checkoutCredited, makeTestPurchase, paymentConfig, paymentLinkFor } from "~/services/payments.server";
 import { connectLotsOf, ledgerOf } from "~/services/trades-read.server";
+import { useTimeZone } from "~/components/use-time-zone";
 
 /** While a payment's connects are on their way, the page looks again this often (without JavaScript too)… */
 const RECHECK_SECONDS = 4;
@@ -111,6 +112,7 @@ function PricingTable({ table }: { table: { id: string; publishableKey: string; 
 }
 
 export default function Connects() {
+  const timeZone = useTimeZone();
   const { available, held, lots, history, now, checkout, sessionId, tries, creditedConnects, canPay, testPurchases, pricingTable } =
     useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
@@ -122,7 +124,7 @@ export default function Connects() {
     if (checkout !== "pending" || !sessionId) return;
     const timer = setTimeout(
       () => navigate(recheckAddress(sessionId, tries + 1), { replace: true, preventScrollReset: true }),
-      RECHECK_SECONDS * 1000
+      RECHECK_SECONDS * 1000,
     );
     return () => clearTimeout(timer);
   }, [checkout, sessionId, tries, navigate]);
@@ -223,7 +225,7 @@ export default function Connects() {
                   <td>
                     {lot.remaining} of {lot.amount}
                   </td>
-                  <td>{formatShortDate(lot.expiresAt, now)}</td>
+                  <td>{formatShortDate(lot.expiresAt, now, timeZone)}</td>
                 </tr>
               ))}
             </tbody>
@@ -244,7 +246,7 @@ export default function Connects() {
           <tbody>
             {history.map((entry) => (
               <tr key={entry.id}>
-                <td>{formatShortDate(entry.createdAt, now)}</td>
+                <td>{formatShortDate(entry.createdAt, now, timeZone)}</td>
                 <td>
                   {KINDS[entry.kind]}
                   {entry.kind === "purchase" && entry.paid !== null ? ` (receipt: ${formatMoney(entry.paid, entry.currency ?? "usd")} paid)` : ""}

@@ -12,6 +12,7 @@ import { readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { chatRoom, conversationFor, listConversations, markReadUpTo, openConversation } from "~/services/chats.server";
 import { loadActiveSite } from "~/services/layout.server";
+import { useTimeZone } from "~/components/use-time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Messages - Backlink Market" }];
 
@@ -89,6 +90,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function MessagesPage() {
+  const timeZone = useTimeZone();
   const loaded = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const { conversations, open, me, now } = loaded;
@@ -99,7 +101,7 @@ export default function MessagesPage() {
     (message: ChatMessage) => {
       if (openId) setLatest({ chatId: openId, message });
     },
-    [openId]
+    [openId],
   );
 
   return (
@@ -124,7 +126,7 @@ export default function MessagesPage() {
                     </span>
                     <span className="conversation-meta">
                       <time dateTime={new Date(live?.createdAt ?? row.lastUpdated).toISOString()}>
-                        {formatMessageTime(live?.createdAt ?? row.lastUpdated, now)}
+                        {formatMessageTime(live?.createdAt ?? row.lastUpdated, now, timeZone)}
                       </time>
                       {row.unread ? (
                         <span className="unread-dot">

@@ -20,6 +20,7 @@ import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
 import { actOnOffer, moveTradeEntry } from "~/services/offers.server";
 import { offerDetail, offersAndTrades, type OfferDetail } from "~/services/trades-read.server";
+import { useTimeZone } from "~/components/use-time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Offers and trades - Backlink Market" }];
 
@@ -121,15 +122,16 @@ const REL_LABELS: Record<string, string> = { follow: "followed", nofollow: "nofo
 
 /** What the last check of a delivered link saw, and when. */
 function LinkCheckLine({ check, now }: { check: NonNullable<LinkState>; now: number }) {
+  const timeZone = useTimeZone();
   const found = check.state === "found";
   return (
     <span className={`link-check ${found && !check.hidden && check.rel === "follow" ? "link-ok" : "link-warning"}`}>
       {found
         ? `Link to ${check.targetHost}: ${REL_LABELS[check.rel ?? "follow"] ?? check.rel}${check.hidden ? ", hidden" : ""}`
         : check.state === "error"
-          ? "The page could not be read"
-          : `No link to ${check.targetHost} found`}
-      {check.anchorText ? ` (“${check.anchorText}”)` : ""} · checked {formatShortDate(check.checkedAt, now)}
+        ? "The page could not be read"
+        : `No link to ${check.targetHost} found`}
+      {check.anchorText ? ` (“${check.anchorText}”)` : ""} · checked {formatShortDate(check.checkedAt, now, timeZone)}
     </span>
   );
 }
@@ -178,6 +180,7 @@ function Progress({
 const OPTIMISTIC_CODES: Record<string, StatusCode> = { accept: "ACC", decline: "DEC", rescind: "RES", trash: "TRS" };
 
 function Detail({ detail, now }: { detail: OfferDetail; now: number }) {
+  const timeZone = useTimeZone();
   const { fetcher, action, pending, pendingTo, error, refusedPost } = useOfferAction(detail.id);
   const typed = refusedPost?.contentUrl ?? null;
   const [contentUrl, setContentUrl] = useState(typed ?? detail.own.contentUrl ?? "");
@@ -267,7 +270,7 @@ function Detail({ detail, now }: { detail: OfferDetail; now: number }) {
               <ul>
                 {detail.linkHistory.map((check) => (
                   <li key={`${check.userId}:${check.checkedAt}`}>
-                    {formatShortDate(check.checkedAt, now)} · {check.mine ? "your link" : "their link"}:{" "}
+                    {formatShortDate(check.checkedAt, now, timeZone)} · {check.mine ? "your link" : "their link"}:{" "}
                     {check.state === "found"
                       ? `${REL_LABELS[check.rel ?? "follow"] ?? check.rel}${check.hidden ? ", hidden" : ""}`
                       : check.state === "error"

@@ -14,6 +14,7 @@ import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 import { getListingOf } from "~/services/sites.server";
 import { checkSiteVerification, renewVerificationToken } from "~/services/verification.server";
+import { useTimeZone } from "~/components/use-time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Verify your website - Backlink Market" }];
 
@@ -73,6 +74,7 @@ function CopyButton({ text }: { text: string }) {
 }
 
 export default function VerifySite() {
+  const timeZone = useTimeZone();
   const page = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
@@ -86,8 +88,8 @@ export default function VerifySite() {
           <p className="banner-success" role="note">
             <strong>Verified</strong>
             <span>
-              {page.host} is verified{page.verifiedAt ? ` since ${formatShortDate(page.verifiedAt, page.now)}` : ""}. Keep the tag on your home page: we check
-              it about once a month.
+              {page.host} is verified{page.verifiedAt ? ` since ${formatShortDate(page.verifiedAt, page.now, timeZone)}` : ""}. Keep the tag on your
+              home page: we check it about once a month.
             </span>
           </p>
         ) : (
@@ -102,8 +104,8 @@ export default function VerifySite() {
             </div>
           </li>
           <li>
-            Paste it inside <code>&lt;head&gt;</code> of your home page, <a href={page.homePage}>{page.homePage}</a>, before <code>&lt;/head&gt;</code>.
-            A tag in the page's body does not count.
+            Paste it inside <code>&lt;head&gt;</code> of your home page, <a href={page.homePage}>{page.homePage}</a>, before{" "}
+            <code>&lt;/head&gt;</code>. A tag in the page's body does not count.
           </li>
           <li>
             <Form method="post" className="check-row">
@@ -125,7 +127,7 @@ export default function VerifySite() {
               {page.lastError === messages.tagNotFound ? (
                 <span>We read {page.homePage} but its head does not hold the tag above. Save the page, clear any cache, then check again.</span>
               ) : null}
-              {page.checkedAt ? <span className="muted small">Checked {formatShortDate(page.checkedAt, page.now)} (UTC)</span> : null}
+              {page.checkedAt ? <span className="muted small">Checked {formatShortDate(page.checkedAt, page.now, timeZone)}</span> : null}
             </div>
           ) : null}
         </div>
@@ -151,8 +153,10 @@ export default function VerifySite() {
           <h3>Trying it offline</h3>
           <p className="muted">
             This is a development Worker: it reads websites from the local web sandbox instead of the internet.{" "}
-            <a href={`/dev/sites?host=${encodeURIComponent(page.host)}&tag=${encodeURIComponent(page.tag)}`}>Publish a home page for {page.host} with your tag</a>, then
-            check.
+            <a href={`/dev/sites?host=${encodeURIComponent(page.host)}&tag=${encodeURIComponent(page.tag)}`}>
+              Publish a home page for {page.host} with your tag
+            </a>
+            , then check.
           </p>
         </section>
       ) : null}

@@ -21,6 +21,7 @@ import { parseForm, readFormData } from "~/lib/forms.server";
 import { requestOwnerAudit, scoreHistoryOf, scoreRunsOf } from "~/services/audit.server";
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
+import { useTimeZone } from "~/components/use-time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Your Score - Backlink Market" }];
 
@@ -104,6 +105,7 @@ function AuditProgress({ step }: { step: (typeof AUDIT_STEPS)[number] | null }) 
 
 /** What the last audit found; the audit itself fills these numbers (docs/decisions/0011-authority-score-audit.md). */
 export default function YourScore() {
+  const timeZone = useTimeZone();
   const { now, host, score, placeholderScore, scoreRunAt, attributes, facts, running, lastFailure, nextOwnerRunAt, history } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -114,7 +116,7 @@ export default function YourScore() {
     <div className="your-score stack-lg">
       <div className="score-head card">
         <div>
-          <p className="muted">Last run {formatRunDate(scoreRunAt, now)}</p>
+          <p className="muted">Last run {formatRunDate(scoreRunAt, now, timeZone)}</p>
           <h2>Your Score</h2>
           <p>Here is the information we were able to gather about {host}</p>
           <Link to="/market?feedback=true">Something not right?</Link>
@@ -127,7 +129,7 @@ export default function YourScore() {
         {score === null ? <p className="muted">Your site has not been audited yet: until then it shows an estimate of {placeholderScore}.</p> : null}
         {lastFailure ? (
           <p className="form-error" role="alert">
-            The audit of {formatShortDate(lastFailure.at, now)} could not be finished: {lastFailure.error}
+            The audit of {formatShortDate(lastFailure.at, now, timeZone)} could not be finished: {lastFailure.error}
           </p>
         ) : null}
         {actionData?.error ? (

@@ -34,8 +34,8 @@ function randomSites(db: Database, userId: string, tag: string | null) {
 }
 
 /** 'Try these sites about {tag}' with the day's tag, or 'Try these sites' when it matches too few; and 'Try something new'. */
-export async function suggestionsFor(db: Database, userId: string, siteTags: string[], now: number) {
-  const tag = tagOfTheDay(siteTags, now);
+export async function suggestionsFor(db: Database, userId: string, siteTags: string[], now: number, timeZone: string) {
+  const tag = tagOfTheDay(siteTags, now, timeZone);
   const [tagged, something] = await Promise.all([tag ? randomSites(db, userId, tag) : Promise.resolve([]), randomSites(db, userId, null)]);
   const enough = tagged.length > TOO_FEW_TAG_MATCHES;
   return {

@@ -38,8 +38,8 @@ export function sharedChromium(): () => Browser {
  * test that reads `errors`. With JavaScript, `goto` waits until the page has hydrated, so a test never clicks
  * before React listens.
  */
-export async function openPage(browser: Browser, javaScriptEnabled: boolean, width = 1280) {
-  const context = await browser.newContext({ baseURL: baseURL(), javaScriptEnabled, viewport: { width, height: 900 } });
+export async function openPage(browser: Browser, javaScriptEnabled: boolean, width = 1280, timezoneId?: string) {
+  const context = await browser.newContext({ baseURL: baseURL(), javaScriptEnabled, viewport: { width, height: 900 }, timezoneId });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (error) => errors.push(error.message));

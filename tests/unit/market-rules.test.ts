@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { formatRunDate, formatShortDate } from "~/domain/dates";
+import { formatMessageTime, formatRunDate, formatShortDate, isTimeZone, timeZoneOrDefault } from "~/domain/dates";
 import { countOffers } from "~/domain/offer-status";
 import { authorityBand, displayScore } from "~/domain/score";
-import {
-  formatDomainAuthority,
-  formatLinks,
-  formatOnPageSeo,
-  formatSpeed,
-  formatSsl,
-  formatTechnicalSeo,
-  scoreCards,
-} from "~/domain/score-cards";
+import { formatDomainAuthority, formatLinks, formatOnPageSeo, formatSpeed, formatSsl, formatTechnicalSeo, scoreCards } from "~/domain/score-cards";
 import { ftsPhrase, parseSearchQuery, searchTermOf, tagToken } from "~/domain/search";
 import { tagOfTheDay } from "~/domain/suggestions";
 
@@ -48,6 +40,28 @@ describe("dates", () => {
     expect(formatShortDate(Date.UTC(2026, 0, 2, 10), now)).toBe("1/2");
     expect(formatShortDate(Date.UTC(2026, 10, 20, 23, 59), now)).toBe("11/20");
     expect(formatShortDate(Date.UTC(2025, 11, 31), now)).toBe("12/31/2025");
+  });
+  it("shows the viewer's clock and day in their time zone", () => {
+    // 15:30 UTC on 21 November is 4:30 AM on 22 November in Auckland (UTC+13 in summer) and 7:30 AM on the 21st in Los Angeles.
+    expect(formatShortDate(Date.UTC(2026, 10, 21, 15, 0), now, "Pacific/Auckland")).toBe("4:00 AM");
+    expect(formatShortDate(Date.UTC(2026, 10, 21, 11, 0), now, "Pacific/Auckland")).toBe("12:00 AM");
+    // 10:00 UTC on the 21st is today in UTC, but 11 PM on the 21st in Auckland: yesterday there.
+    expect(formatShortDate(Date.UTC(2026, 10, 21, 10, 0), now, "UTC")).toBe("10:00 AM");
+    expect(formatShortDate(Date.UTC(2026, 10, 21, 10, 0), now, "Pacific/Auckland")).toBe("11/21");
+    expect(formatShortDate(Date.UTC(2026, 10, 21, 14, 0), now, "America/Los_Angeles")).toBe("6:00 AM");
+    expect(formatShortDate(Date.UTC(2026, 10, 21, 3, 0), now, "America/Los_Angeles")).toBe("11/20");
+    // New Year's Eve in UTC is already next year in Auckland.
+    expect(formatShortDate(Date.UTC(2026, 11, 31, 12, 0), Date.UTC(2027, 0, 5), "Pacific/Auckland")).toBe("1/1");
+    expect(formatMessageTime(Date.UTC(2026, 10, 20, 12, 0), now, "Pacific/Auckland")).toBe("21/11");
+    expect(formatRunDate(Date.UTC(2026, 10, 21, 12, 0), now, "Pacific/Auckland")).toBe("1:00 AM");
+  });
+  it("knows a time zone from a name a cookie could hold", () => {
+    expect(isTimeZone("Pacific/Auckland")).toBe(true);
+    expect(isTimeZone("Mars/Olympus")).toBe(false);
+    expect(isTimeZone("")).toBe(false);
+    expect(timeZoneOrDefault("<script>")).toBe("UTC");
+    expect(timeZoneOrDefault(null)).toBe("UTC");
+    expect(timeZoneOrDefault("America/Los_Angeles")).toBe("America/Los_Angeles");
   });
   it("falls back to 7 March 2024 for a site never scored", () => {
     expect(formatRunDate(null, now)).toBe("3/7/2024");
@@ -100,6 +114,12 @@ describe("suggestions", () => {
     expect(tagOfTheDay(["seo", "ai", "travel"], saturday)).toBe("seo"); // day 6 % 3
     expect(tagOfTheDay(["blog"], saturday)).toBe("blog");
     expect(tagOfTheDay([], monday)).toBeNull();
+  });
+  it("follows the viewer's day: Sunday 20:00 UTC is already Monday in Auckland", () => {
+    const sundayEvening = Date.UTC(2026, 10, 22, 20, 0);
+    expect(tagOfTheDay(["seo", "ai", "travel"], sundayEvening)).toBe("seo");
+    expect(tagOfTheDay(["seo", "ai", "travel"], sundayEvening, "Pacific/Auckland")).toBe("ai");
+    expect(tagOfTheDay(["seo", "ai", "travel"], Date.UTC(2026, 10, 23, 3, 0), "America/Los_Angeles")).toBe("seo");
   });
 });
 

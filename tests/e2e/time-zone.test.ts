@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+import { formatShortDate } from "~/domain/dates";
+import { createAccount, logIn, modes, openPage, sharedChromium, sql } from "./browser";
+
+const chromium = sharedChromium();
+
+describe.each(modes)("times in the viewer's time zone $name", ({ js }) => {
+  it("a browser in Pacific/Auckland sees its own clock with JavaScript, and UTC without", async () => {
+    const { email } = await createAccount("zone");
+    const { page, errors, close } = await openPage(chromium(), js, 1280, "Pacific/Auckland");
+    await logIn(page, email);
+    const [grant] = sql<{ created_at: number }>(
+      `SELECT l.created_at FROM connect_ledger l JOIN users u ON u.id = l.user_id WHERE u.email = '${email}' ORDER BY l.created_at LIMIT 1`,
+    );
+    const zone = js ? "Pacific/Auckland" : "UTC";
+    const expected = formatShortDate(grant!.created_at, Date.now(), zone);
+    // Auckland is 12 or 13 hours ahead: the two clocks never read the same.
+    expect(expected).not.toBe(formatShortDate(grant!.created_at, Date.now(), js ? "UTC" : "Pacific/Auckland"));
+
+    await page.goto("/mysite/connects");
+    const firstTime = () => page.getByTestId("connects-history").locator("tbody tr td").first().textContent();
+    await expect.poll(firstTime).toBe(expected);
+    const cookies = await page.context().cookies();
+    expect(cookies.find((cookie) => cookie.name === "tz")?.value).toBe(js ? "Pacific%2FAuckland" : undefined);
+    // The next page is rendered by the server in the same zone from the start.
+    await page.goto("/mysite/connects");
+    expect(await firstTime()).toBe(expected);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
