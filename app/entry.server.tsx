@@ -18,6 +18,7 @@ export default async function handleRequest(
   remixContext: EntryContext,
   loadContext: AppLoadContext,
 ) {
+  loadContext.timing?.renderStarts();
   const body = await renderToReadableStream(
     <NonceProvider value={loadContext.nonce}>
       <RemixServer context={remixContext} url={request.url} nonce={loadContext.nonce} />

@@ -6,7 +6,8 @@ import { createRequestHandler } from "@remix-run/server-runtime";
 import * as build from "remix-server-build";
 import type { AppContext } from "./lib/context";
 import { database } from "./lib/db.server";
-import type { Env } from "./lib/env";
+import { isDevelopment, type Env } from "./lib/env";
+import { RequestTiming, timedDatabase } from "./lib/server-timing.server";
 import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
 import { messages } from "./domain/messages";
 import { everyFiveMinutes, runHousekeeping } from "./services/housekeeping.server";
@@ -33,9 +34,12 @@ function plainRefusal(message: string, status: number, nonce: string): Response 
 }
 
 export function createContext(env: Env, ctx: ExecutionContext): AppContext {
+  const timing = isDevelopment(env) ? new RequestTiming() : undefined;
+  if (timing) env = { ...env, DB: timedDatabase(env.DB, timing) };
   return {
     env,
     ctx,
+    timing,
     db: database(env.DB),
     nonce: createNonce(),
     now: () => Date.now(),
@@ -62,6 +66,7 @@ export async function handleFetch(incoming: Request, context: AppContext): Promi
     if (name.toLowerCase() === "set-cookie") response.headers.append(name, value);
     else response.headers.set(name, value);
   }
+  if (context.timing) response.headers.append("Server-Timing", context.timing.header());
   // Pages and data of a signed-in user are theirs alone: never stored by a browser cache or a shared one.
   // (A session lookup that failed counts as private too.)
   const signedIn = context.auth ? await context.auth.catch(() => true) : false;

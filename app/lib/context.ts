@@ -1,5 +1,6 @@
 import type { Database } from "./db.server";
 import type { Env } from "./env";
+import type { RequestTiming } from "./server-timing.server";
 import type { CurrentAuth } from "~/services/auth.server";
 
 /** What every loader and action receives as `context`. */
@@ -15,6 +16,8 @@ export interface AppContext {
   responseHeaders: Headers;
   /** Memo of the session lookup for this request. */
   auth?: Promise<CurrentAuth | null>;
+  /** Development only: where the request's time goes, sent as a Server-Timing header. */
+  timing?: RequestTiming;
   /** Per-request memo: loaders that run in parallel share one query (see `once`). */
   memo: Map<string, Promise<unknown>>;
 }

@@ -19,7 +19,7 @@ export interface CurrentAuth {
 }
 
 export function getCurrentAuth(request: Request, context: AppContext): Promise<CurrentAuth | null> {
-  context.auth ??= (async () => {
+  const lookup = async () => {
     const token = readCookie(request, sessionCookieName(context.env));
     if (!token) return null;
     const valid = await validateSessionToken(context.db, token, context.now());
@@ -31,7 +31,8 @@ export function getCurrentAuth(request: Request, context: AppContext): Promise<C
       context.responseHeaders.append("Set-Cookie", sessionCookie(context.env, token, valid.refreshedExpiresAt));
     }
     return { session: valid.session, user: valid.user };
-  })();
+  };
+  context.auth ??= context.timing ? context.timing.session(lookup()) : lookup();
   return context.auth;
 }
 

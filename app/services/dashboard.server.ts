@@ -8,8 +8,10 @@ import { offerSidesOf, offersAndTrades } from "./trades-read.server";
 import { SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
 import { shownScore } from "./sites.server";
 
+// Read in a batch, where drizzle maps rows by column name: every column needs a name of its own (sites.id and
+// listings.id would collide and shift the row).
 const suggestionColumns = {
-  id: sites.id,
+  siteId: sql<string>`${sites.id}`.as("site_id"),
   url: sites.url,
   description: sites.description,
   category: sites.category,
@@ -19,29 +21,58 @@ const suggestionColumns = {
   connects: listings.connects,
 };
 
-/** Five random tradable sites, optionally only those with a tag (through the search index). */
-function randomSites(db: Database, userId: string, tag: string | null) {
-  const base = and(eq(sites.verified, true), ne(sites.userId, userId));
-  const withTag = tag ? sql`${sites.searchRowid} IN (SELECT rowid FROM site_search WHERE site_search MATCH ${ftsPhrase(tagToken(tag))})` : undefined;
-  return db
-    .select(suggestionColumns)
-    .from(sites)
-    .innerJoin(listings, and(eq(listings.siteId, sites.id), eq(listings.active, true)))
-    .where(and(base, withTag))
-    .orderBy(sql`random()`)
-    .limit(SUGGESTIONS_PER_SECTION)
-    .all();
+/** How many index entries after the random point are looked at for a tag: bounds the work for a common tag. */
+const TAG_CANDIDATES = 200;
+
+/**
+ * Tradable sites from a random point of the search index onwards, wrapping round to the start: two statements in
+ * one round trip, each reading a few index entries, where `ORDER BY random()` read every listed site (half a
+ * second at 100,000 sites). Neighbours in the index are sites listed around the same time. With a tag, the tag's
+ * entries in the full-text index are walked the same way.
+ */
+function randomSitesQueries(db: Database, userId: string, tag: string | null, count: number, fraction: number) {
+  const start = sql`(SELECT CAST(${fraction} * max(${sites.searchRowid}) AS INTEGER) FROM ${sites})`;
+  const tradable = and(eq(sites.verified, true), ne(sites.userId, userId));
+  const segment = (after: boolean) => {
+    const side = after ? sql`>=` : sql`<`;
+    const where = tag
+      ? sql`${sites.searchRowid} IN (SELECT rowid FROM site_search WHERE site_search MATCH ${ftsPhrase(
+          tagToken(tag),
+        )} AND rowid ${side} ${start} ORDER BY rowid LIMIT ${TAG_CANDIDATES})`
+      : sql`${sites.searchRowid} ${side} ${start}`;
+    return db
+      .select(suggestionColumns)
+      .from(sites)
+      // `+` keeps SQLite from walking every active listing (its index on `active`): the walk starts in the index above.
+      .innerJoin(listings, and(eq(listings.siteId, sites.id), sql`+${listings.active} = 1`))
+      .where(and(tradable, where))
+      .orderBy(sites.searchRowid)
+      .limit(count);
+  };
+  return [segment(true), segment(false)] as const;
 }
 
-/** 'Try these sites about {tag}' with the day's tag, or 'Try these sites' when it matches too few; and 'Try something new'. */
-export async function suggestionsFor(db: Database, userId: string, siteTags: string[], now: number, timeZone: string) {
+/**
+ * 'Try these sites about {tag}' with the day's tag, or 'Try these sites' when it matches too few; and 'Try something
+ * new'. One round trip for all of it.
+ */
+export async function suggestionsFor(db: Database, userId: string, siteTags: string[], now: number, timeZone: string, random = Math.random) {
   const tag = tagOfTheDay(siteTags, now, timeZone);
-  const [tagged, something] = await Promise.all([tag ? randomSites(db, userId, tag) : Promise.resolve([]), randomSites(db, userId, null)]);
+  const [afterTag, beforeTag] = randomSitesQueries(db, userId, tag, SUGGESTIONS_PER_SECTION, random());
+  // Enough for both sections, in case the tag matches too few.
+  const [after, before] = randomSitesQueries(db, userId, null, SUGGESTIONS_PER_SECTION * 2, random());
+  const [taggedAfter, taggedBefore, anyAfter, anyBefore] = tag
+    ? await db.batch([afterTag, beforeTag, after, before])
+    : [[], [], ...(await db.batch([after, before]))];
+  const tagged = [...taggedAfter, ...taggedBefore].slice(0, SUGGESTIONS_PER_SECTION);
+  const any = [...anyAfter, ...anyBefore].slice(0, SUGGESTIONS_PER_SECTION * 2);
   const enough = tagged.length > TOO_FEW_TAG_MATCHES;
+  const somethingNew = any.slice(0, SUGGESTIONS_PER_SECTION);
   return {
     tag: enough ? tag : null,
-    matched: enough ? tagged : await randomSites(db, userId, null),
-    somethingNew: something,
+    // The last five: other sites than 'something new' when there are ten, some of the same in a small market.
+    matched: enough ? tagged : any.slice(Math.max(0, any.length - SUGGESTIONS_PER_SECTION)),
+    somethingNew,
   };
 }
 

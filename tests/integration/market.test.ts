@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
+import { suggestionsFor } from "~/services/dashboard.server";
 import { updateSiteSettings } from "~/services/sites.server";
 import { act, get, listSite, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 
@@ -88,7 +89,9 @@ describe("search", () => {
     expect(page).toContain(`Results for ${word}`);
     expect(page).toContain("3+ sites available");
     // The header's search box keeps the term on /search/{term} as on /search.
-    expect(page).toContain(`id="header-search" name="term" type="search" placeholder="What are you looking for today?" maxLength="200" value="${word}"`);
+    expect(page).toContain(
+      `id="header-search" name="term" type="search" placeholder="What are you looking for today?" maxLength="200" value="${word}"`,
+    );
   });
 
   it("a site not audited yet shows one placeholder from 40 to 99: the same on every load, on its card and panel, and in the band filter", async () => {
@@ -111,7 +114,7 @@ describe("search", () => {
     const otherBand = band === "hi" ? "mid" : "hi";
     expect(await read(await get(`/search?term=${word}&band=${band}`, { cookie: viewer.cookie }))).toContain(`/market?post=${unscored.listingId}`);
     expect(await read(await get(`/search?term=${word}&band=${otherBand}`, { cookie: viewer.cookie }))).not.toContain(
-      `/market?post=${unscored.listingId}`
+      `/market?post=${unscored.listingId}`,
     );
     // Its owner's header shows the same number until the first audit.
     expect(await read(await get("/mysite", { cookie: other.cookie }))).not.toContain('score-none">–');
@@ -147,7 +150,7 @@ describe("search", () => {
     const listed: string[] = [];
     for (let i = 0; i < 30; i += 1)
       listed.push(
-        (await listSite(other.userId, { host: uniqueHost("paged"), description: `Paged ${word} ${i}`, tags: ["news-journalism"] })).listingId
+        (await listSite(other.userId, { host: uniqueHost("paged"), description: `Paged ${word} ${i}`, tags: ["news-journalism"] })).listingId,
       );
     const walk = async (first: string) => {
       const seen: string[] = [];
@@ -221,7 +224,7 @@ describe("settings", () => {
         ["description", "x"],
         ["tags", "seo"],
       ]),
-      { cookie: owner.cookie }
+      { cookie: owner.cookie },
     );
     await post("/mysite/settings", { description: "x" }, { cookie: owner.cookie });
     expect(await env.DB.prepare("SELECT tags FROM sites WHERE user_id = ?").bind(owner.userId).first()).toEqual({ tags: "[]" });
@@ -231,7 +234,7 @@ describe("settings", () => {
         ["description", "x"],
         ["tags", "hacking"],
       ]),
-      { cookie: owner.cookie }
+      { cookie: owner.cookie },
     );
     expect(unknown.status).toBe(400);
     const blank = await post("/mysite/settings", { description: "   " }, { cookie: owner.cookie });
@@ -330,7 +333,7 @@ describe("site-add form from the market", () => {
     const response = await post(
       "/add-site?source=market",
       { url: host, category: "product", description: "We make tools", connects: "12" },
-      { cookie: user.cookie }
+      { cookie: user.cookie },
     );
     expect(response.status).toBe(302);
     expect(response.headers.get("Location")).toBe("/market");
@@ -435,11 +438,43 @@ describe("dashboard", () => {
         ["description", "x"],
         ["tags", "fin-tech"],
       ]),
-      { cookie: me.cookie }
+      { cookie: me.cookie },
     );
     for (let i = 0; i < 3; i += 1) await listSite(other.userId, { host: uniqueHost("fintech"), tags: ["fin-tech"] });
     const tagged = await read(await get("/mysite", { cookie: me.cookie }));
     expect(tagged).toContain("Try these sites about Fin-tech");
+  });
+
+  it("samples suggestions from a random point of the index, wrapping round to the start, tradable sites only", async () => {
+    const db = database(env.DB);
+    const me = await signUp();
+    const other = await signUp();
+    await listSite(me.userId, { host: uniqueHost("mine"), tags: ["fin-tech"] });
+    await listSite(other.userId, { host: uniqueHost("hidden"), tags: ["fin-tech"], verified: false });
+    for (let i = 0; i < 4; i += 1) await listSite(other.userId, { host: uniqueHost("fintech"), tags: ["fin-tech"] });
+    for (let i = 0; i < 6; i += 1) await listSite(other.userId, { host: uniqueHost("other") });
+    const tradable = await env.DB.prepare(
+      "SELECT s.id, s.tags FROM sites s JOIN listings l ON l.site_id = s.id AND l.active = 1 WHERE s.verified = 1 AND s.user_id != ? ORDER BY s.search_rowid",
+    )
+      .bind(me.userId)
+      .all<{ id: string; tags: string }>();
+    const ids = tradable.results.map((site) => site.id);
+    const taggedIds = tradable.results.filter((site) => site.tags.includes("fin-tech")).map((site) => site.id);
+    const now = Date.UTC(2026, 10, 22);
+    for (const fraction of [0, 0.5, 0.999999]) {
+      const found = await suggestionsFor(db, me.userId, ["fin-tech"], now, "UTC", () => fraction);
+      expect(found.tag).toBe("fin-tech");
+      expect(found.matched.length).toBe(Math.min(5, taggedIds.length));
+      expect(found.matched.every((site) => taggedIds.includes(site.siteId))).toBe(true);
+      expect(found.somethingNew.length).toBe(5);
+      expect(found.somethingNew.every((site) => ids.includes(site.siteId))).toBe(true);
+    }
+    // From the very start of the index: the first tradable sites in index order.
+    const first = await suggestionsFor(db, me.userId, [], now, "UTC", () => 0);
+    expect(first.somethingNew.map((site) => site.siteId)).toEqual(ids.slice(0, 5));
+    // From past the end: round to the start again.
+    const wrapped = await suggestionsFor(db, me.userId, [], now, "UTC", () => 1);
+    expect(wrapped.somethingNew.map((site) => site.siteId)).toEqual(ids.length > 5 && ids.at(-1) ? [ids.at(-1), ...ids.slice(0, 4)] : ids.slice(0, 5));
   });
 });
 
@@ -447,7 +482,7 @@ describe("your score", () => {
   it("shows the stored audit with the card formatting", async () => {
     const me = await signUp();
     await env.DB.prepare(
-      "UPDATE sites SET score = 64, score_run_at = ?, domain_authority = 30, on_page_seo = 35, technical_seo = 10, links = 0, speed = 77, ssl = 20 WHERE user_id = ?"
+      "UPDATE sites SET score = 64, score_run_at = ?, domain_authority = 30, on_page_seo = 35, technical_seo = 10, links = 0, speed = 77, ssl = 20 WHERE user_id = ?",
     )
       .bind(Date.UTC(2025, 0, 5), me.userId)
       .run();

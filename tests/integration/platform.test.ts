@@ -8,7 +8,7 @@ import { getTableColumns, sql } from "drizzle-orm";
 import { emailOutbox } from "#drizzle/schema";
 import { deliverOutbox, emailToUser, outboxSelection, SECRET_BODY_REMOVED } from "~/services/email.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
-import { devFetch, get, newAddress, newEmail, PASSWORD, post, signUp, windowStart } from "./helpers";
+import { devFetch, get, newAddress, newEmail, PASSWORD, post, SESSION_COOKIE, signUp, windowStart } from "./helpers";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -56,7 +56,17 @@ describe("sign-up rate limit", () => {
     const address = newAddress();
     const at = windowStart();
     const attempt = () =>
-      post("/signup", { intent: "create", email: newEmail("burst"), password: PASSWORD, url: `burst-${crypto.randomUUID().slice(0, 6)}.com`, description: "A description that is long enough to pass." }, { address, at });
+      post(
+        "/signup",
+        {
+          intent: "create",
+          email: newEmail("burst"),
+          password: PASSWORD,
+          url: `burst-${crypto.randomUUID().slice(0, 6)}.com`,
+          description: "A description that is long enough to pass.",
+        },
+        { address, at },
+      );
     for (let i = 0; i < 10; i += 1) expect((await attempt()).status).toBe(302);
     const refused = await attempt();
     expect(refused.status).toBe(429);
@@ -69,8 +79,12 @@ describe("email outbox delivery", () => {
     const db = database(env.DB);
     const now = Date.now();
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO email_outbox (id, to_address, subject, text_body, kind, next_attempt_at) VALUES ('ok-mail', 'a@example.com', 'Hi', 'Body', 'test', ?)").bind(now),
-      env.DB.prepare("INSERT INTO email_outbox (id, to_address, subject, text_body, kind, next_attempt_at) VALUES ('bad-mail', 'b@example.com', 'Hi', 'Body', 'test', ?)").bind(now),
+      env.DB.prepare(
+        "INSERT INTO email_outbox (id, to_address, subject, text_body, kind, next_attempt_at) VALUES ('ok-mail', 'a@example.com', 'Hi', 'Body', 'test', ?)",
+      ).bind(now),
+      env.DB.prepare(
+        "INSERT INTO email_outbox (id, to_address, subject, text_body, kind, next_attempt_at) VALUES ('bad-mail', 'b@example.com', 'Hi', 'Body', 'test', ?)",
+      ).bind(now),
     ]);
     const sent: unknown[] = [];
     vi.spyOn(globalThis, "fetch").mockImplementation(async (_input, init) => {
@@ -82,7 +96,9 @@ describe("email outbox delivery", () => {
     const ours = () => sent.filter((body) => ["a@example.com", "b@example.com"].includes((body as { to: string[] }).to[0]!));
     await deliverOutbox(db, mailEnv, now);
     expect(ours()).toHaveLength(2);
-    const rows = await env.DB.prepare("SELECT id, status, attempts, next_attempt_at > ? AS later FROM email_outbox WHERE id IN ('ok-mail', 'bad-mail') ORDER BY id")
+    const rows = await env.DB.prepare(
+      "SELECT id, status, attempts, next_attempt_at > ? AS later FROM email_outbox WHERE id IN ('ok-mail', 'bad-mail') ORDER BY id",
+    )
       .bind(now)
       .all();
     expect(rows.results).toEqual([
@@ -98,7 +114,9 @@ describe("email outbox delivery", () => {
 describe("reset links in the outbox", () => {
   async function requestReset(email: string) {
     expect((await post("/reset-password", { intent: "request", email })).status).toBe(200);
-    return env.DB.prepare("SELECT id, text_body FROM email_outbox WHERE to_address = ? AND kind = 'password-reset' ORDER BY created_at DESC").bind(email).first<{ id: string; text_body: string }>();
+    return env.DB.prepare("SELECT id, text_body FROM email_outbox WHERE to_address = ? AND kind = 'password-reset' ORDER BY created_at DESC")
+      .bind(email)
+      .first<{ id: string; text_body: string }>();
   }
 
   it("are kept only until the email is delivered", async () => {
@@ -151,10 +169,18 @@ describe("one email per event", () => {
   it("writes a second email with the same key not at all", async () => {
     const { userId, email } = await signUp();
     const db = database(env.DB);
-    const mail = { userId, kind: "offer", subject: "Your offer was accepted", text: "Accepted.", dedupeKey: `offer:test-${crypto.randomUUID()}:accepted` };
+    const mail = {
+      userId,
+      kind: "offer",
+      subject: "Your offer was accepted",
+      text: "Accepted.",
+      dedupeKey: `offer:test-${crypto.randomUUID()}:accepted`,
+    };
     await db.batch([emailToUser(db, mail, Date.now()), emailToUser(db, mail, Date.now())]);
     await db.batch([emailToUser(db, mail, Date.now())]);
-    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM email_outbox WHERE to_address = ? AND dedupe_key = ?").bind(email, mail.dedupeKey).first();
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM email_outbox WHERE to_address = ? AND dedupe_key = ?")
+      .bind(email, mail.dedupeKey)
+      .first();
     expect(rows).toEqual({ n: 1 });
   });
 });
@@ -163,5 +189,29 @@ describe("insert...select column order", () => {
   it("the outbox selection names every column in the table's order (drizzle writes by position)", () => {
     const selection = outboxSelection({ subject: sql`'s'`, textBody: sql`'t'`, kind: sql`'k'`, dedupeKey: sql`NULL` }, 0);
     expect(Object.keys(selection)).toEqual(Object.keys(getTableColumns(emailOutbox)));
+  });
+});
+
+describe("Server-Timing in development", () => {
+  it("breaks a signed-in page down into session, database round trips, loaders and render", async () => {
+    const user = await signUp();
+    const cookie = user.cookie.replace(`${SESSION_COOKIE}=`, "session=");
+    const response = await devFetch("/mysite/offers", { headers: { Cookie: cookie } });
+    expect(response.status).toBe(200);
+    const timing = response.headers.get("Server-Timing") ?? "";
+    expect(timing).toMatch(
+      /^session;dur=\d+, db;dur=\d+;desc="(\d+) queries", loaders;dur=\d+;desc="loaders and actions", render;dur=\d+, total;dur=\d+$/,
+    );
+    // Session, shell and the page's own reads: a few round trips, not one per row.
+    const queries = Number(/desc="(\d+) queries"/.exec(timing)?.[1]);
+    expect(queries).toBeGreaterThanOrEqual(3);
+    expect(queries).toBeLessThanOrEqual(6);
+    await response.text();
+  });
+
+  it("is not sent in production", async () => {
+    const user = await signUp();
+    const response = await get("/mysite/offers", { cookie: user.cookie });
+    expect(response.headers.get("Server-Timing")).toBeNull();
   });
 });
