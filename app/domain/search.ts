@@ -37,6 +37,18 @@ export function tagToken(tag: string): string {
   return `#${tag}#`;
 }
 
+/**
+ * The `site_grams` token (migrations/0020) of a one- or two-character term: 'u' for one character, 'b' for a pair,
+ * then the UTF-8 bytes in hex, lower-cased as SQLite's lower() does it (ASCII letters only). Null for other lengths.
+ */
+export function gramToken(term: string): string | null {
+  const length = [...term].length;
+  if (length < 1 || length > 2) return null;
+  const lowered = term.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+  const hex = [...new TextEncoder().encode(lowered)].map((byte) => byte.toString(16).toUpperCase().padStart(2, "0")).join("");
+  return `${length === 1 ? "u" : "b"}${hex}`;
+}
+
 /** The term a search page shows, from `/search?term=…` or `/search/{term}`; empty on any other page. */
 export function searchTermOf(pathname: string, search: string): string {
   if (pathname === "/search") return new URLSearchParams(search).get("term") ?? "";

@@ -2,9 +2,10 @@
  * Search over the market: a free-text term, category tags and authority bands (the rules are in app/domain/search.ts).
  *
  * A term of three characters or more and the chosen tags become one MATCH expression on SQLite FTS5's trigram
- * index (migrations/0002); results then come newest-indexed first straight from the index. Without such a phrase
- * (no term, a one- or two-character term, only authority bands) the listings are walked newest first instead, so
- * the query stops as soon as a page is full. Only tradable listings are kept: verified, active, not the viewer's.
+ * index (migrations/0002); results then come newest-indexed first straight from the index. A one- or two-character
+ * term alone finds its candidates in the index of characters and pairs (migrations/0020), newest first too, and
+ * LIKE decides. Without either (no term, only authority bands) the listings are walked newest first, so the query
+ * stops as soon as a page is full. Only tradable listings are kept: verified, active, not the viewer's.
  *
  * The count line counts at most SEARCH_COUNT_CAP matches ('100+ sites available'), in the same query as the
  * first page. Sorted by record, results come best record first (`sites.rep_sort`, then the site id), and pages
@@ -14,7 +15,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
 import { AUTHORITY_BANDS } from "~/domain/score";
 import type { ReputationCounts } from "~/domain/reputation";
-import { ftsPhrase, tagToken, type SearchQuery } from "~/domain/search";
+import { ftsPhrase, gramToken, tagToken, type SearchQuery } from "~/domain/search";
 
 export const SEARCH_PAGE_SIZE = 24;
 export const SEARCH_COUNT_CAP = 100;
@@ -74,7 +75,10 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
   const started = performance.now();
   const longTerm = [...query.term].length >= 3;
   const phrases = [...(longTerm ? [ftsPhrase(query.term)] : []), ...query.tags.map((tag) => ftsPhrase(tagToken(tag)))];
-  const matchMode = phrases.length > 0;
+  // A short term alone: its characters' index finds the candidates (with tags, the tags' phrases do).
+  const gram = !longTerm && phrases.length === 0 ? gramToken(query.term) : null;
+  const matchMode = phrases.length > 0 || gram !== null;
+  const match = phrases.length > 0 ? sql`f.site_search MATCH ${phrases.join(" AND ")}` : sql`f.site_grams MATCH ${ftsPhrase(gram ?? "")}`;
 
   const conditions: SQL[] = [sql`s.verified = 1`, sql`s.user_id <> ${viewerUserId}`];
   if (query.term && !longTerm) conditions.push(shortTermCondition(query.term));
@@ -89,7 +93,7 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
       const where = sql.join(
         [
           sql`l.active = 1`,
-          ...(matchMode ? [sql`s.search_rowid IN (SELECT rowid FROM site_search WHERE site_search MATCH ${phrases.join(" AND ")})`] : []),
+          ...(phrases.length > 0 ? [sql`s.search_rowid IN (SELECT rowid FROM site_search WHERE site_search MATCH ${phrases.join(" AND ")})`] : []),
           ...conditions,
           ...(from && "repSort" in from ? [sql`(s.rep_sort, s.id) < (${from.repSort}, ${from.siteId})`] : []),
         ],
@@ -103,13 +107,10 @@ export async function searchListings(db: Database, viewerUserId: string, query: 
         ORDER BY s.rep_sort DESC, s.id DESC LIMIT ${limit}`);
     }
     if (matchMode) {
-      const where = sql.join(
-        [sql`f.site_search MATCH ${phrases.join(" AND ")}`, ...conditions, ...(from && "rowid" in from ? [sql`f.rowid < ${from.rowid}`] : [])],
-        sql` AND `,
-      );
+      const where = sql.join([match, ...conditions, ...(from && "rowid" in from ? [sql`f.rowid < ${from.rowid}`] : [])], sql` AND `);
       return db.all<Row>(sql`
         SELECT ${columns}, CAST(f.rowid AS TEXT) AS position
-        FROM site_search AS f
+        FROM ${phrases.length > 0 ? sql`site_search` : sql`site_grams`} AS f
         JOIN sites AS s ON s.search_rowid = f.rowid
         JOIN listings AS l ON l.site_id = s.id AND l.active = 1
         WHERE ${where}

@@ -183,6 +183,31 @@ describe("search", () => {
     };
     expect(await ids("q7")).toContain(near.listingId);
     expect(await ids("%_")).toEqual([near.listingId]);
+    expect(await ids("Q")).toContain(near.listingId);
+    // Any character, through the index of characters and pairs; it follows edits of the site.
+    const accent = `${String.fromCodePoint(0x1f600 + Math.floor(Math.random() * 60))}ü`;
+    expect(await ids(accent)).toEqual([]);
+    await env.DB.prepare("UPDATE sites SET description = ? WHERE id = ?").bind(`Now with ${accent} inside`, near.siteId).run();
+    expect(await ids(accent)).toEqual([near.listingId]);
+    expect(await ids(accent.slice(0, 2))).toContain(near.listingId);
+    expect(await ids("%_")).toEqual([]);
+    await env.DB.prepare("DELETE FROM sites WHERE id = ?").bind(near.siteId).run();
+    expect(await ids(accent)).toEqual([]);
+  });
+
+  it("pages through a two-character term newest first", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const pair = `${String.fromCodePoint(0x4e00 + Math.floor(Math.random() * 20000))}x`;
+    const listed: string[] = [];
+    for (let i = 0; i < 30; i += 1)
+      listed.push((await listSite(other.userId, { host: uniqueHost("pair"), description: `Pair ${pair} number ${i}` })).listingId);
+    const first = await read(await get(`/search?term=${encodeURIComponent(pair)}`, { cookie: viewer.cookie }));
+    expect(first).toContain("30+ sites available");
+    const next = first.match(/href="(\/search\?[^"]*after=[^"]+)"/)?.[1]?.replaceAll("&amp;", "&");
+    const second = await read(await get(next!, { cookie: viewer.cookie }));
+    const seen = [first, second].flatMap((html) => [...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]));
+    expect(seen).toEqual([...listed].reverse());
   });
 
   it("finds a site by its new description after settings are saved", async () => {
@@ -474,7 +499,9 @@ describe("dashboard", () => {
     expect(first.somethingNew.map((site) => site.siteId)).toEqual(ids.slice(0, 5));
     // From past the end: round to the start again.
     const wrapped = await suggestionsFor(db, me.userId, [], now, "UTC", () => 1);
-    expect(wrapped.somethingNew.map((site) => site.siteId)).toEqual(ids.length > 5 && ids.at(-1) ? [ids.at(-1), ...ids.slice(0, 4)] : ids.slice(0, 5));
+    expect(wrapped.somethingNew.map((site) => site.siteId)).toEqual(
+      ids.length > 5 && ids.at(-1) ? [ids.at(-1), ...ids.slice(0, 4)] : ids.slice(0, 5),
+    );
   });
 });
 

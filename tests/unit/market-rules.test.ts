@@ -3,7 +3,7 @@ import { formatMessageTime, formatRunDate, formatShortDate, isTimeZone, timeZone
 import { countOffers } from "~/domain/offer-status";
 import { authorityBand, displayScore } from "~/domain/score";
 import { formatDomainAuthority, formatLinks, formatOnPageSeo, formatSpeed, formatSsl, formatTechnicalSeo, scoreCards } from "~/domain/score-cards";
-import { ftsPhrase, parseSearchQuery, searchTermOf, tagToken } from "~/domain/search";
+import { ftsPhrase, gramToken, parseSearchQuery, searchTermOf, tagToken } from "~/domain/search";
 import { tagOfTheDay } from "~/domain/suggestions";
 
 describe("authority bands on the rounded-up score", () => {
@@ -162,5 +162,18 @@ describe("dashboard counting", () => {
       site,
     );
     expect(counts).toEqual({ pending: 1, received: 2, trades: 2 });
+  });
+});
+
+describe("short-term index tokens", () => {
+  it("writes one character or a pair as SQLite's lower() and hex() do", () => {
+    expect(gramToken("a")).toBe("u61");
+    expect(gramToken("A")).toBe("u61");
+    expect(gramToken("Zz")).toBe("b7A7A");
+    expect(gramToken("é")).toBe("uC3A9");
+    expect(gramToken("É")).toBe("uC389"); // lower() changes ASCII letters only, as LIKE compares them
+    expect(gramToken("😀")).toBe("uF09F9880");
+    expect(gramToken("abc")).toBeNull();
+    expect(gramToken("")).toBeNull();
   });
 });
