@@ -2,7 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useState } from "react";
 import { messages } from "~/domain/messages";
 import { descriptionProblem, websiteUrlProblem } from "~/domain/rules";
-import type { FieldErrors } from "~/lib/forms.server";
+import type { FieldErrors } from "~/domain/validation";
 import { Modal } from "./modal";
 import { Spinner } from "./spinner";
 import { useHydrated } from "./use-hydrated";

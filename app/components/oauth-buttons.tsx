@@ -1,4 +1,4 @@
-import type { OAuthProvider } from "~/services/oauth.server";
+import type { OAuthProvider } from "~/domain/oauth";
 
 const LABELS: Record<OAuthProvider, string> = { google: "Continue with Google", github: "Continue with GitHub" };
 

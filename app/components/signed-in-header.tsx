@@ -2,7 +2,7 @@ import { Form, Link, useLocation } from "@remix-run/react";
 import { Wordmark } from "./brand";
 import { messages } from "~/domain/messages";
 import { searchTermOf } from "~/domain/search";
-import type { UserSite } from "~/services/sites.server";
+import type { UserSite } from "~/domain/user-site";
 import { SiteIcon } from "./site-icon";
 
 const MENU = [

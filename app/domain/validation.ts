@@ -19,6 +19,9 @@ import {
   PASSWORD_RULES,
 } from "./rules";
 
+/** Messages per field of a refused form, in the order of the schema's rules. */
+export type FieldErrors = Record<string, string[] | undefined>;
+
 export * from "./rules";
 
 const emailField = (message: string) =>

@@ -1,8 +1,9 @@
 /** Reading and validating form posts: every failure becomes field messages and a 4xx, never a 500. */
 import { parseWithZod } from "@conform-to/zod";
 import type { z } from "zod";
+import type { FieldErrors } from "~/domain/validation";
 
-export type FieldErrors = Record<string, string[] | undefined>;
+export type { FieldErrors };
 
 export interface FormFailure {
   ok: false;

@@ -13,7 +13,6 @@ import { requireAuth } from "~/services/auth.server";
 import { dashboardFor, suggestionsFor } from "~/services/dashboard.server";
 import { loadActiveSite, loadSignedInShell } from "~/services/layout.server";
 import type { MySiteData } from "./_app.mysite";
-import { linkProblemsOf } from "~/services/delivered-links.server";
 import { recordOfSite } from "~/services/reputation.server";
 import { useTimeZone } from "~/components/use-time-zone";
 import { timeZoneOf } from "~/lib/time-zone.server";
@@ -25,11 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [site, shell] = await Promise.all([loadActiveSite(context, auth), loadSignedInShell(context, auth)]);
   if (!site) return null;
   const now = context.now();
-  const [dashboard, suggestions, linkProblems] = await Promise.all([
-    dashboardFor(context.db, auth.user.id, site.id),
-    suggestionsFor(context.db, auth.user.id, site.tags, now, timeZoneOf(request)),
-    linkProblemsOf(context.db, site.id, now),
-  ]);
+  const { suggestions, ...dashboard } = await dashboardFor(context.db, auth.user.id, site, now, timeZoneOf(request));
   const card = (s: (typeof suggestions.matched)[number]) => ({
     id: s.listingId,
     url: s.url,
@@ -45,7 +40,6 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     email: shell.user.email,
     emailVerified: shell.user.emailVerified,
     ...dashboard,
-    linkProblems,
     // The site's own record, as other owners see it on its cards, panel and profile.
     record: recordOfSite(site),
     suggestions: { tag: suggestions.tag, matched: suggestions.matched.map(card), somethingNew: suggestions.somethingNew.map(card) },

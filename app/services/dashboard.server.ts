@@ -4,7 +4,8 @@ import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { countOffers } from "~/domain/offer-status";
 import { ftsPhrase, tagToken } from "~/domain/search";
-import { offerSidesOf, offersAndTrades } from "./trades-read.server";
+import { offerSidesQuery, offersAndTradesOf, offersAndTradesQueries } from "./trades-read.server";
+import { linkProblemsQuery } from "./delivered-links.server";
 import { SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
 import { shownScore } from "./sites.server";
 
@@ -40,44 +41,71 @@ function randomSitesQueries(db: Database, userId: string, tag: string | null, co
           tagToken(tag),
         )} AND rowid ${side} ${start} ORDER BY rowid LIMIT ${TAG_CANDIDATES})`
       : sql`${sites.searchRowid} ${side} ${start}`;
-    return db
-      .select(suggestionColumns)
-      .from(sites)
-      // `+` keeps SQLite from walking every active listing (its index on `active`): the walk starts in the index above.
-      .innerJoin(listings, and(eq(listings.siteId, sites.id), sql`+${listings.active} = 1`))
-      .where(and(tradable, where))
-      .orderBy(sites.searchRowid)
-      .limit(count);
+    return (
+      db
+        .select(suggestionColumns)
+        .from(sites)
+        // `+` keeps SQLite from walking every active listing (its index on `active`): the walk starts in the index above.
+        .innerJoin(listings, and(eq(listings.siteId, sites.id), sql`+${listings.active} = 1`))
+        .where(and(tradable, where))
+        .orderBy(sites.searchRowid)
+        .limit(count)
+    );
   };
   return [segment(true), segment(false)] as const;
 }
 
-/**
- * 'Try these sites about {tag}' with the day's tag, or 'Try these sites' when it matches too few; and 'Try something
- * new'. One round trip for all of it.
- */
-export async function suggestionsFor(db: Database, userId: string, siteTags: string[], now: number, timeZone: string, random = Math.random) {
-  const tag = tagOfTheDay(siteTags, now, timeZone);
-  const [afterTag, beforeTag] = randomSitesQueries(db, userId, tag, SUGGESTIONS_PER_SECTION, random());
+type SuggestionRow = Awaited<ReturnType<ReturnType<typeof randomSitesQueries>[0]["all"]>>[number];
+
+/** The four statements behind the suggestions: from a random point, with the day's tag (none without one) and without. */
+function suggestionQueries(db: Database, userId: string, tag: string | null, random: () => number) {
+  const [afterTag, beforeTag] = randomSitesQueries(db, userId, tag, tag ? SUGGESTIONS_PER_SECTION : 0, random());
   // Enough for both sections, in case the tag matches too few.
   const [after, before] = randomSitesQueries(db, userId, null, SUGGESTIONS_PER_SECTION * 2, random());
-  const [taggedAfter, taggedBefore, anyAfter, anyBefore] = tag
-    ? await db.batch([afterTag, beforeTag, after, before])
-    : [[], [], ...(await db.batch([after, before]))];
-  const tagged = [...taggedAfter, ...taggedBefore].slice(0, SUGGESTIONS_PER_SECTION);
-  const any = [...anyAfter, ...anyBefore].slice(0, SUGGESTIONS_PER_SECTION * 2);
-  const enough = tagged.length > TOO_FEW_TAG_MATCHES;
-  const somethingNew = any.slice(0, SUGGESTIONS_PER_SECTION);
+  return [afterTag, beforeTag, after, before] as const;
+}
+
+/**
+ * 'Try these sites about {tag}' with the day's tag, or 'Try these sites' when it matches too few; and 'Try something
+ * new'.
+ */
+function suggestionsOf(tag: string | null, [taggedAfter, taggedBefore, anyAfter, anyBefore]: readonly SuggestionRow[][]) {
+  const tagged = [...taggedAfter!, ...taggedBefore!].slice(0, SUGGESTIONS_PER_SECTION);
+  const any = [...anyAfter!, ...anyBefore!].slice(0, SUGGESTIONS_PER_SECTION * 2);
+  const enough = tag !== null && tagged.length > TOO_FEW_TAG_MATCHES;
   return {
     tag: enough ? tag : null,
     // The last five: other sites than 'something new' when there are ten, some of the same in a small market.
     matched: enough ? tagged : any.slice(Math.max(0, any.length - SUGGESTIONS_PER_SECTION)),
-    somethingNew,
+    somethingNew: any.slice(0, SUGGESTIONS_PER_SECTION),
   };
 }
 
-/** The counters (over every offer of the site) and the two lists (the same rows as the Offers page). */
-export async function dashboardFor(db: Database, userId: string, siteId: string) {
-  const [{ offers: open, trades }, sides] = await Promise.all([offersAndTrades(db, userId, siteId), offerSidesOf(db, siteId)]);
-  return { counts: countOffers(sides, siteId), trades, offers: open };
+/** The suggestions alone, in one round trip. */
+export async function suggestionsFor(db: Database, userId: string, siteTags: string[], now: number, timeZone: string, random = Math.random) {
+  const tag = tagOfTheDay(siteTags, now, timeZone);
+  return suggestionsOf(tag, await db.batch(suggestionQueries(db, userId, tag, random)));
+}
+
+/**
+ * Everything the dashboard reads, in one round trip: the counters (over every offer of the site), the offers and
+ * trades lists (the same rows as the Offers page), delivered links with a problem, and the suggestions.
+ */
+export async function dashboardFor(
+  db: Database,
+  userId: string,
+  site: { id: string; tags: string[] },
+  now: number,
+  timeZone: string,
+  random = Math.random,
+) {
+  const tag = tagOfTheDay(site.tags, now, timeZone);
+  const [offerRows, entries, sides, linkProblems, ...suggested] = await db.batch([
+    ...offersAndTradesQueries(db, userId, site.id),
+    offerSidesQuery(db, site.id),
+    linkProblemsQuery(db, site.id, now),
+    ...suggestionQueries(db, userId, tag, random),
+  ]);
+  const { offers: open, trades } = offersAndTradesOf(site.id, offerRows, entries);
+  return { counts: countOffers(sides, site.id), trades, offers: open, linkProblems, suggestions: suggestionsOf(tag, suggested) };
 }

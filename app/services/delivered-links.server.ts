@@ -292,7 +292,7 @@ async function recheckOne(
 }
 
 /** Delivered links with a problem on the trades of this site, as both parties' dashboards show them. */
-export function linkProblemsOf(db: Database, siteId: string, now: number) {
+export function linkProblemsQuery(db: Database, siteId: string, now: number) {
   return db
     .select({
       offerId: offerEntries.offerId,
@@ -312,8 +312,7 @@ export function linkProblemsOf(db: Database, siteId: string, now: number) {
       ),
     )
     .orderBy(desc(offerEntries.linkCheckedAt))
-    .limit(20)
-    .all();
+    .limit(20);
 }
 
 /** Every check of the links delivered on this offer, newest first: the history on the trade's detail, and each side's latest. */

@@ -1,22 +1,29 @@
 /** What the signed-in layouts need: the user, their sites and the active site, loaded once per request. */
 import { once, type AppContext } from "~/lib/context";
 import type { CurrentAuth } from "./auth.server";
-import { getOwnedSite, listUserSites, resolveActiveSite } from "./sites.server";
+import { activeSiteQuery, userSitesQuery, type OwnedSite } from "./sites.server";
 
-export function loadSignedInShell(context: AppContext, auth: CurrentAuth) {
-  return once(context, "shell", async () => {
-    const userSites = await listUserSites(context.db, auth.user.id);
-    return {
-      user: { email: auth.user.email, emailVerified: auth.user.emailVerified, connects: auth.user.connects, connectsHeld: auth.user.connectsHeld },
-      sites: userSites,
-      activeSite: resolveActiveSite(userSites, auth.session.activeSiteId),
-    };
+/** The user's sites and the active site's whole row, in one round trip, once per request however many loaders ask. */
+function loadSites(context: AppContext, auth: CurrentAuth) {
+  return once(context, "sites", async () => {
+    const [userSites, [activeRow]] = await context.db.batch([
+      userSitesQuery(context.db, auth.user.id),
+      activeSiteQuery(context.db, auth.user.id, auth.session.activeSiteId),
+    ]);
+    return { userSites, activeRow: (activeRow as OwnedSite | undefined) ?? null };
   });
+}
+
+export async function loadSignedInShell(context: AppContext, auth: CurrentAuth) {
+  const { userSites, activeRow } = await loadSites(context, auth);
+  return {
+    user: { email: auth.user.email, emailVerified: auth.user.emailVerified, connects: auth.user.connects, connectsHeld: auth.user.connectsHeld },
+    sites: userSites,
+    activeSite: userSites.find((site) => site.id === activeRow?.id) ?? null,
+  };
 }
 
 /** The whole row of the active site; null when the user has no site yet. */
 export async function loadActiveSite(context: AppContext, auth: CurrentAuth) {
-  const shell = await loadSignedInShell(context, auth);
-  if (!shell.activeSite) return null;
-  return once(context, "activeSite", async () => (await getOwnedSite(context.db, auth.user.id, shell.activeSite!.id)) ?? null);
+  return (await loadSites(context, auth)).activeRow;
 }

@@ -15,11 +15,11 @@ import { newId } from "~/lib/ids";
 import { closeChatSockets } from "./chats.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { readCookie } from "./sessions.server";
+import { OAUTH_PROVIDERS, type OAuthProvider } from "~/domain/oauth";
 
 const PROVIDER_NAMES: Record<OAuthProvider, string> = { google: "Google", github: "GitHub" };
 
-export const OAUTH_PROVIDERS = ["google", "github"] as const;
-export type OAuthProvider = (typeof OAUTH_PROVIDERS)[number];
+export { OAUTH_PROVIDERS, type OAuthProvider };
 
 export function isOAuthProvider(value: string | undefined): value is OAuthProvider {
   return OAUTH_PROVIDERS.some((provider) => provider === value);

@@ -50,20 +50,23 @@ export async function addSite(db: Database, site: NewSite, now: number): Promise
 /** The score a site shows: its audited score, or until the first audit its placeholder (docs/decisions/0024-placeholder-score.md). */
 export const shownScore = sql<number>`coalesce(${sites.score}, ${sites.placeholderScore})`;
 
-export function listUserSites(db: Database, userId: string) {
+/** The user's sites, oldest first, as the site switcher shows them (a query to run or to batch). */
+export function userSitesQuery(db: Database, userId: string) {
   return db
     .select({ id: sites.id, url: sites.url, host: sites.host, icon: sites.icon, verified: sites.verified, score: shownScore })
     .from(sites)
     .where(eq(sites.userId, userId))
-    .orderBy(asc(sites.createdAt), asc(sites.id))
-    .all();
+    .orderBy(asc(sites.createdAt), asc(sites.id));
 }
 
-export type UserSite = Awaited<ReturnType<typeof listUserSites>>[number];
-
-/** The session's remembered site if the user still owns it, otherwise the first site. */
-export function resolveActiveSite(userSites: UserSite[], remembered: string | null): UserSite | null {
-  return userSites.find((site) => site.id === remembered) ?? userSites[0] ?? null;
+/** The whole row of the active site: the remembered one while the user owns it, else their first (a query to batch). */
+export function activeSiteQuery(db: Database, userId: string, remembered: string | null) {
+  return db
+    .select()
+    .from(sites)
+    .where(eq(sites.userId, userId))
+    .orderBy(sql`${sites.id} = ${remembered ?? ""} DESC`, asc(sites.createdAt), asc(sites.id))
+    .limit(1);
 }
 
 /** Remembers the active site in the session; refuses a site the user does not own. */
@@ -121,7 +124,7 @@ export async function updateSiteSettings(db: Database, userId: string, siteId: s
                 createdAt: sql<number>`${now}`.as("created_at"),
               })
               .from(sites)
-              .where(owned)
+              .where(owned),
           )
           .onConflictDoUpdate({
             target: listings.siteId,

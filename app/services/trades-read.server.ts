@@ -1,5 +1,5 @@
 /** What the Offers and Trades panels, the offer detail and the connects page show. */
-import { and, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { connectLedger, connectLots, offerEntries, offers, paymentEvents, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
@@ -11,9 +11,12 @@ import { linkHistoryOf } from "./delivered-links.server";
 const senderSite = alias(sites, "sender_site");
 const receiverSite = alias(sites, "receiver_site");
 
-/** Offers involving the site that this user has not trashed, newest first. */
-export async function listSiteOffers(db: Database, userId: string, siteId: string) {
-  const rows = await db
+/**
+ * Offers involving the site that this user has not trashed, newest first (a query to batch). Its columns have names
+ * of their own: in a batch drizzle maps rows by column name.
+ */
+function siteOffersQuery(db: Database, userId: string, siteId: string) {
+  return db
     .select({
       id: offers.id,
       status: offers.status,
@@ -22,8 +25,8 @@ export async function listSiteOffers(db: Database, userId: string, siteId: strin
       expiredAt: offers.expiredAt,
       senderSiteId: offers.senderSiteId,
       receiverSiteId: offers.receiverSiteId,
-      senderHost: senderSite.host,
-      receiverHost: receiverSite.host,
+      senderHost: sql<string>`${senderSite.host}`.as("sender_host"),
+      receiverHost: sql<string>`${receiverSite.host}`.as("receiver_host"),
     })
     .from(offers)
     .innerJoin(senderSite, eq(senderSite.id, offers.senderSiteId))
@@ -31,8 +34,27 @@ export async function listSiteOffers(db: Database, userId: string, siteId: strin
     .leftJoin(offerEntries, and(eq(offerEntries.offerId, offers.id), eq(offerEntries.userId, userId)))
     .where(and(or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId)), isNull(offerEntries.trashedAt)))
     .orderBy(desc(offers.createdAt))
-    .limit(200)
-    .all();
+    .limit(200);
+}
+
+/** Entry statuses of the site's trades, selected by site (an id list could pass D1's limit of bound parameters). */
+function tradeEntriesQuery(db: Database, siteId: string) {
+  return db
+    .select({ offerId: offerEntries.offerId, status: offerEntries.status })
+    .from(offerEntries)
+    .innerJoin(offers, eq(offers.id, offerEntries.offerId))
+    .where(and(eq(offers.status, "accepted"), or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId))));
+}
+
+type SiteOfferRow = Awaited<ReturnType<ReturnType<typeof siteOffersQuery>["all"]>>[number];
+type TradeEntryRow = Awaited<ReturnType<ReturnType<typeof tradeEntriesQuery>["all"]>>[number];
+
+/** The queries behind `offersAndTrades`, to run in one batch with others; `offersAndTradesOf` reads their rows. */
+export function offersAndTradesQueries(db: Database, userId: string, siteId: string) {
+  return [siteOffersQuery(db, userId, siteId), tradeEntriesQuery(db, siteId)] as const;
+}
+
+function toOfferRows(rows: SiteOfferRow[], siteId: string) {
   return rows.map((row) => ({
     id: row.id,
     status: row.status,
@@ -45,13 +67,12 @@ export async function listSiteOffers(db: Database, userId: string, siteId: strin
   }));
 }
 
-/** Status and sides of every offer of the site, for the dashboard counters (no cap, three small columns). */
-export function offerSidesOf(db: Database, siteId: string) {
+/** Status and sides of every offer of the site, for the dashboard counters (no cap, three small columns; to batch). */
+export function offerSidesQuery(db: Database, siteId: string) {
   return db
     .select({ status: offers.status, senderSiteId: offers.senderSiteId, receiverSiteId: offers.receiverSiteId })
     .from(offers)
-    .where(or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId)))
-    .all();
+    .where(or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId)));
 }
 
 /** The two sites' hosts of an offer, for messages about it. */
@@ -66,16 +87,8 @@ export function hostsOf(db: Database, offerId: string) {
 }
 
 /** Offers: not accepted, not trashed, oldest first. Trades: accepted, newest first. Each with its label. */
-export async function offersAndTrades(db: Database, userId: string, siteId: string) {
-  const rows = await listSiteOffers(db, userId, siteId);
-  // Entry statuses of the site's trades, selected by site (an id list could pass D1's limit of bound parameters).
-  const entries = await db
-    .select({ offerId: offerEntries.offerId, status: offerEntries.status })
-    .from(offerEntries)
-    .innerJoin(offers, eq(offers.id, offerEntries.offerId))
-    .where(and(eq(offers.status, "accepted"), or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId))))
-    .all();
-  const labelled = rows.map((row) => ({
+export function offersAndTradesOf(siteId: string, offerRows: SiteOfferRow[], entries: TradeEntryRow[]) {
+  const labelled = toOfferRows(offerRows, siteId).map((row) => ({
     ...row,
     code: offerStatusCode({
       status: row.status,
@@ -87,6 +100,12 @@ export async function offersAndTrades(db: Database, userId: string, siteId: stri
     offers: labelled.filter((row) => row.status !== "accepted").reverse(),
     trades: labelled.filter((row) => row.status === "accepted"),
   };
+}
+
+/** The Offers and Trades lists of the site, in one round trip. */
+export async function offersAndTrades(db: Database, userId: string, siteId: string) {
+  const [rows, entries] = await db.batch(offersAndTradesQueries(db, userId, siteId));
+  return offersAndTradesOf(siteId, rows, entries);
 }
 
 const profileColumns = {
