@@ -96,10 +96,14 @@ async function load(path, headers = {}) {
   };
 }
 
-/** Gzipped size of every script a page loads (entry, route chunks and their module preloads). */
+/**
+ * Gzipped size of every script a page loads: its module preloads and the modules its inline script imports. (The
+ * route manifest in the page names other routes' modules too; the browser loads those only on the way there.)
+ */
 async function javascriptOf(path, headers = {}) {
   const html = await (await fetch(`${base}${path}`, { headers: Array.isArray(headers) ? headers[0] : headers })).text();
-  const scripts = [...new Set(html.match(/\/assets\/[\w.-]+\.js/g) ?? [])];
+  const loaded = html.matchAll(/<link rel="modulepreload" href="(\/assets\/[^"]+\.js)"|import (?:\* as \w+ from )?"(\/assets\/[^"]+\.js)"/g);
+  const scripts = [...new Set([...loaded].map((match) => match[1] ?? match[2]))];
   let gzipped = 0;
   for (const script of scripts) {
     const body = Buffer.from(await (await fetch(`${base}${script}`)).arrayBuffer());

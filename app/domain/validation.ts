@@ -18,6 +18,7 @@ import {
   PASSWORD_MAX_LENGTH,
   PASSWORD_RULES,
 } from "./rules";
+import { SITE_ADD_SOURCES, siteAddSource, type SiteAddSource } from "./site-add";
 
 /** Messages per field of a refused form, in the order of the schema's rules. */
 export type FieldErrors = Record<string, string[] | undefined>;
@@ -41,11 +42,7 @@ export const newPasswordField = z
     }
   });
 
-const websiteUrlField = (message: string) =>
-  z
-    .string({ required_error: message, invalid_type_error: message })
-    .trim()
-    .refine(isWebsiteUrl, message);
+const websiteUrlField = (message: string) => z.string({ required_error: message, invalid_type_error: message }).trim().refine(isWebsiteUrl, message);
 
 /** A zod string checked by one of the rules' problem functions (rules.ts), with the same message. */
 const ruled = (problem: (value: string) => string | null, missing: string) =>
@@ -96,12 +93,7 @@ export const addWebsiteSchema = z.object({
   description: descriptionField,
 });
 
-export const SITE_ADD_SOURCES = ["hero", "market", "other"] as const;
-export type SiteAddSource = (typeof SITE_ADD_SOURCES)[number];
-
-export function siteAddSource(value: string | null | undefined): SiteAddSource {
-  return SITE_ADD_SOURCES.find((source) => source === value) ?? "other";
-}
+export { SITE_ADD_SOURCES, siteAddSource, type SiteAddSource };
 
 const siteAddBase = {
   url: websiteUrlField(messages.invalidUrl),
@@ -145,24 +137,29 @@ const idsOf = (options: readonly { id: string }[]) =>
     .transform((ids) => [...new Set(ids)]);
 
 /** Site settings: the description and the three chip lists (content types, materials, tags). */
-export const siteSettingsSchema = z.object({
-  description: z
-    .string({ required_error: messages.enterDescription, invalid_type_error: messages.enterDescription })
-    .trim()
-    .min(1, messages.enterDescription)
-    .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
-  contentTypes: idsOf(CONTENT_TYPES),
-  materials: idsOf(PROVIDED_MATERIALS),
-  tags: idsOf(CATEGORY_TAGS),
-  /** The site's listing in the market: shown or not, and its price. */
-  listed: z.literal("on").optional().transform((value) => value === "on"),
-  connects: z.coerce
-    .number({ invalid_type_error: messages.connectsRange })
-    .int(messages.connectsRange)
-    .min(1, messages.connectsRange)
-    .max(LISTING_CONNECTS_MAX, messages.connectsRange)
-    .optional(),
-}).refine((settings) => !settings.listed || settings.connects !== undefined, { message: messages.connectsRange, path: ["connects"] });
+export const siteSettingsSchema = z
+  .object({
+    description: z
+      .string({ required_error: messages.enterDescription, invalid_type_error: messages.enterDescription })
+      .trim()
+      .min(1, messages.enterDescription)
+      .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
+    contentTypes: idsOf(CONTENT_TYPES),
+    materials: idsOf(PROVIDED_MATERIALS),
+    tags: idsOf(CATEGORY_TAGS),
+    /** The site's listing in the market: shown or not, and its price. */
+    listed: z
+      .literal("on")
+      .optional()
+      .transform((value) => value === "on"),
+    connects: z.coerce
+      .number({ invalid_type_error: messages.connectsRange })
+      .int(messages.connectsRange)
+      .min(1, messages.connectsRange)
+      .max(LISTING_CONNECTS_MAX, messages.connectsRange)
+      .optional(),
+  })
+  .refine((settings) => !settings.listed || settings.connects !== undefined, { message: messages.connectsRange, path: ["connects"] });
 
 const contentTypeField = ruled(contentTypeProblem, messages.selectContentType);
 

@@ -10,7 +10,7 @@ import { messages } from "~/domain/messages";
 import { labelOf, CATEGORY_TAGS } from "~/domain/options";
 import { displayScore } from "~/domain/score";
 import { requireAuth } from "~/services/auth.server";
-import { dashboardFor, suggestionsFor } from "~/services/dashboard.server";
+import { dashboardFor } from "~/services/dashboard.server";
 import { loadActiveSite, loadSignedInShell } from "~/services/layout.server";
 import type { MySiteData } from "./_app.mysite";
 import { recordOfSite } from "~/services/reputation.server";

@@ -38,7 +38,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [runs, done] = await Promise.all([scoreRunsOf(context.db, site.id, RECENT_RUNS), scoreHistoryOf(context.db, site.id, CHART_RUNS)]);
   const isRunning = (run: (typeof runs)[number]) => run.status === "running" && run.startedAt > now - AUDIT_STALE_MS;
   const running = runs.find(isRunning) ?? null;
-  const lastDone = done[0] ?? null;
+  const facts = (done[0]?.details ?? null) as AuditFacts | null;
   // The newest finished run, when it went wrong (a run whose Worker stopped counts as failed).
   const latestFinished = runs.find((run) => !isRunning(run));
   const lastFailure = latestFinished && latestFinished.status !== "done" ? latestFinished : null;
@@ -51,8 +51,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     score: site.score,
     placeholderScore: site.placeholderScore,
     scoreRunAt: site.scoreRunAt,
-    attributes: storedAttributes(site),
-    facts: (lastDone?.details ?? null) as AuditFacts | null,
+    // Worked out here, so the cards' texts and the scoring rules stay out of the page's JavaScript.
+    cards: scoreCards(storedAttributes(site), facts),
+    breakdown: facts ? scoreBreakdown(facts) : null,
     running: running ? { step: running.step, startedAt: running.startedAt } : null,
     lastFailure: lastFailure ? { at: lastFailure.startedAt, error: lastFailure.error ?? messages.auditDidNotFinish } : null,
     nextOwnerRunAt,
@@ -106,12 +107,11 @@ function AuditProgress({ step }: { step: (typeof AUDIT_STEPS)[number] | null }) 
 /** What the last audit found; the audit itself fills these numbers (docs/decisions/0011-authority-score-audit.md). */
 export default function YourScore() {
   const timeZone = useTimeZone();
-  const { now, host, score, placeholderScore, scoreRunAt, attributes, facts, running, lastFailure, nextOwnerRunAt, history } =
+  const { now, host, score, placeholderScore, scoreRunAt, cards, breakdown, running, lastFailure, nextOwnerRunAt, history } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const starting = navigation.state !== "idle" && navigation.formAction === "/mysite/your-score";
-  const breakdown = facts ? scoreBreakdown(facts) : null;
   return (
     <div className="your-score stack-lg">
       <div className="score-head card">
@@ -153,7 +153,7 @@ export default function YourScore() {
       </section>
 
       <div className="score-cards">
-        {scoreCards(attributes, facts).map((card) => (
+        {cards.map((card) => (
           <article key={card.id} className="card score-card" data-testid="score-card">
             <h3>{card.title}</h3>
             <p className="score-value">{card.value}</p>

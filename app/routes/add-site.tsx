@@ -1,11 +1,13 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useState, type FocusEvent, type FormEvent } from "react";
 import { Wordmark } from "~/components/brand";
 import { Spinner } from "~/components/spinner";
 import { SITE_CATEGORIES } from "~/domain/options";
-import { siteAddSchema, siteAddSource, type SiteAddSource } from "~/domain/validation";
-import { parseForm, readFormData, typedValues, type FieldErrors } from "~/lib/forms.server";
+import { siteAddProblems, siteAddSource } from "~/domain/site-add";
+import { siteAddSchema, type FieldErrors } from "~/domain/validation";
+import { useHydrated } from "~/components/use-hydrated";
+import { parseForm, readFormData, typedValues } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { addSiteWithListing } from "~/services/listings.server";
 import { auditAfterResponse } from "~/services/audit.server";
@@ -57,44 +59,47 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await allow(context, RATE_LIMITS.waitlistPerAddress, clientAddress(request)))) {
     return data({ errors: {}, values: typedValues(formData), formError: messages.tooManyAttempts }, { status: 429 });
   }
-  await joinWaitlist(
-    context.db,
-    { url: value.url, email: value.email, category: value.category, description: value.description, source },
-    now,
-  );
+  await joinWaitlist(context.db, { url: value.url, email: value.email, category: value.category, description: value.description, source }, now);
   throw redirect("/newbeta");
 }
 
-function clientErrors(source: SiteAddSource, form: HTMLFormElement): FieldErrors {
-  const result = siteAddSchema(source).safeParse(Object.fromEntries(new FormData(form)));
-  if (result.success) return {};
-  return result.error.flatten().fieldErrors as FieldErrors;
-}
+type Field = "url" | "email" | "category" | "description" | "connects";
 
 export default function SiteAddForm() {
   const { source, url } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const [errors, setErrors] = useState<FieldErrors>(actionData?.errors ?? {});
-  useEffect(() => {
-    if (actionData) setErrors(actionData.errors);
-  }, [actionData]);
-  const values: Record<string, string> = actionData?.values ?? {};
+  const hydrated = useHydrated();
+  const typed: Record<string, string> = actionData?.values ?? {};
+  // What the form holds now, checked by the same rules as the server's as the user types (with JavaScript).
+  const [values, setValues] = useState<Record<string, string>>({ ...typed, url: typed.url ?? url });
+  const [left, setLeft] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => setLeft(new Set()), [actionData]);
+  const problems = siteAddProblems(source, values);
+  const ready = Object.keys(problems).length === 0;
   const exitTo = source === "market" ? "/market" : "/";
   const busy = navigation.state === "submitting";
 
-  // Nothing is submitted unless every rule passes; the server checks the same rules again.
-  const checkBeforeSubmit = (event: FormEvent<HTMLFormElement>) => {
-    const found = clientErrors(source, event.currentTarget);
-    setErrors(found);
-    if (Object.keys(found).length > 0) event.preventDefault();
-  };
-  const error = (name: string) =>
-    errors[name]?.[0] ? (
+  // The server's message until the field is edited; then the rules' message once the user has left the field.
+  const messageOf = (name: Field) => (left.has(name) ? problems[name]?.[0] : (actionData?.errors as FieldErrors | undefined)?.[name]?.[0]);
+  const error = (name: Field) => {
+    const message = messageOf(name);
+    return message ? (
       <span className="field-error" id={`${name}-error`}>
-        {errors[name]?.[0]}
+        {message}
       </span>
     ) : null;
+  };
+  const invalid = (name: Field) => ({ "aria-invalid": Boolean(messageOf(name)), "aria-describedby": messageOf(name) ? `${name}-error` : undefined });
+  const edited = (event: FormEvent<HTMLFormElement>) => {
+    setValues(Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>);
+    const name = (event.target as HTMLInputElement).name;
+    if ((event.target as HTMLInputElement).type === "radio") setLeft((names) => new Set(names).add(name));
+  };
+  const leave = (event: FocusEvent<HTMLFormElement>) => {
+    const name = (event.target as unknown as HTMLInputElement).name;
+    if (name) setLeft((names) => new Set(names).add(name));
+  };
 
   return (
     <div className="page centered-page">
@@ -106,16 +111,16 @@ export default function SiteAddForm() {
       </header>
       <main className="form-page">
         <h1>Let the matching begin...</h1>
-        <Form method="post" className="stack card" onSubmit={checkBeforeSubmit} noValidate>
+        <Form method="post" className="stack card" onChange={edited} onBlur={leave} noValidate>
           <label className="field">
             <span>Website url</span>
-            <input name="url" type="text" inputMode="url" placeholder="yourwebsite.com" defaultValue={values.url ?? url} aria-invalid={Boolean(errors.url)} />
+            <input name="url" type="text" inputMode="url" placeholder="yourwebsite.com" defaultValue={typed.url ?? url} {...invalid("url")} />
             {error("url")}
           </label>
           {source === "hero" ? (
             <label className="field">
               <span>Email</span>
-              <input name="email" type="email" autoComplete="email" defaultValue={values.email ?? ""} aria-invalid={Boolean(errors.email)} />
+              <input name="email" type="email" autoComplete="email" defaultValue={typed.email ?? ""} {...invalid("email")} />
               {error("email")}
             </label>
           ) : null}
@@ -124,7 +129,7 @@ export default function SiteAddForm() {
             <div className="choice-row">
               {SITE_CATEGORIES.map((category) => (
                 <label key={category.id} className="choice">
-                  <input type="radio" name="category" value={category.id} defaultChecked={values.category === category.id} />
+                  <input type="radio" name="category" value={category.id} defaultChecked={typed.category === category.id} />
                   <span>{category.label}</span>
                 </label>
               ))}
@@ -133,13 +138,13 @@ export default function SiteAddForm() {
           </fieldset>
           <label className="field">
             <span>Description</span>
-            <textarea name="description" rows={3} defaultValue={values.description ?? ""} aria-invalid={Boolean(errors.description)} />
+            <textarea name="description" rows={3} defaultValue={typed.description ?? ""} {...invalid("description")} />
             {error("description")}
           </label>
           {source === "market" ? (
             <label className="field">
               <span>Connects a proposal needs</span>
-              <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={values.connects ?? ""} aria-invalid={Boolean(errors.connects)} />
+              <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={typed.connects ?? ""} {...invalid("connects")} />
               {error("connects")}
             </label>
           ) : null}
@@ -148,7 +153,8 @@ export default function SiteAddForm() {
               {actionData.formError}
             </p>
           ) : null}
-          <button type="submit" className="button button-primary button-block" disabled={busy}>
+          {/* Grey until every field passes (with JavaScript); without it the server answers with the messages. */}
+          <button type="submit" className="button button-primary button-block" disabled={busy || (hydrated && !ready)}>
             {busy ? <Spinner /> : null} Complete
           </button>
         </Form>
@@ -156,4 +162,3 @@ export default function SiteAddForm() {
     </div>
   );
 }
-

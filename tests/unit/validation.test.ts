@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
+import { siteAddProblems } from "~/domain/site-add";
 import {
   addWebsiteSchema,
   contentTypeProblem,
@@ -30,7 +31,12 @@ describe("sign-up email", () => {
   it.each(["ana@example.com", "first.last+tag@sub.example.co.uk", " padded@example.org "])("accepts %s", (email) => {
     expect(isEmail(email)).toBe(true);
   });
-  it.each(["", "ana", "ana@", "ana@example", "ana@example.c", "a b@example.com", `${big}@example.com`].map((value) => ({ value, label: value.slice(0, 30) })))("rejects $label", ({ value: email }) => {
+  it.each(
+    ["", "ana", "ana@", "ana@example", "ana@example.c", "a b@example.com", `${big}@example.com`].map((value) => ({
+      value,
+      label: value.slice(0, 30),
+    })),
+  )("rejects $label", ({ value: email }) => {
     expect(isEmail(email)).toBe(false);
     expect(errorsOf(signupAccountSchema.safeParse({ email, password: "Abcdefg1" })).email).toEqual([messages.emailIncomplete]);
   });
@@ -49,7 +55,11 @@ describe("sign-up password checklist", () => {
       [messages.passwordLowercase]: false,
       [messages.passwordNumber]: false,
     });
-    expect(met("abcdefgh")).toMatchObject({ [messages.passwordMinLength]: true, [messages.passwordLowercase]: true, [messages.passwordUppercase]: false });
+    expect(met("abcdefgh")).toMatchObject({
+      [messages.passwordMinLength]: true,
+      [messages.passwordLowercase]: true,
+      [messages.passwordUppercase]: false,
+    });
     expect(met("ABC")).toMatchObject({ [messages.passwordUppercase]: true, [messages.passwordMinLength]: false });
     expect(met("1")).toMatchObject({ [messages.passwordNumber]: true });
     expect(Object.values(met("Abcdefg1")).every(Boolean)).toBe(true);
@@ -81,7 +91,12 @@ describe("website url and description (sign-up step 1 and the add-website dialog
       expect(signupSchema.safeParse({ ...valid, url }).success).toBe(true);
     },
   );
-  it.each(["", "example", "http://", "ftp://example.com", "exa mple.com", "javascript:alert(1)", `${big}.com`, ".com"].map((value) => ({ value, label: value.slice(0, 30) })))("rejects $label", ({ value: url }) => {
+  it.each(
+    ["", "example", "http://", "ftp://example.com", "exa mple.com", "javascript:alert(1)", `${big}.com`, ".com"].map((value) => ({
+      value,
+      label: value.slice(0, 30),
+    })),
+  )("rejects $label", ({ value: url }) => {
     expect(errorsOf(signupSchema.safeParse({ ...valid, url })).url).toEqual([messages.linkIncomplete]);
     expect(errorsOf(addWebsiteSchema.safeParse({ url, description: valid.description })).url).toEqual([messages.linkIncomplete]);
   });
@@ -94,9 +109,7 @@ describe("website url and description (sign-up step 1 and the add-website dialog
     expect(errorsOf(addWebsiteSchema.safeParse({ url: "example.com" })).description).toEqual([messages.descriptionMinimum]);
   });
   it("caps the description", () => {
-    expect(errorsOf(signupSchema.safeParse({ ...valid, url: "example.com", description: big })).description).toEqual([
-      messages.descriptionMaximum,
-    ]);
+    expect(errorsOf(signupSchema.safeParse({ ...valid, url: "example.com", description: big })).description).toEqual([messages.descriptionMaximum]);
   });
 });
 
@@ -152,11 +165,21 @@ describe("feedback", () => {
 });
 
 describe("one rule and one message for browser and server", () => {
-  const cases = ["", "short", " ".repeat(40), "x".repeat(29), "x".repeat(30), "x".repeat(500), "x".repeat(501), "x".repeat(600), ` ${"y".repeat(31)} `];
+  const cases = [
+    "",
+    "short",
+    " ".repeat(40),
+    "x".repeat(29),
+    "x".repeat(30),
+    "x".repeat(500),
+    "x".repeat(501),
+    "x".repeat(600),
+    ` ${"y".repeat(31)} `,
+  ];
   it("the add-website dialog and sign-up show what the server answers for a description", () => {
     for (const description of cases) {
       const parsed = addWebsiteSchema.safeParse({ url: "garden-notes.com", description });
-      const server = parsed.success ? null : (parsed.error.flatten().fieldErrors.description?.[0] ?? null);
+      const server = parsed.success ? null : parsed.error.flatten().fieldErrors.description?.[0] ?? null;
       expect(descriptionProblem(description), JSON.stringify(description.slice(0, 12))).toBe(server);
     }
     expect(descriptionProblem("x".repeat(600))).toBe(messages.descriptionMaximum);
@@ -164,11 +187,11 @@ describe("one rule and one message for browser and server", () => {
   it("and for an address and an email", () => {
     for (const url of ["", "garden", "garden-notes.com", "https://www.garden-notes.com/blog", "http://x", "ftp://a.com"]) {
       const parsed = addWebsiteSchema.safeParse({ url, description: "x".repeat(40) });
-      expect(websiteUrlProblem(url), url).toBe(parsed.success ? null : (parsed.error.flatten().fieldErrors.url?.[0] ?? null));
+      expect(websiteUrlProblem(url), url).toBe(parsed.success ? null : parsed.error.flatten().fieldErrors.url?.[0] ?? null);
     }
     for (const email of ["", "ana@", "ana@example", "ana@example.com", " Ana@Example.com "]) {
       const parsed = signupAccountSchema.safeParse({ email, password: "Tr4de-Links-Now" });
-      expect(emailProblem(email), email).toBe(parsed.success ? null : (parsed.error.flatten().fieldErrors.email?.[0] ?? null));
+      expect(emailProblem(email), email).toBe(parsed.success ? null : parsed.error.flatten().fieldErrors.email?.[0] ?? null);
     }
   });
 });
@@ -177,13 +200,41 @@ describe("one rule for feedback and proposals", () => {
   it("the feedback dialog and the server agree", () => {
     for (const feedback of ["", "   ", "Great!", "x".repeat(5000), "x".repeat(5001)]) {
       const parsed = feedbackSchema.safeParse({ feedback });
-      expect(feedbackProblem(feedback)).toBe(parsed.success ? null : (parsed.error.flatten().fieldErrors.feedback?.[0] ?? null));
+      expect(feedbackProblem(feedback)).toBe(parsed.success ? null : parsed.error.flatten().fieldErrors.feedback?.[0] ?? null);
     }
   });
   it("the proposal form and the server agree on content types", () => {
     for (const type of ["", "blog-post", "feature", "nope", null]) {
       const parsed = proposalSchema.safeParse({ listingId: "x", myContentType: type ?? undefined, theirContentType: "feature" });
-      expect(contentTypeProblem(type), String(type)).toBe(parsed.success ? null : (parsed.error.flatten().fieldErrors.myContentType?.[0] ?? null));
+      expect(contentTypeProblem(type), String(type)).toBe(parsed.success ? null : parsed.error.flatten().fieldErrors.myContentType?.[0] ?? null);
+    }
+  });
+});
+
+describe("the site-add form's rules in the browser", () => {
+  const cases: Record<string, string>[] = [
+    {},
+    { url: "example.com", category: "blog", description: "A site.", email: "me@example.com", connects: "10" },
+    { url: "not a url", category: "blog", description: "x" },
+    { url: "example.com", category: "podcast", description: "x" },
+    { url: "example.com", category: "product", description: "   " },
+    { url: "example.com", category: "product", description: "y".repeat(501) },
+    { url: "example.com", category: "blog", description: "ok", email: "nope" },
+    { url: "example.com", category: "blog", description: "ok", email: "  Me@Example.com " },
+    { url: "example.com", category: "blog", description: "ok", connects: "" },
+    { url: "example.com", category: "blog", description: "ok", connects: "0" },
+    { url: "example.com", category: "blog", description: "ok", connects: "5.5" },
+    { url: "example.com", category: "blog", description: "ok", connects: "100" },
+    { url: "example.com", category: "blog", description: "ok", connects: "abc" },
+    { url: "example.com", category: "blog", description: "ok", connects: " 99 " },
+  ];
+  it.each(["hero", "market", "other"] as const)("give the same messages as the server's schema (%s)", (source) => {
+    for (const values of cases) {
+      const server = siteAddSchema(source).safeParse(values);
+      const serverErrors = server.success
+        ? {}
+        : Object.fromEntries(Object.entries(server.error.flatten().fieldErrors).map(([name, list]) => [name, [list![0]]]));
+      expect(siteAddProblems(source, values), JSON.stringify(values)).toEqual(serverErrors);
     }
   });
 });
