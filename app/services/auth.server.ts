@@ -1,5 +1,6 @@
 /** Who is asking: the session cookie, resolved once per request, and the guards routes use. */
 import { redirect } from "@remix-run/cloudflare";
+import { sql } from "drizzle-orm";
 import type { AppContext } from "~/lib/context";
 import { safeRedirectPath } from "~/domain/redirects";
 import { closeChatSockets } from "./chats.server";
@@ -9,9 +10,13 @@ import {
   readCookie,
   sessionCookie,
   sessionCookieName,
-  validateSessionToken,
+  sessionIdOf,
+  sessionQuery,
+  validateSessionRow,
   type ValidSession,
 } from "./sessions.server";
+import { rememberSites } from "./layout.server";
+import { activeSiteQuery, userSitesQuery } from "./sites.server";
 
 export interface CurrentAuth {
   session: ValidSession["session"];
@@ -22,7 +27,17 @@ export function getCurrentAuth(request: Request, context: AppContext): Promise<C
   const lookup = async () => {
     const token = readCookie(request, sessionCookieName(context.env));
     if (!token) return null;
-    const valid = await validateSessionToken(context.db, token, context.now());
+    // The session, the user's sites and the active site in one round trip: every signed-in page needs all three.
+    const id = sessionIdOf(token);
+    const sessionUser = sql`(SELECT user_id FROM sessions WHERE id = ${id})`;
+    const remembered = sql`(SELECT active_site_id FROM sessions WHERE id = ${id})`;
+    const [[row], userSites, [activeRow]] = await context.db.batch([
+      sessionQuery(context.db, id),
+      userSitesQuery(context.db, sessionUser),
+      activeSiteQuery(context.db, sessionUser, remembered),
+    ]);
+    const valid = await validateSessionRow(context.db, row, context.now());
+    if (valid) rememberSites(context, { userSites, activeRow: activeRow ?? null });
     if (!valid) {
       context.responseHeaders.append("Set-Cookie", blankSessionCookie(context.env));
       return null;

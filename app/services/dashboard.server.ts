@@ -37,9 +37,11 @@ function randomSitesQueries(db: Database, userId: string, tag: string | null, co
   const segment = (after: boolean) => {
     const side = after ? sql`>=` : sql`<`;
     const where = tag
-      ? sql`${sites.searchRowid} IN (SELECT rowid FROM site_search WHERE site_search MATCH ${ftsPhrase(
-          tagToken(tag),
-        )} AND rowid ${side} ${start} ORDER BY rowid LIMIT ${TAG_CANDIDATES})`
+      ? // The point is MATERIALIZED, worked out once: as a plain subquery it was worked out again for every entry of
+        // the tag in the index (100 ms for a common tag at 100,000 sites).
+        sql`${sites.searchRowid} IN (WITH point(at) AS MATERIALIZED ${start}
+          SELECT rowid FROM site_search WHERE site_search MATCH ${ftsPhrase(tagToken(tag))} AND rowid ${side} (SELECT at FROM point)
+          ORDER BY rowid LIMIT ${TAG_CANDIDATES})`
       : sql`${sites.searchRowid} ${side} ${start}`;
     return (
       db

@@ -3,9 +3,16 @@ import { once, type AppContext } from "~/lib/context";
 import type { CurrentAuth } from "./auth.server";
 import { activeSiteQuery, userSitesQuery, type OwnedSite } from "./sites.server";
 
+type Sites = { userSites: Awaited<ReturnType<ReturnType<typeof userSitesQuery>["all"]>>; activeRow: OwnedSite | null };
+
+/** Sites read in the same round trip as the session (auth.server.ts): the loaders then need no query of their own. */
+export function rememberSites(context: AppContext, sites: Sites) {
+  context.memo.set("sites", Promise.resolve(sites));
+}
+
 /** The user's sites and the active site's whole row, in one round trip, once per request however many loaders ask. */
 function loadSites(context: AppContext, auth: CurrentAuth) {
-  return once(context, "sites", async () => {
+  return once(context, "sites", async (): Promise<Sites> => {
     const [userSites, [activeRow]] = await context.db.batch([
       userSitesQuery(context.db, auth.user.id),
       activeSiteQuery(context.db, auth.user.id, auth.session.activeSiteId),

@@ -48,19 +48,40 @@ export interface ValidSession {
   refreshedExpiresAt: number | null;
 }
 
-export async function validateSessionToken(db: Database, token: string, now: number): Promise<ValidSession | null> {
-  const id = hashToken(token);
-  const row = await db
+/** The stored id of a session token (its SHA-256): what every lookup of the session goes by. */
+export function sessionIdOf(token: string): string {
+  return hashToken(token);
+}
+
+/**
+ * The session and its user (a query to run or to batch). Every column has a name of its own, as a batch needs: the
+ * user's id is the session's `user_id`.
+ */
+export function sessionQuery(db: Database, id: string) {
+  return db
     .select({
       session: sessions,
-      user: { id: users.id, email: users.email, emailVerified: users.emailVerified, connects: users.connects, connectsHeld: users.connectsHeld },
+      user: { email: users.email, emailVerified: users.emailVerified, connects: users.connects, connectsHeld: users.connectsHeld },
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(eq(sessions.id, id))
-    .get();
+    .limit(1);
+}
+
+type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>["all"]>>[number];
+
+export async function validateSessionToken(db: Database, token: string, now: number): Promise<ValidSession | null> {
+  const id = hashToken(token);
+  const [row] = await sessionQuery(db, id).all();
+  return validateSessionRow(db, row, now);
+}
+
+/** Whether the stored session is still valid at `now`: ends an expired one, slides the idle expiry when due. */
+export async function validateSessionRow(db: Database, row: SessionRow | undefined, now: number): Promise<ValidSession | null> {
   if (!row) return null;
   const { session } = row;
+  const id = session.id;
   if (now >= session.expiresAt || now >= session.absoluteExpiresAt) {
     await db.delete(sessions).where(eq(sessions.id, id));
     return null;
@@ -75,7 +96,7 @@ export async function validateSessionToken(db: Database, token: string, now: num
       refreshedExpiresAt = null;
     }
   }
-  return { session, user: row.user, refreshedExpiresAt };
+  return { session, user: { id: session.userId, ...row.user }, refreshedExpiresAt };
 }
 
 export async function invalidateSession(db: Database, sessionId: string): Promise<void> {

@@ -1,5 +1,5 @@
 /** A user's sites: creating them, listing them, and the active site of a session. */
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { listings, sessions, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
@@ -51,7 +51,7 @@ export async function addSite(db: Database, site: NewSite, now: number): Promise
 export const shownScore = sql<number>`coalesce(${sites.score}, ${sites.placeholderScore})`;
 
 /** The user's sites, oldest first, as the site switcher shows them (a query to run or to batch). */
-export function userSitesQuery(db: Database, userId: string) {
+export function userSitesQuery(db: Database, userId: string | SQL) {
   return db
     .select({ id: sites.id, url: sites.url, host: sites.host, icon: sites.icon, verified: sites.verified, score: shownScore })
     .from(sites)
@@ -60,7 +60,7 @@ export function userSitesQuery(db: Database, userId: string) {
 }
 
 /** The whole row of the active site: the remembered one while the user owns it, else their first (a query to batch). */
-export function activeSiteQuery(db: Database, userId: string, remembered: string | null) {
+export function activeSiteQuery(db: Database, userId: string | SQL, remembered: string | null | SQL) {
   return db
     .select()
     .from(sites)

@@ -39,11 +39,14 @@ function siteOffersQuery(db: Database, userId: string, siteId: string) {
 
 /** Entry statuses of the site's trades, selected by site (an id list could pass D1's limit of bound parameters). */
 function tradeEntriesQuery(db: Database, siteId: string) {
-  return db
-    .select({ offerId: offerEntries.offerId, status: offerEntries.status })
-    .from(offerEntries)
-    .innerJoin(offers, eq(offers.id, offerEntries.offerId))
-    .where(and(eq(offers.status, "accepted"), or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId))));
+  return (
+    db
+      .select({ offerId: offerEntries.offerId, status: offerEntries.status })
+      .from(offerEntries)
+      .innerJoin(offers, eq(offers.id, offerEntries.offerId))
+      // `+`: found by the site's offers, not by walking every accepted offer of the market (the status index).
+      .where(and(sql`+${offers.status} = 'accepted'`, or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId))))
+  );
 }
 
 type SiteOfferRow = Awaited<ReturnType<ReturnType<typeof siteOffersQuery>["all"]>>[number];
