@@ -1,5 +1,5 @@
 import { Link, useNavigate } from "@remix-run/react";
-import { useRef, useState, type MouseEvent } from "react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
 import type { ReactNode } from "react";
 import { useDialogKeyboard } from "./use-dialog-keyboard";
 
@@ -14,9 +14,13 @@ export function SlideOut({ titleId, closeTo, children }: { titleId: string; clos
   const navigate = useNavigate();
   const ref = useRef<HTMLDivElement>(null);
   const [closing, setClosing] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(() => () => clearTimeout(timer.current ?? undefined), []);
+  // Once: a second press while it slides out, or leaving for another page meanwhile, sends no second navigation.
   const startClosing = () => {
+    if (timer.current) return;
     setClosing(true);
-    setTimeout(() => navigate(closeTo, { preventScrollReset: true }), SLIDE_OUT_CLOSE_MS);
+    timer.current = setTimeout(() => navigate(closeTo, { preventScrollReset: true }), SLIDE_OUT_CLOSE_MS);
   };
   const close = (event: MouseEvent) => {
     event.preventDefault();

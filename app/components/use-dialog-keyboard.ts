@@ -10,6 +10,9 @@ const FOCUSABLE = [
   '[tabindex]:not([tabindex="-1"])',
 ].join(", ");
 
+/** The dialogs open now, the last on top: only the top one answers keys. */
+const openDialogs: HTMLElement[] = [];
+
 /** What Tab can reach inside the dialog now (hidden controls, e.g. in a closed <details>, are skipped). */
 function focusableIn(dialog: HTMLElement) {
   return [...dialog.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((element) => element.getClientRects().length > 0);
@@ -17,8 +20,9 @@ function focusableIn(dialog: HTMLElement) {
 
 /**
  * A modal dialog's keyboard behaviour: focus moves into it when it opens (unless something in it already has
- * focus), Tab and Shift+Tab go round inside it, Escape closes it, and when it closes focus goes back to the control
- * that opened it. The dialog element needs tabIndex={-1}. Without JavaScript none of this runs; the dialog is then a
+ * focus), Tab and Shift+Tab go round inside it, Escape closes it unless something was typed in it (Escape must not
+ * throw away a draft), and when it closes focus goes back to the control that opened it. With two open, the one on
+ * top has the keys. The dialog element needs tabIndex={-1}. Without JavaScript none of this runs; the dialog is then a
  * page of its own and its close link is the first control in it.
  */
 export function useDialogKeyboard(ref: RefObject<HTMLElement | null>, onEscape: (() => void) | null) {
@@ -30,9 +34,17 @@ export function useDialogKeyboard(ref: RefObject<HTMLElement | null>, onEscape: 
     const active = document.activeElement;
     const opener = active instanceof HTMLElement && active !== document.body && !dialog.contains(active) ? active : null;
     if (!dialog.contains(active)) dialog.focus({ preventScroll: true });
+    openDialogs.push(dialog);
+    let edited = false;
+    const onInput = () => {
+      edited = true;
+    };
+    dialog.addEventListener("input", onInput);
 
     const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key === "Escape" && escape.current) {
+      if (openDialogs.at(-1) !== dialog || event.defaultPrevented) return;
+      if (event.key === "Escape") {
+        if (event.isComposing || event.repeat || edited || !escape.current) return;
         event.preventDefault();
         escape.current();
         return;
@@ -54,6 +66,8 @@ export function useDialogKeyboard(ref: RefObject<HTMLElement | null>, onEscape: 
     document.addEventListener("keydown", onKeyDown);
     return () => {
       document.removeEventListener("keydown", onKeyDown);
+      dialog.removeEventListener("input", onInput);
+      openDialogs.splice(openDialogs.indexOf(dialog), 1);
       if (opener?.isConnected) opener.focus({ preventScroll: true });
     };
   }, [ref]);

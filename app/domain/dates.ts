@@ -22,9 +22,11 @@ interface Parts {
 const WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/** One formatter per zone, kept: the zones are canonical names (timeZoneOrDefault), a few hundred at most. */
 function formatterFor(timeZone: string) {
   let formatter = formatters.get(timeZone);
   if (!formatter) {
+    if (formatters.size >= 600) formatters.clear();
     formatter = new Intl.DateTimeFormat("en-US", {
       timeZone,
       hourCycle: "h23",
@@ -40,20 +42,24 @@ function formatterFor(timeZone: string) {
   return formatter;
 }
 
-/** The zone a cookie names, when this runtime knows it (a cookie can hold anything); else UTC. */
+/** The canonical name of a zone this runtime knows (a cookie can hold anything, in any letter case), or null. */
+function canonicalTimeZone(name: string | null | undefined): string | null {
+  if (!name || name.length > 64) return null;
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return null;
+  }
+}
+
+/** The zone a cookie names, in its canonical spelling, when this runtime knows it; else UTC. */
 export function timeZoneOrDefault(name: string | null | undefined): string {
-  return isTimeZone(name) ? name : DEFAULT_TIME_ZONE;
+  return canonicalTimeZone(name) ?? DEFAULT_TIME_ZONE;
 }
 
 /** Whether the name is a time zone this runtime knows. */
 export function isTimeZone(name: string | null | undefined): name is string {
-  if (!name || name.length > 64) return false;
-  try {
-    formatterFor(name);
-    return true;
-  } catch {
-    return false;
-  }
+  return canonicalTimeZone(name) !== null;
 }
 
 /** The calendar and clock in the zone at an instant. */

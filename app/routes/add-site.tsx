@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type FocusEvent, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FocusEvent, type FormEvent } from "react";
 import { Wordmark } from "~/components/brand";
 import { Spinner } from "~/components/spinner";
 import { SITE_CATEGORIES } from "~/domain/options";
@@ -64,6 +64,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 type Field = "url" | "email" | "category" | "description" | "connects";
+const FIELD_NAMES: Record<Field, string> = {
+  url: "website url",
+  email: "email",
+  category: "category",
+  description: "description",
+  connects: "connects",
+};
 
 export default function SiteAddForm() {
   const { source, url } = useLoaderData<typeof loader>();
@@ -75,6 +82,11 @@ export default function SiteAddForm() {
   const [values, setValues] = useState<Record<string, string>>({ ...typed, url: typed.url ?? url });
   const [left, setLeft] = useState<ReadonlySet<string>>(new Set());
   useEffect(() => setLeft(new Set()), [actionData]);
+  // What was typed (or restored by the browser) before the page's script ran counts too.
+  const form = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    if (form.current) setValues(Object.fromEntries(new FormData(form.current)) as Record<string, string>);
+  }, []);
   const problems = siteAddProblems(source, values);
   const ready = Object.keys(problems).length === 0;
   const exitTo = source === "market" ? "/market" : "/";
@@ -111,7 +123,7 @@ export default function SiteAddForm() {
       </header>
       <main className="form-page">
         <h1>Let the matching begin...</h1>
-        <Form method="post" className="stack card" onChange={edited} onBlur={leave} noValidate>
+        <Form ref={form} method="post" className="stack card" onChange={edited} onBlur={leave} noValidate>
           <label className="field">
             <span>Website url</span>
             <input name="url" type="text" inputMode="url" placeholder="yourwebsite.com" defaultValue={typed.url ?? url} {...invalid("url")} />
@@ -154,9 +166,19 @@ export default function SiteAddForm() {
             </p>
           ) : null}
           {/* Grey until every field passes (with JavaScript); without it the server answers with the messages. */}
-          <button type="submit" className="button button-primary button-block" disabled={busy || (hydrated && !ready)}>
+          <button
+            type="submit"
+            className="button button-primary button-block"
+            disabled={busy || (hydrated && !ready)}
+            aria-describedby={hydrated && !ready ? "site-add-missing" : undefined}
+          >
             {busy ? <Spinner /> : null} Complete
           </button>
+          {hydrated && !ready ? (
+            <p className="muted small" id="site-add-missing">
+              Still to fill in: {(Object.keys(problems) as Field[]).map((name) => FIELD_NAMES[name]).join(", ")}.
+            </p>
+          ) : null}
         </Form>
       </main>
     </div>

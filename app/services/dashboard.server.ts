@@ -23,7 +23,7 @@ const suggestionColumns = {
 };
 
 /** How many index entries after the random point are looked at for a tag: bounds the work for a common tag. */
-const TAG_CANDIDATES = 200;
+const TAG_CANDIDATES = 1000;
 
 /**
  * Tradable sites from a random point of the search index onwards, wrapping round to the start: two statements in

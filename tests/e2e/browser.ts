@@ -85,6 +85,22 @@ export async function createAccount(prefix = "e2e") {
   return { email, host };
 }
 
+/**
+ * Two accounts whose sites are verified, the seller's listed at `connects` (made in the database: the setup a test
+ * is not about).
+ */
+export async function twoVerifiedTraders(prefix: string, { connects = 5, contentTypes = ["blog-post"] } = {}) {
+  const buyer = await createAccount(`${prefix}-buyer`);
+  const seller = await createAccount(`${prefix}-seller`);
+  const listingId = crypto.randomUUID();
+  sql(
+    `UPDATE sites SET verified = 1, verified_at = ${Date.now()} WHERE host IN ('${buyer.host}', '${seller.host}');
+     INSERT INTO listings (id, site_id, user_id, connects, content_types, materials)
+     SELECT '${listingId}', id, user_id, ${connects}, '${JSON.stringify(contentTypes)}', '["logo"]' FROM sites WHERE host = '${seller.host}';`,
+  );
+  return { buyer, seller, listingId };
+}
+
 export async function logIn(page: Page, email: string, password = PASSWORD) {
   await page.goto("/login");
   await page.fill('.modal input[name="email"]', email);

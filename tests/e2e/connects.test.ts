@@ -1,21 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, logIn, modes, openPage, sharedChromium, sql, unexpected } from "./browser";
+import { logIn, modes, openPage, sharedChromium, sql, twoVerifiedTraders, unexpected } from "./browser";
 
 const chromium = sharedChromium();
 
 describe.each(modes)("buying connects $name", ({ js }) => {
   it("a user with too few connects makes a test purchase, sees the new balance, and sends the proposal that failed before", async () => {
-    const buyer = await createAccount("buyer");
-    const seller = await createAccount("seller");
     // Both sites verified, the seller's listed at 30 connects: more than the 20 a new account starts with.
-    const now = Date.now();
-    const listingId = crypto.randomUUID();
-    sql(
-      `UPDATE sites SET verified = 1, verified_at = ${now} WHERE host IN ('${buyer.host}', '${seller.host}');
-       INSERT INTO listings (id, site_id, user_id, connects, content_types, materials)
-       SELECT '${listingId}', id, user_id, 30, '["blog-post"]', '["logo"]' FROM sites WHERE host = '${seller.host}';`
-    );
+    const { buyer, listingId } = await twoVerifiedTraders("connects", { connects: 30 });
 
     const { page, errors, close } = await openPage(chromium(), js);
     await logIn(page, buyer.email);

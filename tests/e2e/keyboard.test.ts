@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, modes, openPage, PASSWORD, publishPage, sharedChromium, sql, unexpected } from "./browser";
+import { modes, openPage, PASSWORD, publishPage, sharedChromium, sql, twoVerifiedTraders, unexpected } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -50,15 +50,8 @@ async function logInByKeyboard(page: Page, email: string) {
   await page.waitForURL("**/market");
 }
 
-async function twoVerifiedTraders() {
-  const a = await createAccount("keys-a");
-  const b = await createAccount("keys-b");
-  const listingId = crypto.randomUUID();
-  sql(
-    `UPDATE sites SET verified = 1, verified_at = ${Date.now()} WHERE host IN ('${a.host}', '${b.host}');
-     INSERT INTO listings (id, site_id, user_id, connects, content_types, materials)
-     SELECT '${listingId}', id, user_id, 5, '["feature"]', '["logo"]' FROM sites WHERE host = '${b.host}';`,
-  );
+async function tradersWithPages() {
+  const { buyer: a, seller: b, listingId } = await twoVerifiedTraders("k", { contentTypes: ["feature"] }); // short hosts: cards show at most 19 characters of one
   await publishPage(a.host, "/post", `<h1>A post</h1><p>Read <a href="https://${b.host}/">${b.host}</a>.</p>`);
   await publishPage(b.host, "/feature", `<h1>A feature</h1><p>Thanks to <a href="https://${a.host}/">our partner</a>.</p>`);
   return { a, b, listingId };
@@ -76,7 +69,7 @@ async function startSaved(host: string) {
 
 describe.each(modes)("by keyboard alone $name", ({ js }) => {
   it("a whole trade: proposal, acceptance, both deliveries, Completed", async () => {
-    const { a, b } = await twoVerifiedTraders();
+    const { a, b } = await tradersWithPages();
 
     const aSide = await openPage(chromium(), js);
     const aPage = aSide.page;
@@ -149,7 +142,7 @@ describe.each(modes)("by keyboard alone $name", ({ js }) => {
 
 describe("dialogs and panels with JavaScript", () => {
   it("keep focus inside while open, close on Escape, and give focus back to what opened them", async () => {
-    const { a, b, listingId } = await twoVerifiedTraders();
+    const { a, b, listingId } = await tradersWithPages();
     const { page, errors, close } = await openPage(chromium(), true, 375);
     await logInByKeyboard(page, a.email);
     const insideDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));

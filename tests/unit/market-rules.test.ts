@@ -62,6 +62,8 @@ describe("dates", () => {
     expect(timeZoneOrDefault("<script>")).toBe("UTC");
     expect(timeZoneOrDefault(null)).toBe("UTC");
     expect(timeZoneOrDefault("America/Los_Angeles")).toBe("America/Los_Angeles");
+    // Any letter case is the same zone, under its one name.
+    expect(timeZoneOrDefault("pacific/AUCKLAND")).toBe("Pacific/Auckland");
   });
   it("falls back to 7 March 2024 for a site never scored", () => {
     expect(formatRunDate(null, now)).toBe("3/7/2024");
