@@ -84,21 +84,22 @@ function clockTime({ hour, minute }: Parts): string {
   return `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
 }
 
-export function formatShortDate(at: number, now: number, timeZone = DEFAULT_TIME_ZONE): string {
+/** Clock time today, otherwise the date in the given order, with the year when it is not this year. */
+function shortDate(at: number, now: number, timeZone: string, order: "month/day" | "day/month"): string {
   const date = partsIn(at, timeZone);
   const today = partsIn(now, timeZone);
   if (sameDay(date, today)) return clockTime(date);
-  const monthDay = `${date.month}/${date.day}`;
-  return date.year === today.year ? monthDay : `${monthDay}/${date.year}`;
+  const short = order === "month/day" ? `${date.month}/${date.day}` : `${date.day}/${date.month}`;
+  return date.year === today.year ? short : `${short}/${date.year}`;
+}
+
+export function formatShortDate(at: number, now: number, timeZone = DEFAULT_TIME_ZONE): string {
+  return shortDate(at, now, timeZone, "month/day");
 }
 
 /** A chat message's time: clock time today, otherwise day/month, with the year when not this year. */
 export function formatMessageTime(at: number, now: number, timeZone = DEFAULT_TIME_ZONE): string {
-  const date = partsIn(at, timeZone);
-  const today = partsIn(now, timeZone);
-  if (sameDay(date, today)) return clockTime(date);
-  const dayMonth = `${date.day}/${date.month}`;
-  return date.year === today.year ? dayMonth : `${dayMonth}/${date.year}`;
+  return shortDate(at, now, timeZone, "day/month");
 }
 
 /** The Your Score page's last run date; 7 March 2024 when the site has never been scored. */

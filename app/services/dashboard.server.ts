@@ -83,12 +83,6 @@ function suggestionsOf(tag: string | null, [taggedAfter, taggedBefore, anyAfter,
   };
 }
 
-/** The suggestions alone, in one round trip. */
-export async function suggestionsFor(db: Database, userId: string, siteTags: string[], now: number, timeZone: string, random = Math.random) {
-  const tag = tagOfTheDay(siteTags, now, timeZone);
-  return suggestionsOf(tag, await db.batch(suggestionQueries(db, userId, tag, random)));
-}
-
 /**
  * Everything the dashboard reads, in one round trip: the counters (over every offer of the site), the offers and
  * trades lists (the same rows as the Offers page), delivered links with a problem, and the suggestions.

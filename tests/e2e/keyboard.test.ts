@@ -67,6 +67,18 @@ async function startSaved(host: string) {
   await expect.poll(status).toBe("in_progress");
 }
 
+/** In an open accepted trade: Start, then the content url and Mark completed, all from the keyboard. */
+async function deliverByKeyboard(page: Page, host: string, contentUrl: string) {
+  await page.getByRole("button", { name: "Start" }).waitFor();
+  await tabTo(page, /^Start( \||$)/);
+  await page.keyboard.press("Enter");
+  await startSaved(host);
+  await tabTo(page, /contentUrl/);
+  await page.keyboard.type(contentUrl);
+  await tabTo(page, /^Mark completed( \||$)/);
+  await page.keyboard.press("Enter");
+}
+
 describe.each(modes)("by keyboard alone $name", ({ js }) => {
   it("a whole trade: proposal, acceptance, both deliveries, Completed", async () => {
     const { a, b } = await tradersWithPages();
@@ -102,27 +114,13 @@ describe.each(modes)("by keyboard alone $name", ({ js }) => {
     await bPage.keyboard.press("Space");
     await tabTo(bPage, /^Accept( \||$)/);
     await bPage.keyboard.press("Enter");
-    await bPage.getByRole("button", { name: "Start" }).waitFor();
-    await tabTo(bPage, /^Start( \||$)/);
-    await bPage.keyboard.press("Enter");
-    await startSaved(b.host);
-    await tabTo(bPage, /contentUrl/);
-    await bPage.keyboard.type(`https://${b.host}/feature`);
-    await tabTo(bPage, /^Mark completed( \||$)/);
-    await bPage.keyboard.press("Enter");
+    await deliverByKeyboard(bPage, b.host, `https://${b.host}/feature`);
     await bPage.getByText(`Link to ${a.host}: followed`).waitFor();
 
     await aPage.goto("/mysite/offers");
     await tabTo(aPage, new RegExp(b.host.replace(/\./g, "\\.")));
     await aPage.keyboard.press("Enter");
-    await aPage.getByRole("button", { name: "Start" }).waitFor();
-    await tabTo(aPage, /^Start( \||$)/);
-    await aPage.keyboard.press("Enter");
-    await startSaved(a.host);
-    await tabTo(aPage, /contentUrl/);
-    await aPage.keyboard.type(`https://${a.host}/post`);
-    await tabTo(aPage, /^Mark completed( \||$)/);
-    await aPage.keyboard.press("Enter");
+    await deliverByKeyboard(aPage, a.host, `https://${a.host}/post`);
     await aPage.getByRole("dialog").locator(".panel-head .status", { hasText: "Completed" }).waitFor();
 
     const entries = sql<{ status: string }>(

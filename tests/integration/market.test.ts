@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
-import { suggestionsFor } from "~/services/dashboard.server";
+import { dashboardFor } from "~/services/dashboard.server";
 import { updateSiteSettings } from "~/services/sites.server";
 import { act, get, listSite, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 
@@ -474,7 +474,7 @@ describe("dashboard", () => {
     const db = database(env.DB);
     const me = await signUp();
     const other = await signUp();
-    await listSite(me.userId, { host: uniqueHost("mine"), tags: ["fin-tech"] });
+    const mine = await listSite(me.userId, { host: uniqueHost("mine"), tags: ["fin-tech"] });
     await listSite(other.userId, { host: uniqueHost("hidden"), tags: ["fin-tech"], verified: false });
     for (let i = 0; i < 4; i += 1) await listSite(other.userId, { host: uniqueHost("fintech"), tags: ["fin-tech"] });
     for (let i = 0; i < 6; i += 1) await listSite(other.userId, { host: uniqueHost("other") });
@@ -487,7 +487,7 @@ describe("dashboard", () => {
     const taggedIds = tradable.results.filter((site) => site.tags.includes("fin-tech")).map((site) => site.id);
     const now = Date.UTC(2026, 10, 22);
     for (const fraction of [0, 0.5, 0.999999]) {
-      const found = await suggestionsFor(db, me.userId, ["fin-tech"], now, "UTC", () => fraction);
+      const found = (await dashboardFor(db, me.userId, { id: mine.siteId, tags: ["fin-tech"] }, now, "UTC", () => fraction)).suggestions;
       expect(found.tag).toBe("fin-tech");
       expect(found.matched.length).toBe(Math.min(5, taggedIds.length));
       expect(found.matched.every((site) => taggedIds.includes(site.siteId))).toBe(true);
@@ -495,10 +495,10 @@ describe("dashboard", () => {
       expect(found.somethingNew.every((site) => ids.includes(site.siteId))).toBe(true);
     }
     // From the very start of the index: the first tradable sites in index order.
-    const first = await suggestionsFor(db, me.userId, [], now, "UTC", () => 0);
+    const first = (await dashboardFor(db, me.userId, { id: mine.siteId, tags: [] }, now, "UTC", () => 0)).suggestions;
     expect(first.somethingNew.map((site) => site.siteId)).toEqual(ids.slice(0, 5));
     // From past the end: round to the start again.
-    const wrapped = await suggestionsFor(db, me.userId, [], now, "UTC", () => 1);
+    const wrapped = (await dashboardFor(db, me.userId, { id: mine.siteId, tags: [] }, now, "UTC", () => 1)).suggestions;
     expect(wrapped.somethingNew.map((site) => site.siteId)).toEqual(
       ids.length > 5 && ids.at(-1) ? [ids.at(-1), ...ids.slice(0, 4)] : ids.slice(0, 5),
     );
