@@ -12,7 +12,8 @@ declare module "vitest" {
   }
 }
 
-const PORT = 8791;
+/** E2E_PORT lets two checkouts run their e2e suites side by side. */
+const PORT = Number(process.env.E2E_PORT ?? 8791);
 
 /** A fresh local D1 with a little demo data, and the built Worker serving it. */
 export default async function setup(project: TestProject) {
