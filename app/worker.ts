@@ -7,7 +7,7 @@ import * as build from "remix-server-build";
 import type { AppContext } from "./lib/context";
 import { database } from "./lib/db.server";
 import { isDevelopment, type Env } from "./lib/env";
-import { RequestTiming, timedDatabase } from "./lib/server-timing.server";
+import { RequestTiming, timedDatabase, withTiming } from "./lib/server-timing.server";
 import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
 import { messages } from "./domain/messages";
 import { everyFiveMinutes, runHousekeeping } from "./services/housekeeping.server";
@@ -27,21 +27,37 @@ function createNonce(): string {
   return btoa(String.fromCharCode(...bytes));
 }
 
-function plainRefusal(message: string, status: number, nonce: string): Response {
+function plainRefusal(message: string, status: number, context: AppContext): Response {
   const response = new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  applySecurityHeaders(response.headers, nonce);
+  applySecurityHeaders(response.headers, context);
   return response;
+}
+
+const timedEnvs = new WeakMap<Env, Env>();
+
+/**
+ * In development, the bindings with the database timed (Server-Timing). Made once per bindings object, inheriting
+ * the rest rather than copying them: a copy would read every binding on every request.
+ */
+function timedEnv(env: Env): Env {
+  let timed = timedEnvs.get(env);
+  if (!timed) timedEnvs.set(env, (timed = Object.create(env, { DB: { value: timedDatabase(env.DB), enumerable: true } }) as Env));
+  return timed;
 }
 
 export function createContext(env: Env, ctx: ExecutionContext): AppContext {
   const timing = isDevelopment(env) ? new RequestTiming() : undefined;
-  if (timing) env = { ...env, DB: timedDatabase(env.DB, timing) };
+  if (timing) env = timedEnv(env);
+  let nonce: string | undefined;
   return {
     env,
     ctx,
     timing,
     db: database(env.DB),
-    nonce: createNonce(),
+    // Made when first read: only pages (and their CSP) need one, not data requests or redirects.
+    get nonce() {
+      return (nonce ??= createNonce());
+    },
     now: () => Date.now(),
     responseHeaders: new Headers(),
     memo: new Map(),
@@ -49,15 +65,19 @@ export function createContext(env: Env, ctx: ExecutionContext): AppContext {
 }
 
 /** Every request, with its context (its clock included, so tests can hold time still). */
-export async function handleFetch(incoming: Request, context: AppContext): Promise<Response> {
+export function handleFetch(incoming: Request, context: AppContext): Promise<Response> {
+  return context.timing ? withTiming(context.timing, () => respond(incoming, context)) : respond(incoming, context);
+}
+
+async function respond(incoming: Request, context: AppContext): Promise<Response> {
   const chatId = chatSocketId(new URL(incoming.url));
   if (chatId) {
     const opened = await openChatSocket(incoming, context, chatId);
-    return opened instanceof Response ? opened : plainRefusal(opened.message, opened.status, context.nonce);
+    return opened instanceof Response ? opened : plainRefusal(opened.message, opened.status, context);
   }
-  if (isRefusedCrossSiteRequest(incoming)) return plainRefusal(messages.crossSiteRefused, 403, context.nonce);
+  if (isRefusedCrossSiteRequest(incoming)) return plainRefusal(messages.crossSiteRefused, 403, context);
   const checked = await checkFormBody(incoming);
-  if (!checked.ok) return plainRefusal(checked.message, checked.status, context.nonce);
+  if (!checked.ok) return plainRefusal(checked.message, checked.status, context);
   const request = checked.request;
   // AppLoadContext extends AppContext (app/lib/context.ts); only its index signature differs.
   const remixResponse = await handleRemixRequest(request, context as AppLoadContext);
@@ -75,7 +95,7 @@ export async function handleFetch(incoming: Request, context: AppContext): Promi
   }
   // Only the connects page may send a form on to the payment links, or load Stripe's pricing table.
   const onConnectsPage = new URL(request.url).pathname === "/mysite/connects";
-  applySecurityHeaders(response.headers, context.nonce, onConnectsPage ? paymentPolicy(context.env) : {});
+  applySecurityHeaders(response.headers, context, onConnectsPage ? paymentPolicy(context.env) : {});
   return response;
 }
 

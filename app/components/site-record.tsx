@@ -27,11 +27,14 @@ export function SiteRecord({ counts, headingId, title = "Record" }: { counts: Re
   );
 }
 
-/** The record on one line, for a card; a poor record is marked in red. */
+/**
+ * The record on one line, for a card; a poor record is marked in red. How it is measured is said once, in the post's
+ * panel, not in a tooltip on every card (a tooltip no touch screen or keyboard reaches, and 430 bytes per card).
+ */
 export function RecordSummary({ counts }: { counts: ReputationCounts }) {
   const rep = reputationOf(counts);
   return (
-    <p className={`record-summary${rep.poorReasons.length ? " record-summary-poor" : ""}`} title={RECORD_EXPLANATION}>
+    <p className={`record-summary${rep.poorReasons.length ? " record-summary-poor" : ""}`}>
       {rep.poorReasons.length ? <strong>Poor record: </strong> : null}
       {recordSummary(rep)}
     </p>

@@ -1,11 +1,17 @@
 import { is, SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import * as schema from "#drizzle/schema";
+const databases = new WeakMap<D1Database, ReturnType<typeof drizzle>>();
 
-/** Drizzle over D1, built once per request. */
+/**
+ * Drizzle over D1, built once per binding (an isolate keeps its bindings across requests). Without a schema: the
+ * app writes its queries with the query builder, and drizzle would work out a schema's relations afresh on every
+ * call (about 2.5 ms of CPU per request).
+ */
 export function database(d1: D1Database) {
-  return drizzle(d1, { schema });
+  let db = databases.get(d1);
+  if (!db) databases.set(d1, (db = drizzle(d1)));
+  return db;
 }
 
 export type Database = ReturnType<typeof database>;
@@ -30,6 +36,6 @@ export function batchStatements(d1: D1Database, statements: Statement[]) {
     statements.map((statement) => {
       const query = is(statement, SQL) ? dialect.sqlToQuery(statement) : statement.toSQL();
       return d1.prepare(query.sql).bind(...query.params);
-    })
+    }),
   );
 }

@@ -98,9 +98,10 @@ export function contentSecurityPolicy(nonce: string, allow: PolicyAllowances = {
   ].join("; ");
 }
 
-export function applySecurityHeaders(headers: Headers, nonce: string, allow: PolicyAllowances = {}): void {
+/** The context's nonce is read for pages only (their CSP); other answers never make one. */
+export function applySecurityHeaders(headers: Headers, context: { nonce: string }, allow: PolicyAllowances = {}): void {
   if ((headers.get("Content-Type") ?? "").includes("text/html")) {
-    headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, allow));
+    headers.set("Content-Security-Policy", contentSecurityPolicy(context.nonce, allow));
   }
   headers.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
   headers.set("X-Content-Type-Options", "nosniff");

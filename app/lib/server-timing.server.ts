@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
 /**
  * Where a request's time goes, in development: a `Server-Timing` header (browsers show it in the network panel, the
  * bench reads it) with the session lookup, the database (round trips and the time any was in flight), the loaders
@@ -54,8 +56,27 @@ export class RequestTiming {
   }
 }
 
-/** The D1 binding, with every round trip counted and timed. */
-export function timedDatabase(d1: D1Database, timing: RequestTiming): D1Database {
+/** The timing of the request being handled, where the database binding (shared by requests) finds it. */
+const currentTiming = new AsyncLocalStorage<RequestTiming>();
+
+export function withTiming<T>(timing: RequestTiming, run: () => T): T {
+  return currentTiming.run(timing, run);
+}
+
+const timedBindings = new WeakMap<D1Database, D1Database>();
+
+/**
+ * The D1 binding, with every round trip counted and timed for the request under way (`withTiming`). One wrapper per
+ * binding, so drizzle over it is built once too.
+ */
+export function timedDatabase(d1: D1Database): D1Database {
+  let timed = timedBindings.get(d1);
+  if (!timed) timedBindings.set(d1, (timed = timedBinding(d1)));
+  return timed;
+}
+
+function timedBinding(d1: D1Database): D1Database {
+  const timing = { query: <T>(run: () => Promise<T>) => currentTiming.getStore()?.query(run) ?? run() };
   const wrap = (statement: D1PreparedStatement): D1PreparedStatement =>
     ({
       real: statement,
