@@ -1,18 +1,10 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { Wordmark } from "./brand";
 import { messages } from "~/domain/messages";
+import { OWNER_AREA_PAGES } from "~/domain/owner-area";
 import { searchTermOf } from "~/domain/search";
 import type { UserSite } from "~/domain/user-site";
 import { SiteIcon } from "./site-icon";
-
-const MENU = [
-  { to: "/mysite", label: "Home" },
-  { to: "/mysite/offers", label: "Offers" },
-  { to: "/mysite/settings", label: "Settings" },
-  { to: "/mysite/messages", label: "Messages" },
-  { to: "/mysite/connects", label: "Connects" },
-  { to: "/mysite/your-score", label: "Your Score" },
-];
 
 export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeSite: UserSite | null }) {
   const location = useLocation();
@@ -72,7 +64,7 @@ export function SignedInHeader({ sites, activeSite }: { sites: UserSite[]; activ
             <Link to={inMySite ? "/market" : "/mysite"} className="menu-item show-mobile" role="menuitem">
               {inMySite ? "Market" : "My site"}
             </Link>
-            {MENU.map((item) => (
+            {OWNER_AREA_PAGES.map((item) => (
               <Link key={item.to} to={item.to} className="menu-item" role="menuitem">
                 {item.label}
               </Link>

@@ -3,18 +3,10 @@ import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useNavigation 
 import { ScoreBadge } from "~/components/post-card";
 import { SiteIcon } from "~/components/site-icon";
 import { storedAttributes } from "~/domain/audit";
+import { OWNER_AREA_PAGES } from "~/domain/owner-area";
 import { Spinner } from "~/components/spinner";
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
-
-export const MYSITE_NAV = [
-  { to: "/mysite", label: "Home", end: true },
-  { to: "/mysite/offers", label: "Offers" },
-  { to: "/mysite/settings", label: "Settings" },
-  { to: "/mysite/messages", label: "Messages" },
-  { to: "/mysite/connects", label: "Connects" },
-  { to: "/mysite/your-score", label: "Your Score" },
-];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
@@ -64,7 +56,7 @@ export default function MySiteLayout() {
   return (
     <div className="mysite">
       <nav className="side-nav" aria-label="My site">
-        {MYSITE_NAV.map((item) => (
+        {OWNER_AREA_PAGES.map((item) => (
           <NavLink key={item.to} to={item.to} end={item.end} className="side-link">
             {item.label}
           </NavLink>
