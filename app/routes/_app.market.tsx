@@ -20,7 +20,8 @@ import { proposalSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { propose } from "~/services/offers.server";
-import { getMarketPost, listMarket, parseCursor, parseMarketSort, type MarketPost } from "~/services/market.server";
+import { getMarketPost, listMarket, parseMarketSort, type MarketPost } from "~/services/market.server";
+import { parseCursor } from "~/domain/cursor";
 import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
