@@ -18,8 +18,11 @@ import { offerActionSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
-import { actOnOffer, moveTradeEntry } from "~/services/offers.server";
-import { offerDetail, offersAndTrades, type OfferDetail } from "~/services/trades-read.server";
+import { actOnOffer } from "~/services/offer-answers.server";
+import { offerDetail } from "~/services/offer-detail.server";
+import { moveTradeEntry } from "~/services/trade-progress.server";
+import { offersAndTrades } from "~/services/trades-read.server";
+import type { OfferDetail } from "~/domain/offer-view";
 import { useTimeZone } from "~/components/use-time-zone";
 
 export const meta: MetaFunction = () => [{ title: "Offers and trades - Backlink Market" }];
@@ -50,8 +53,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const input = parsed.value;
   const result =
     input.intent === "move"
-      ? await moveTradeEntry(context, auth, offerId, input.to, input.contentUrl || null)
-      : await actOnOffer(context, auth, offerId, input.intent, input.intent === "accept" ? input.materials : []);
+      ? await moveTradeEntry(context, auth.user, offerId, input.to, input.contentUrl || null)
+      : await actOnOffer(context, auth.user, offerId, input.intent, input.intent === "accept" ? input.materials : []);
   // A refusal keeps the content url that was typed (the page shows it again without JavaScript).
   if (!result.ok)
     return data({ error: result.message, contentUrl: input.intent === "move" ? input.contentUrl || null : null }, { status: result.status });

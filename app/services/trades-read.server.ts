@@ -1,12 +1,9 @@
-/** What the Offers and Trades panels, the offer detail and the connects page show. */
-import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+/** What the Offers and Trades panels and the connects page show. */
+import { and, desc, eq, isNull, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { connectLedger, connectLots, offerEntries, offers, paymentEvents, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
-import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
-import { recordColumns } from "./reputation.server";
-import { shownScore } from "./sites.server";
-import { linkHistoryOf } from "./delivered-links.server";
+import { offerStatusCode } from "~/domain/offer-rules";
 
 const senderSite = alias(sites, "sender_site");
 const receiverSite = alias(sites, "receiver_site");
@@ -110,81 +107,6 @@ export async function offersAndTrades(db: Database, userId: string, siteId: stri
   const [rows, entries] = await db.batch(offersAndTradesQueries(db, userId, siteId));
   return offersAndTradesOf(siteId, rows, entries);
 }
-
-const profileColumns = {
-  id: sites.id,
-  url: sites.url,
-  host: sites.host,
-  icon: sites.icon,
-  score: shownScore,
-  description: sites.description,
-  tags: sites.tags,
-  contentTypes: sites.contentTypes,
-  materials: sites.materials,
-  verified: sites.verified,
-  record: recordColumns,
-};
-
-/** One offer as a participant sees it (null for anyone else), with both sides and both sites. */
-export async function offerDetail(db: Database, userId: string, offerId: string) {
-  const offer = await db.select().from(offers).where(eq(offers.id, offerId)).get();
-  if (!offer || (offer.senderUserId !== userId && offer.receiverUserId !== userId)) return null;
-  const [entries, siteRows, history] = await Promise.all([
-    db.select().from(offerEntries).where(eq(offerEntries.offerId, offerId)).all(),
-    db
-      .select(profileColumns)
-      .from(sites)
-      .where(inArray(sites.id, [offer.senderSiteId, offer.receiverSiteId]))
-      .all(),
-    offer.status === "accepted" ? linkHistoryOf(db, offerId) : [],
-  ]);
-  const role: Role = offer.senderUserId === userId ? "sender" : "receiver";
-  const own = entries.find((entry) => entry.userId === userId);
-  const other = entries.find((entry) => entry.userId !== userId);
-  const ownSite = siteRows.find((site) => site.id === (role === "sender" ? offer.senderSiteId : offer.receiverSiteId));
-  const otherSite = siteRows.find((site) => site.id === (role === "sender" ? offer.receiverSiteId : offer.senderSiteId));
-  if (!own || !other || !ownSite || !otherSite) return null;
-  const side = (entry: typeof own) => {
-    // The history is newest first: each side's first row is its latest check.
-    const check = history.find((row) => row.userId === entry.userId);
-    return {
-      contentType: entry.createContentType,
-      materials: entry.provideMaterials,
-      status: entry.status as EntryStatus,
-      contentUrl: entry.contentUrl,
-      /** The delivered link's state as of its last check (a problem is flagged), and that check. */
-      linkStatus: entry.linkStatus,
-      link: check
-        ? {
-            state: check.state,
-            rel: check.rel,
-            hidden: check.hidden,
-            anchorText: check.anchorText,
-            targetHost: check.targetHost,
-            checkedAt: check.checkedAt,
-          }
-        : null,
-    };
-  };
-  return {
-    id: offer.id,
-    status: offer.status,
-    connects: offer.connects,
-    createdAt: offer.createdAt,
-    answerBy: offer.answerBy,
-    role,
-    trashed: Boolean(own.trashedAt),
-    code: offerStatusCode({ status: offer.status, trashed: Boolean(own.trashedAt), entries: [own.status, other.status] }),
-    own: side(own),
-    other: side(other),
-    /** Every check of both delivered links, newest first. */
-    linkHistory: history.map((check) => ({ ...check, mine: check.userId === userId })),
-    ownSite,
-    otherSite,
-  };
-}
-
-export type OfferDetail = NonNullable<Awaited<ReturnType<typeof offerDetail>>>;
 
 export function connectLotsOf(db: Database, userId: string) {
   return db
