@@ -2,10 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { OfferDetailView } from "~/components/offer-detail";
 import { OfferProfile } from "~/components/offer-profile";
-import { OfferListPager, OfferRows, type OfferRow } from "~/components/offer-rows";
+import { OfferListPanel } from "~/components/offer-rows";
 import { SlideOut } from "~/components/slide-out";
 import { messages } from "~/domain/messages";
-import { listWith, offersPageHref, type ListParam } from "~/domain/offer-links";
+import { offersPageHref } from "~/domain/offer-links";
 import { changeOffer, loadOffersPage } from "./_app.mysite.offers.server";
 
 export const meta: MetaFunction = () => [{ title: "Offers and trades - Backlink Market" }];
@@ -13,31 +13,6 @@ export const meta: MetaFunction = () => [{ title: "Offers and trades - Backlink 
 export const loader = ({ request, context }: LoaderFunctionArgs) => loadOffersPage(request, context);
 
 export const action = ({ request, context }: ActionFunctionArgs) => changeOffer(request, context);
-
-/** One list, a page at a time (docs/decisions/0026-offers-paging.md). */
-function ListPanel(props: {
-  title: string;
-  param: ListParam;
-  page: { rows: OfferRow[]; next: string | null };
-  empty: string;
-  list: string;
-  now: number;
-}) {
-  const { title, param, page, list } = props;
-  const onLaterPage = new URLSearchParams(list).has(param);
-  const titleId = `${title.toLowerCase()}-title`;
-  return (
-    <section className="card" aria-labelledby={titleId}>
-      <h2 id={titleId}>{title}</h2>
-      <OfferRows rows={page.rows} empty={props.empty} now={props.now} list={list} />
-      <OfferListPager
-        label={`Pages of ${title.toLowerCase()}`}
-        firstTo={onLaterPage ? offersPageHref(listWith(list, param, null)) : null}
-        nextTo={page.next ? offersPageHref(listWith(list, param, page.next)) : null}
-      />
-    </section>
-  );
-}
 
 export default function OffersPage() {
   const { offers, trades, list, refused, detail, now } = useLoaderData<typeof loader>();
@@ -51,8 +26,8 @@ export default function OffersPage() {
         </p>
       ) : null}
       <div className="two-columns">
-        <ListPanel title="Offers" param="offersAfter" page={offers} empty={messages.noOffers} list={list} now={now} />
-        <ListPanel title="Trades" param="tradesAfter" page={trades} empty={messages.noTrades} list={list} now={now} />
+        <OfferListPanel title="Offers" param="offersAfter" page={offers} empty={messages.noOffers} list={list} now={now} />
+        <OfferListPanel title="Trades" param="tradesAfter" page={trades} empty={messages.noTrades} list={list} now={now} />
       </div>
       {offerId && detail ? (
         <SlideOut titleId="offer-title" closeTo={offersPageHref(list)} key={detail.id}>
