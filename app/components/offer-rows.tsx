@@ -1,6 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatShortDate } from "~/domain/dates";
-import { listWith, offersPageHref, type ListParam } from "~/domain/offer-links";
+import { offersPageHref } from "~/domain/offer-links";
 import { STATUS_LABELS, type StatusCode } from "~/domain/offer-status";
 import { useTimeZone } from "./use-time-zone";
 
@@ -69,30 +69,5 @@ export function OfferListPager({
         </Link>
       ) : null}
     </nav>
-  );
-}
-
-/** One list of the Offers page, a page at a time (docs/decisions/0026-offers-paging.md). */
-export function OfferListPanel(props: {
-  title: string;
-  param: ListParam;
-  page: { rows: OfferRow[]; next: string | null };
-  empty: string;
-  list: string;
-  now: number;
-}) {
-  const { title, param, page, list } = props;
-  const onLaterPage = new URLSearchParams(list).has(param);
-  const titleId = `${title.toLowerCase()}-title`;
-  return (
-    <section className="card" aria-labelledby={titleId}>
-      <h2 id={titleId}>{title}</h2>
-      <OfferRows rows={page.rows} empty={props.empty} now={props.now} list={list} />
-      <OfferListPager
-        label={`Pages of ${title.toLowerCase()}`}
-        firstTo={onLaterPage ? offersPageHref(listWith(list, param, null)) : null}
-        nextTo={page.next ? offersPageHref(listWith(list, param, page.next)) : null}
-      />
-    </section>
   );
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { OfferDetailView } from "~/components/offer-detail";
 import { OfferProfile } from "~/components/offer-profile";
-import { OfferListPanel } from "~/components/offer-rows";
+import { OfferListPanel } from "~/components/offer-list-panel";
 import { SlideOut } from "~/components/slide-out";
 import { messages } from "~/domain/messages";
 import { offersPageHref } from "~/domain/offer-links";
