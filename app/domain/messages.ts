@@ -62,6 +62,11 @@ export const messages = {
   offerSaveFailed: "Your change could not be saved. Please try again.",
   offerAnswerWindowOver: "This offer waited more than 14 days for an answer and can no longer be accepted.",
   tooManyProposals: "You have sent 20 offers in the last hour. Please wait a while before sending more.",
+  noOffers: "No offers yet, throw your hat in the ring!",
+  noTrades: "No trades yet, get the ball rolling by sending an offer!",
+  offerUnavailable: "This offer is not available.",
+  // Paging of the offers and trades lists (docs/decisions/0026-offers-paging.md)
+  pageLinkInvalid: "That page link is not valid, so the list starts from the beginning.",
 
   // Delivered links (docs/decisions/0015-trade-progress-and-delivery.md)
   linkNotFound: "We could not find a link to {site} on that page.",
@@ -98,7 +103,8 @@ export const messages = {
   chooseBundle: "Choose a bundle of 30, 60 or 100 connects.",
   paymentsOff: "Card payments are not switched on for this installation yet.",
   paymentReceived: "Payment received, connects on their way. This page updates as soon as they arrive.",
-  paymentProcessing: "Your payment is still being processed. Your connects appear here as soon as Stripe confirms it; a bank payment can take a few days.",
+  paymentProcessing:
+    "Your payment is still being processed. Your connects appear here as soon as Stripe confirms it; a bank payment can take a few days.",
   testPurchaseDone: "Test purchase done: the connects are in your balance.",
 
   // Chat

@@ -50,3 +50,8 @@ export const DEFAULT_MATERIAL: MaterialId = "logo";
 export function labelOf(options: readonly Option[], id: string): string {
   return options.find((option) => option.id === id)?.label ?? id;
 }
+
+/** The labels of a list of ids, joined with commas (empty for none). */
+export function labelsOf(options: readonly Option[], ids: readonly string[]): string {
+  return ids.map((id) => labelOf(options, id)).join(", ");
+}

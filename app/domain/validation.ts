@@ -7,6 +7,7 @@ import { messages } from "./messages";
 import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS, SITE_CATEGORIES } from "./options";
 import { isWebsiteUrl } from "./site-address";
 import { isContentUrl } from "./offer-rules";
+import { parseCursor } from "./cursor";
 import {
   DESCRIPTION_MAX_LENGTH,
   contentTypeProblem,
@@ -187,3 +188,13 @@ export const offerActionSchema = z.discriminatedUnion("intent", [
       .refine((value) => value === undefined || value === "" || isContentUrl(value), messages.enterContentUrl),
   }),
 ]);
+
+/** A page cursor from an address (app/domain/cursor.ts), as the position it names. */
+export const cursorField = z
+  .string()
+  .max(100, messages.pageLinkInvalid)
+  .transform((value, ctx) => {
+    const cursor = parseCursor(value);
+    if (!cursor) ctx.addIssue({ code: z.ZodIssueCode.custom, message: messages.pageLinkInvalid });
+    return cursor ?? z.NEVER;
+  });

@@ -19,8 +19,10 @@ import { messages } from "~/domain/messages";
 import { proposalSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
-import { propose } from "~/services/offers.server";
-import { getMarketPost, listMarket, parseCursor, parseMarketSort, type MarketPost } from "~/services/market.server";
+import { loadActiveSite } from "~/services/layout.server";
+import { propose } from "~/services/offer-proposal.server";
+import { getMarketPost, listMarket, parseMarketSort, type MarketPost } from "~/services/market.server";
+import { parseCursor } from "~/domain/cursor";
 import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
@@ -50,7 +52,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ error, help: null }, { status: 400 });
   }
   const { listingId, myContentType, myMaterials, theirContentType, theirMaterials } = parsed.value;
-  const result = await propose(context, auth, {
+  const proposer = { user: auth.user, site: await loadActiveSite(context, auth) };
+  const result = await propose(context, proposer, {
     listingId,
     mine: { contentType: myContentType, materials: myMaterials },
     theirs: { contentType: theirContentType, materials: theirMaterials },

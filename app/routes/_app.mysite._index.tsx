@@ -1,12 +1,13 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
-import { OfferRows } from "~/components/offer-rows";
+import { OfferListPager, OfferRows } from "~/components/offer-rows";
 import { PostCard } from "~/components/post-card";
 import { SiteRecord } from "~/components/site-record";
 import { VerifyBanner } from "~/components/verify-banner";
 import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
+import { listWith, offersPageHref, type ListParam } from "~/domain/offer-links";
 import { labelOf, CATEGORY_TAGS } from "~/domain/options";
 import { displayScore } from "~/domain/score";
 import { requireAuth } from "~/services/auth.server";
@@ -45,6 +46,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     suggestions: { tag: suggestions.tag, matched: suggestions.matched.map(card), somethingNew: suggestions.somethingNew.map(card) },
   };
 }
+
+/** The dashboard shows the first page of each list; the next one is on the Offers page. */
+const nextPageOf = (param: ListParam, next: string | null) => (next ? offersPageHref(listWith("", param, next)) : null);
 
 const LINK_PROBLEMS: Record<string, string> = {
   lost: "the link is gone",
@@ -113,11 +117,13 @@ export default function Dashboard() {
       <div className="two-columns">
         <section className="card">
           <h3>Trades</h3>
-          <OfferRows rows={data.trades} empty="No trades yet, get the ball rolling by sending an offer!" now={data.now} />
+          <OfferRows rows={data.trades.rows} empty={messages.noTrades} now={data.now} />
+          <OfferListPager label="More trades" firstTo={null} nextTo={nextPageOf("tradesAfter", data.trades.next)} nextLabel="More trades" />
         </section>
         <section className="card">
           <h3>Offers</h3>
-          <OfferRows rows={data.offers} empty="No offers yet, throw your hat in the ring!" now={data.now} />
+          <OfferRows rows={data.offers.rows} empty={messages.noOffers} now={data.now} />
+          <OfferListPager label="More offers" firstTo={null} nextTo={nextPageOf("offersAfter", data.offers.next)} nextLabel="More offers" />
         </section>
       </div>
       <div className="card">

@@ -4,7 +4,8 @@ import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { countOffers } from "~/domain/offer-status";
 import { ftsPhrase, tagToken } from "~/domain/search";
-import { offerSidesQuery, offersAndTradesOf, offersAndTradesQueries } from "./trades-read.server";
+import { FIRST_PAGES, offerListsOf, offerListsQueries } from "./offer-lists.server";
+import { offerSidesQuery } from "./trades-read.server";
 import { linkProblemsQuery } from "./delivered-links.server";
 import { SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
 import { shownScore } from "./sites.server";
@@ -84,8 +85,8 @@ function suggestionsOf(tag: string | null, [taggedAfter, taggedBefore, anyAfter,
 }
 
 /**
- * Everything the dashboard reads, in one round trip: the counters (over every offer of the site), the offers and
- * trades lists (the same rows as the Offers page), delivered links with a problem, and the suggestions.
+ * Everything the dashboard reads, in one round trip: the counters (over every offer of the site), the first page of
+ * the offers and trades lists (as the Offers page shows it), delivered links with a problem, and the suggestions.
  */
 export async function dashboardFor(
   db: Database,
@@ -96,12 +97,12 @@ export async function dashboardFor(
   random = Math.random,
 ) {
   const tag = tagOfTheDay(site.tags, now, timeZone);
-  const [offerRows, entries, sides, linkProblems, ...suggested] = await db.batch([
-    ...offersAndTradesQueries(db, userId, site.id),
+  const [offerRows, tradeRows, sides, linkProblems, ...suggested] = await db.batch([
+    ...offerListsQueries(db, userId, site.id, FIRST_PAGES),
     offerSidesQuery(db, site.id),
     linkProblemsQuery(db, site.id, now),
     ...suggestionQueries(db, userId, tag, random),
   ]);
-  const { offers: open, trades } = offersAndTradesOf(site.id, offerRows, entries);
+  const { offers: open, trades } = offerListsOf(site.id, [offerRows, tradeRows]);
   return { counts: countOffers(sides, site.id), trades, offers: open, linkProblems, suggestions: suggestionsOf(tag, suggested) };
 }

@@ -11,7 +11,7 @@ import { deleteExpiredConfirmations } from "./email-confirmation.server";
 import { auditDueSites, dropOldAuditFacts } from "./audit.server";
 import { recheckDeliveredLinks } from "./delivered-links.server";
 import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
-import { expireOffersAndConnects } from "./offers.server";
+import { expireOffersAndConnects } from "./offer-expiry.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteOldWindows } from "./rate-limit.server";
 import { refreshDueReputations } from "./reputation.server";

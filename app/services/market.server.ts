@@ -2,6 +2,7 @@
 import { and, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
+import { formatCursor, parseCursor, type Cursor } from "~/domain/cursor";
 import { recordColumns } from "./reputation.server";
 import { shownScore } from "./sites.server";
 
@@ -55,14 +56,14 @@ export async function listMarket(db: Database, viewerUserId: string, sort: Marke
     .all();
   const page = rows.slice(0, MARKET_PAGE_SIZE);
   const last = page.at(-1);
-  return { posts: page, next: rows.length > MARKET_PAGE_SIZE && last ? `${last.createdAt}_${last.id}` : null };
+  return { posts: page, next: rows.length > MARKET_PAGE_SIZE && last ? formatCursor({ at: last.createdAt, id: last.id }) : null };
 }
 
 /**
  * Best record first: the page's sites are found walking the record index (SQLite would otherwise sort every listing),
  * then read with their listings.
  */
-async function listMarketByRecord(db: Database, viewerUserId: string, cursor: { at: number; id: string } | undefined) {
+async function listMarketByRecord(db: Database, viewerUserId: string, cursor: Cursor | null) {
   const order = await db.all<{ id: string; repSort: number }>(sql`
     SELECT s.id AS id, s.rep_sort AS repSort
     FROM sites AS s INDEXED BY sites_rep_sort_idx
@@ -88,7 +89,7 @@ async function listMarketByRecord(db: Database, viewerUserId: string, cursor: { 
     : [];
   const posts = shown.flatMap((site) => rows.filter((row) => row.siteId === site.id));
   const last = shown.at(-1);
-  return { posts, next: order.length > MARKET_PAGE_SIZE && last ? `${last.repSort}_${last.id}` : null };
+  return { posts, next: order.length > MARKET_PAGE_SIZE && last ? formatCursor({ at: last.repSort, id: last.id }) : null };
 }
 
 /** One post for the trade terms panel; only a post the viewer could trade with. */
@@ -102,8 +103,3 @@ export function getMarketPost(db: Database, viewerUserId: string, listingId: str
 }
 
 export type MarketPost = NonNullable<Awaited<ReturnType<typeof getMarketPost>>>;
-
-export function parseCursor(value: string | null): { at: number; id: string } | undefined {
-  const match = value?.match(/^(\d{1,15})_([\w-]{1,64})$/);
-  return match ? { at: Number(match[1]), id: match[2] as string } : undefined;
-}

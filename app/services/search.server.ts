@@ -16,6 +16,7 @@ import type { Database } from "~/lib/db.server";
 import { AUTHORITY_BANDS } from "~/domain/score";
 import type { ReputationCounts } from "~/domain/reputation";
 import { ftsPhrase, gramToken, tagToken, type SearchQuery } from "~/domain/search";
+import { parseCursor } from "~/domain/cursor";
 
 export const SEARCH_PAGE_SIZE = 24;
 export const SEARCH_COUNT_CAP = 100;
@@ -59,16 +60,19 @@ const columns = sql`l.id AS id, l.connects AS connects, s.url AS url, s.descript
   s.rep_completed AS completed, s.rep_settled AS settled, s.rep_answered AS answered, s.rep_answer_ms AS answerMs,
   s.rep_links_30 AS links30, s.rep_live_30 AS live30, s.rep_links_90 AS links90, s.rep_live_90 AS live90`;
 
-/** Parses the position of the last result shown, in the form of the search that made it. */
+/**
+ * Parses the position of the last result shown, in the form of the search that made it: a cursor (app/domain/cursor.ts)
+ * when sorted by record (`r` before it) or walking the listings, the index row id alone for a MATCH search.
+ */
 function parsePosition(value: string | null | undefined, matchMode: boolean, byRecord: boolean) {
   if (!value) return null;
   if (byRecord) {
-    const match = value.match(/^r(\d{1,15})_([\w-]{1,64})$/);
-    return match ? { repSort: Number(match[1]), siteId: match[2] as string } : null;
+    const cursor = parseCursor(value, "r");
+    return cursor ? { repSort: cursor.at, siteId: cursor.id } : null;
   }
   if (matchMode) return /^\d{1,15}$/.test(value) ? { rowid: Number(value) } : null;
-  const match = value.match(/^(\d{1,15})_([\w-]{1,64})$/);
-  return match ? { createdAt: Number(match[1]), id: match[2] as string } : null;
+  const cursor = parseCursor(value);
+  return cursor ? { createdAt: cursor.at, id: cursor.id } : null;
 }
 
 export async function searchListings(db: Database, viewerUserId: string, query: SearchQuery, after?: string | null) {

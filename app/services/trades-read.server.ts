@@ -1,74 +1,11 @@
-/** What the Offers and Trades panels, the offer detail and the connects page show. */
-import { and, desc, eq, inArray, isNull, or, sql } from "drizzle-orm";
+/** Reads about trades: the dashboard's counters, the hosts an offer's messages name, and the connects page. */
+import { and, desc, eq, or } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { connectLedger, connectLots, offerEntries, offers, paymentEvents, sites } from "#drizzle/schema";
+import { connectLedger, connectLots, offers, paymentEvents, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
-import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
-import { recordColumns } from "./reputation.server";
-import { shownScore } from "./sites.server";
-import { linkHistoryOf } from "./delivered-links.server";
 
 const senderSite = alias(sites, "sender_site");
 const receiverSite = alias(sites, "receiver_site");
-
-/**
- * Offers involving the site that this user has not trashed, newest first (a query to batch). Its columns have names
- * of their own: in a batch drizzle maps rows by column name.
- */
-function siteOffersQuery(db: Database, userId: string, siteId: string) {
-  return db
-    .select({
-      id: offers.id,
-      status: offers.status,
-      connects: offers.connects,
-      createdAt: offers.createdAt,
-      expiredAt: offers.expiredAt,
-      senderSiteId: offers.senderSiteId,
-      receiverSiteId: offers.receiverSiteId,
-      senderHost: sql<string>`${senderSite.host}`.as("sender_host"),
-      receiverHost: sql<string>`${receiverSite.host}`.as("receiver_host"),
-    })
-    .from(offers)
-    .innerJoin(senderSite, eq(senderSite.id, offers.senderSiteId))
-    .innerJoin(receiverSite, eq(receiverSite.id, offers.receiverSiteId))
-    .leftJoin(offerEntries, and(eq(offerEntries.offerId, offers.id), eq(offerEntries.userId, userId)))
-    .where(and(or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId)), isNull(offerEntries.trashedAt)))
-    .orderBy(desc(offers.createdAt))
-    .limit(200);
-}
-
-/** Entry statuses of the site's trades, selected by site (an id list could pass D1's limit of bound parameters). */
-function tradeEntriesQuery(db: Database, siteId: string) {
-  return (
-    db
-      .select({ offerId: offerEntries.offerId, status: offerEntries.status })
-      .from(offerEntries)
-      .innerJoin(offers, eq(offers.id, offerEntries.offerId))
-      // `+`: found by the site's offers, not by walking every accepted offer of the market (the status index).
-      .where(and(sql`+${offers.status} = 'accepted'`, or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId))))
-  );
-}
-
-type SiteOfferRow = Awaited<ReturnType<ReturnType<typeof siteOffersQuery>["all"]>>[number];
-type TradeEntryRow = Awaited<ReturnType<ReturnType<typeof tradeEntriesQuery>["all"]>>[number];
-
-/** The queries behind `offersAndTrades`, to run in one batch with others; `offersAndTradesOf` reads their rows. */
-export function offersAndTradesQueries(db: Database, userId: string, siteId: string) {
-  return [siteOffersQuery(db, userId, siteId), tradeEntriesQuery(db, siteId)] as const;
-}
-
-function toOfferRows(rows: SiteOfferRow[], siteId: string) {
-  return rows.map((row) => ({
-    id: row.id,
-    status: row.status,
-    connects: row.connects,
-    createdAt: row.createdAt,
-    sent: row.senderSiteId === siteId,
-    otherHost: row.senderSiteId === siteId ? row.receiverHost : row.senderHost,
-    senderSiteId: row.senderSiteId,
-    receiverSiteId: row.receiverSiteId,
-  }));
-}
 
 /** Status and sides of every offer of the site, for the dashboard counters (no cap, three small columns; to batch). */
 export function offerSidesQuery(db: Database, siteId: string) {
@@ -88,103 +25,6 @@ export function hostsOf(db: Database, offerId: string) {
     .where(eq(offers.id, offerId))
     .get();
 }
-
-/** Offers: not accepted, not trashed, oldest first. Trades: accepted, newest first. Each with its label. */
-export function offersAndTradesOf(siteId: string, offerRows: SiteOfferRow[], entries: TradeEntryRow[]) {
-  const labelled = toOfferRows(offerRows, siteId).map((row) => ({
-    ...row,
-    code: offerStatusCode({
-      status: row.status,
-      trashed: false,
-      entries: entries.filter((entry) => entry.offerId === row.id).map((entry) => entry.status),
-    }),
-  }));
-  return {
-    offers: labelled.filter((row) => row.status !== "accepted").reverse(),
-    trades: labelled.filter((row) => row.status === "accepted"),
-  };
-}
-
-/** The Offers and Trades lists of the site, in one round trip. */
-export async function offersAndTrades(db: Database, userId: string, siteId: string) {
-  const [rows, entries] = await db.batch(offersAndTradesQueries(db, userId, siteId));
-  return offersAndTradesOf(siteId, rows, entries);
-}
-
-const profileColumns = {
-  id: sites.id,
-  url: sites.url,
-  host: sites.host,
-  icon: sites.icon,
-  score: shownScore,
-  description: sites.description,
-  tags: sites.tags,
-  contentTypes: sites.contentTypes,
-  materials: sites.materials,
-  verified: sites.verified,
-  record: recordColumns,
-};
-
-/** One offer as a participant sees it (null for anyone else), with both sides and both sites. */
-export async function offerDetail(db: Database, userId: string, offerId: string) {
-  const offer = await db.select().from(offers).where(eq(offers.id, offerId)).get();
-  if (!offer || (offer.senderUserId !== userId && offer.receiverUserId !== userId)) return null;
-  const [entries, siteRows, history] = await Promise.all([
-    db.select().from(offerEntries).where(eq(offerEntries.offerId, offerId)).all(),
-    db
-      .select(profileColumns)
-      .from(sites)
-      .where(inArray(sites.id, [offer.senderSiteId, offer.receiverSiteId]))
-      .all(),
-    offer.status === "accepted" ? linkHistoryOf(db, offerId) : [],
-  ]);
-  const role: Role = offer.senderUserId === userId ? "sender" : "receiver";
-  const own = entries.find((entry) => entry.userId === userId);
-  const other = entries.find((entry) => entry.userId !== userId);
-  const ownSite = siteRows.find((site) => site.id === (role === "sender" ? offer.senderSiteId : offer.receiverSiteId));
-  const otherSite = siteRows.find((site) => site.id === (role === "sender" ? offer.receiverSiteId : offer.senderSiteId));
-  if (!own || !other || !ownSite || !otherSite) return null;
-  const side = (entry: typeof own) => {
-    // The history is newest first: each side's first row is its latest check.
-    const check = history.find((row) => row.userId === entry.userId);
-    return {
-      contentType: entry.createContentType,
-      materials: entry.provideMaterials,
-      status: entry.status as EntryStatus,
-      contentUrl: entry.contentUrl,
-      /** The delivered link's state as of its last check (a problem is flagged), and that check. */
-      linkStatus: entry.linkStatus,
-      link: check
-        ? {
-            state: check.state,
-            rel: check.rel,
-            hidden: check.hidden,
-            anchorText: check.anchorText,
-            targetHost: check.targetHost,
-            checkedAt: check.checkedAt,
-          }
-        : null,
-    };
-  };
-  return {
-    id: offer.id,
-    status: offer.status,
-    connects: offer.connects,
-    createdAt: offer.createdAt,
-    answerBy: offer.answerBy,
-    role,
-    trashed: Boolean(own.trashedAt),
-    code: offerStatusCode({ status: offer.status, trashed: Boolean(own.trashedAt), entries: [own.status, other.status] }),
-    own: side(own),
-    other: side(other),
-    /** Every check of both delivered links, newest first. */
-    linkHistory: history.map((check) => ({ ...check, mine: check.userId === userId })),
-    ownSite,
-    otherSite,
-  };
-}
-
-export type OfferDetail = NonNullable<Awaited<ReturnType<typeof offerDetail>>>;
 
 export function connectLotsOf(db: Database, userId: string) {
   return db

@@ -39,6 +39,8 @@ const PAGES = [
   "/mysite?feedback=1",
   "/mysite/offers",
   "/mysite/offers?offer=nope&view=profile",
+  "/mysite/offers?offersAfter=garbage&tradesAfter=%00",
+  "/mysite/offers.data?offersAfter=1_%E0%A4%A",
   "/mysite/settings",
   "/mysite/verify",
   "/mysite/icon",
@@ -82,6 +84,7 @@ const ACTIONS = [
   "/market.data",
   "/feedback",
   "/mysite/offers?offer=x",
+  "/mysite/offers?offer=x&offersAfter=zzz&tradesAfter=",
   "/mysite/settings",
   "/mysite/verify",
   "/mysite/verify.data",
@@ -205,7 +208,7 @@ describe("malformed input never reaches a 5xx", () => {
       expect(await send("/login", { method: "POST", body: "{}", headers: { "Content-Type": type } }), type).toBe(415);
     }
     expect(
-      await send("/login", { method: "POST", body: "email=a%40b.com&password=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } })
+      await send("/login", { method: "POST", body: "email=a%40b.com&password=x", headers: { "Content-Type": "application/x-www-form-urlencoded" } }),
     ).toBe(400);
   });
 });

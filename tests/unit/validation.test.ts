@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { messages } from "~/domain/messages";
 import { siteAddProblems } from "~/domain/site-add";
 import {
   addWebsiteSchema,
   contentTypeProblem,
+  cursorField,
   feedbackProblem,
   proposalSchema,
   descriptionProblem,
@@ -236,5 +238,20 @@ describe("the site-add form's rules in the browser", () => {
         : Object.fromEntries(Object.entries(server.error.flatten().fieldErrors).map(([name, list]) => [name, [list![0]]]));
       expect(siteAddProblems(source, values), JSON.stringify(values)).toEqual(serverErrors);
     }
+  });
+});
+
+describe("page cursor field", () => {
+  it("gives the position a cursor names", () => {
+    expect(cursorField.safeParse("1763700000123_0b6c2f1e-3a4d")).toEqual({ success: true, data: { at: 1763700000123, id: "0b6c2f1e-3a4d" } });
+  });
+
+  it.each(["", "garbage", "1_", "-1_a", "r1_a", "1_a b", `1_${"x".repeat(200)}`])("refuses %j with the page link message", (value) => {
+    expect(errorsOf(z.object({ after: cursorField }).safeParse({ after: value }))).toEqual({ after: [messages.pageLinkInvalid] });
+  });
+
+  it("refuses what is not a string", () => {
+    expect(cursorField.safeParse(12).success).toBe(false);
+    expect(cursorField.safeParse(["1_a", "2_b"]).success).toBe(false);
   });
 });

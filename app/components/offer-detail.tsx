@@ -1,0 +1,254 @@
+import { Link, useActionData, useFetcher } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { formatShortDate } from "~/domain/dates";
+import { offersPageHref } from "~/domain/offer-links";
+import { ENTRY_ACTION_LABELS, ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, type EntryStatus } from "~/domain/offer-rules";
+import type { StatusCode } from "~/domain/offer-status";
+import type { LinkCheckSummary, OfferDetail, OfferSide } from "~/domain/offer-view";
+import { CONTENT_TYPES, PROVIDED_MATERIALS, labelOf, labelsOf } from "~/domain/options";
+import { ChipGroup } from "./chip-group";
+import { StatusLabel } from "./offer-rows";
+import { OpenChatForm } from "./open-chat-form";
+import { SiteIcon } from "./site-icon";
+import { Spinner } from "./spinner";
+import { useTimeZone } from "./use-time-zone";
+
+/** What the Offers page's action answers a refused change with. */
+export interface OfferActionRefusal {
+  error: string;
+  contentUrl: string | null;
+}
+
+/** One action form; with JavaScript it posts in the background and the page shows the result at once. */
+function useOfferAction() {
+  const fetcher = useFetcher<OfferActionRefusal>();
+  // Without JavaScript the form is a plain post and a refusal comes back as the page's action data.
+  const refusedPost = useActionData<OfferActionRefusal>();
+  // A refusal shows until the next attempt; a success answers with a redirect, which leaves fetcher.data as it was.
+  const [error, setError] = useState<string | undefined>(refusedPost?.error);
+  useEffect(() => setError(fetcher.data?.error), [fetcher.data]);
+  useEffect(() => {
+    if (fetcher.state === "submitting") setError(undefined);
+  }, [fetcher.state]);
+  return {
+    fetcher,
+    // Shown as done while the server saves, and through the reload after a success; a refusal ends it at once, so the
+    // message never stands beside a state that was not saved.
+    pending: fetcher.state !== "idle" && !error ? (fetcher.formData?.get("intent") as string | null) : null,
+    pendingTo: fetcher.state !== "idle" && !error ? (fetcher.formData?.get("to") as EntryStatus | null) : null,
+    error,
+    refusedPost,
+  };
+}
+
+const REL_LABELS: Record<string, string> = { follow: "followed", nofollow: "nofollow", sponsored: "sponsored", ugc: "ugc" };
+
+/** What the last check of a delivered link saw, and when. */
+function LinkCheckLine({ check, now }: { check: LinkCheckSummary; now: number }) {
+  const timeZone = useTimeZone();
+  const found = check.state === "found";
+  return (
+    <span className={`link-check ${found && !check.hidden && check.rel === "follow" ? "link-ok" : "link-warning"}`}>
+      {found
+        ? `Link to ${check.targetHost}: ${REL_LABELS[check.rel ?? "follow"] ?? check.rel}${check.hidden ? ", hidden" : ""}`
+        : check.state === "error"
+        ? "The page could not be read"
+        : `No link to ${check.targetHost} found`}
+      {check.anchorText ? ` (“${check.anchorText}”)` : ""} · checked {formatShortDate(check.checkedAt, now, timeZone)}
+    </span>
+  );
+}
+
+const LINK_FLAGS: Record<string, string> = {
+  lost: "Flag: the link is gone from the page.",
+  moved: "Flag: the link points to another site now.",
+  nofollow: "Flag: the link is nofollow (or sponsored or ugc).",
+  hidden: "Flag: the link is hidden on the page.",
+};
+
+function Progress({
+  who,
+  status,
+  contentUrl,
+  link,
+  check,
+  linkStatus,
+  now,
+}: {
+  who: string;
+  status: EntryStatus;
+  contentUrl: string | null;
+  link: string;
+  check: OfferSide["link"];
+  linkStatus: OfferSide["linkStatus"];
+  now: number;
+}) {
+  return (
+    <p className="progress-line">
+      {who}: <StatusLabel code={ENTRY_STATUS_CODES[status]} />
+      {contentUrl ? (
+        <>
+          {" "}
+          <a href={contentUrl} target="_blank" rel="noreferrer noopener">
+            {link}
+          </a>
+        </>
+      ) : null}
+      {contentUrl && check ? <LinkCheckLine check={check} now={now} /> : null}
+      {contentUrl && linkStatus && linkStatus !== "live" ? <strong className="link-flag">{LINK_FLAGS[linkStatus]}</strong> : null}
+    </p>
+  );
+}
+
+/** Every check of both delivered links, newest first. */
+function LinkHistory({ detail, now }: { detail: OfferDetail; now: number }) {
+  const timeZone = useTimeZone();
+  return (
+    <details className="link-history">
+      <summary>Link checks ({detail.linkHistory.length})</summary>
+      <ul>
+        {detail.linkHistory.map((check) => (
+          <li key={`${check.userId}:${check.checkedAt}`}>
+            {formatShortDate(check.checkedAt, now, timeZone)} · {check.mine ? "your link" : "their link"}:{" "}
+            {check.state === "found"
+              ? `${REL_LABELS[check.rel ?? "follow"] ?? check.rel}${check.hidden ? ", hidden" : ""}`
+              : check.state === "error"
+              ? `could not be read (${check.error ?? "unknown"})`
+              : "not found"}
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
+const OPTIMISTIC_CODES: Record<string, StatusCode> = { accept: "ACC", decline: "DEC", rescind: "RES", trash: "TRS" };
+
+/** The offer panel: the other site, the terms, the answers the viewer may give and, once accepted, both sides' progress. */
+export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; now: number; list: string }) {
+  const action = offersPageHref(list, { id: detail.id });
+  const { fetcher, pending, pendingTo, error, refusedPost } = useOfferAction();
+  const typed = refusedPost?.contentUrl ?? null;
+  const [contentUrl, setContentUrl] = useState(typed ?? detail.own.contentUrl ?? "");
+  // Shown at once while the server saves; if it refuses, the saved state comes back with the message.
+  const code = pending && pending !== "move" ? OPTIMISTIC_CODES[pending] ?? detail.code : detail.code;
+  const ownStatus = pendingTo ?? detail.own.status;
+  const can = (what: "accept" | "decline" | "rescind" | "trash") =>
+    canActOnOffer(what, { status: detail.status, role: detail.role, trashed: detail.trashed }) && !pending;
+  const moves = (["in_progress", "completed", "stopped"] as const).filter((to) => canMoveEntry(ownStatus, to));
+  const me = detail.role === "sender" ? "You sent this offer" : "You received this offer";
+
+  return (
+    <div className="stack">
+      <header className="panel-head">
+        <SiteIcon icon={detail.otherSite.icon} size={48} />
+        <div>
+          <h2 id="offer-title">{detail.otherSite.host}</h2>
+          <Link to={offersPageHref(list, { id: detail.id, view: "profile" })} preventScrollReset>
+            View profile
+          </Link>
+        </div>
+        <StatusLabel code={code} />
+      </header>
+      <p className="muted">
+        {me} for {detail.connects} connects.
+      </p>
+      <OpenChatForm offerId={detail.id} label={`Message ${detail.otherSite.host}`} />
+      <section className="terms">
+        <h3>Terms</h3>
+        <dl className="terms-list">
+          <dt>You create</dt>
+          <dd>{labelOf(CONTENT_TYPES, detail.own.contentType)}</dd>
+          <dt>You provide</dt>
+          <dd>{labelsOf(PROVIDED_MATERIALS, detail.own.materials)}</dd>
+          <dt>They create</dt>
+          <dd>{labelOf(CONTENT_TYPES, detail.other.contentType)}</dd>
+          <dt>They provide</dt>
+          <dd>{labelsOf(PROVIDED_MATERIALS, detail.other.materials)}</dd>
+        </dl>
+      </section>
+
+      {can("accept") ? (
+        <fetcher.Form method="post" action={action} className="stack card" preventScrollReset>
+          <ChipGroup legend="Materials you want from them" name="materials" options={PROVIDED_MATERIALS} chosen={detail.other.materials} />
+          <div className="button-row">
+            <button type="submit" name="intent" value="accept" className="button button-primary">
+              Accept
+            </button>
+            <button type="submit" name="intent" value="decline" className="button button-outline" formNoValidate>
+              Decline
+            </button>
+          </div>
+        </fetcher.Form>
+      ) : null}
+      {(["rescind", "trash"] as const).filter(can).map((intent) => (
+        <fetcher.Form key={intent} method="post" action={action} preventScrollReset>
+          <button type="submit" name="intent" value={intent} className={intent === "rescind" ? "button button-outline" : "button button-ghost"}>
+            {intent === "rescind" ? "Rescind offer" : "Move to trash"}
+          </button>
+        </fetcher.Form>
+      ))}
+
+      {detail.status === "accepted" ? (
+        <section className="stack card">
+          <h3>Progress</h3>
+          <Progress
+            who="You"
+            status={ownStatus}
+            contentUrl={ownStatus === "completed" ? detail.own.contentUrl : null}
+            link="your content"
+            check={detail.own.link}
+            linkStatus={detail.own.linkStatus}
+            now={now}
+          />
+          <Progress
+            who="They"
+            status={detail.other.status}
+            contentUrl={detail.other.contentUrl}
+            link="their content"
+            check={detail.other.link}
+            linkStatus={detail.other.linkStatus}
+            now={now}
+          />
+          {detail.linkHistory.length > 0 ? <LinkHistory detail={detail} now={now} /> : null}
+          {moves.length > 0 ? (
+            <fetcher.Form method="post" action={action} className="stack" preventScrollReset>
+              <input type="hidden" name="intent" value="move" />
+              {moves.includes("completed") ? (
+                <label className="field">
+                  <span>Content url</span>
+                  <input
+                    name="contentUrl"
+                    type="url"
+                    placeholder="https://yoursite.com/the-post"
+                    value={contentUrl}
+                    onChange={(event) => setContentUrl(event.target.value)}
+                  />
+                </label>
+              ) : null}
+              <div className="button-row">
+                {moves.map((to) => (
+                  <button
+                    key={to}
+                    type="submit"
+                    name="to"
+                    value={to}
+                    className={to === "completed" ? "button button-primary" : "button button-outline"}
+                  >
+                    {ENTRY_ACTION_LABELS[to]}
+                  </button>
+                ))}
+              </div>
+            </fetcher.Form>
+          ) : null}
+        </section>
+      ) : null}
+      {pending ? <Spinner label="Saving" /> : null}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}

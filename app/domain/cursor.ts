@@ -1,0 +1,23 @@
+/**
+ * Keyset paging: a list's next page starts after the last row shown, named by a cursor `{at}_{id}` (its sort value and
+ * its id, so rows with the same value neither repeat nor go missing). A list with another order puts a lower-case
+ * letter before it (the search by record writes `r{repSort}_{siteId}`), so one order's cursor is never read as another's.
+ */
+export interface Cursor {
+  at: number;
+  id: string;
+}
+
+/** A non-negative whole number of up to 15 digits (a safe integer: epoch milliseconds, record sort keys), then an id. */
+const CURSOR_PATTERN = /^([a-z]?)(\d{1,15})_([\w-]{1,64})$/;
+
+export function formatCursor(cursor: Cursor, prefix = ""): string {
+  return `${prefix}${cursor.at}_${cursor.id}`;
+}
+
+/** The position a cursor names, or null for anything else: no value, another order's prefix, a malformed value. */
+export function parseCursor(value: string | null | undefined, prefix = ""): Cursor | null {
+  const match = value ? CURSOR_PATTERN.exec(value) : null;
+  if (!match || match[1] !== prefix) return null;
+  return { at: Number(match[2]), id: match[3] as string };
+}

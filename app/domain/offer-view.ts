@@ -1,0 +1,68 @@
+/** One offer as a participant sees it on the Offers page: the server builds it, the components show it. */
+import type { EntryStatus, OfferState, Role } from "./offer-rules";
+import type { StatusCode } from "./offer-status";
+import type { ReputationCounts } from "./reputation";
+
+/** What the checks of a delivered link found (the `link_checks` states). */
+export type LinkCheckState = "found" | "missing" | "changed" | "nofollow" | "error";
+/** A delivered link's state as of its last check: a problem is flagged. */
+export type DeliveredLinkStatus = "live" | "nofollow" | "hidden" | "lost" | "moved";
+
+export interface LinkCheckSummary {
+  state: LinkCheckState;
+  rel: string | null;
+  hidden: boolean;
+  anchorText: string | null;
+  targetHost: string;
+  checkedAt: number;
+}
+
+export interface LinkCheckRecord extends LinkCheckSummary {
+  userId: string;
+  error: string | null;
+  /** The check of the viewer's own delivered link. */
+  mine: boolean;
+}
+
+/** One participant's side of an offer. */
+export interface OfferSide {
+  contentType: string;
+  materials: string[];
+  status: EntryStatus;
+  contentUrl: string | null;
+  linkStatus: DeliveredLinkStatus | null;
+  /** The delivered link's last check. */
+  link: LinkCheckSummary | null;
+}
+
+/** A site of an offer as its profile shows it. */
+export interface OfferSiteProfile {
+  id: string;
+  url: string;
+  host: string;
+  icon: string | null;
+  score: number;
+  description: string;
+  tags: string[];
+  contentTypes: string[];
+  materials: string[];
+  verified: boolean;
+  record: ReputationCounts;
+}
+
+export interface OfferDetail {
+  id: string;
+  status: OfferState;
+  connects: number;
+  createdAt: number;
+  answerBy: number;
+  role: Role;
+  trashed: boolean;
+  code: StatusCode;
+  own: OfferSide;
+  other: OfferSide;
+  /** Every check of both delivered links, newest first. */
+  linkHistory: LinkCheckRecord[];
+  ownSite: OfferSiteProfile;
+  otherSite: OfferSiteProfile;
+}

@@ -1,0 +1,106 @@
+/**
+ * The Offers and Trades lists of a site, a page at a time (docs/decisions/0026-offers-paging.md). Offers: not accepted,
+ * not trashed by the viewer, oldest first. Trades: accepted, newest first. Pages follow each other by the last row
+ * shown (keyset on created_at, then id), so offers that come and go meanwhile neither repeat nor skip a row.
+ */
+import { and, asc, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { offerEntries, offers, sites } from "#drizzle/schema";
+import type { Database } from "~/lib/db.server";
+import { formatCursor, type Cursor } from "~/domain/cursor";
+import { offerStatusCode, type EntryStatus } from "~/domain/offer-rules";
+
+/** Rows on a page of either list. */
+export const OFFER_PAGE_SIZE = 20;
+
+/** Where each list's page starts: after this row, or at the beginning (null). */
+export interface OfferListPositions {
+  offersAfter: Cursor | null;
+  tradesAfter: Cursor | null;
+}
+
+export const FIRST_PAGES: OfferListPositions = { offersAfter: null, tradesAfter: null };
+
+const senderSite = alias(sites, "sender_site");
+const receiverSite = alias(sites, "receiver_site");
+
+/**
+ * One page (and one row more, to know whether another follows) of the site's offers that this user has not trashed,
+ * accepted ones or the others (a query to batch). Its columns have names of their own: in a batch drizzle maps rows by
+ * column name.
+ */
+function pageQuery(db: Database, userId: string, siteId: string, accepted: boolean, after: Cursor | null) {
+  const position = sql`(${offers.createdAt}, ${offers.id})`;
+  return db
+    .select({
+      id: offers.id,
+      status: offers.status,
+      connects: offers.connects,
+      createdAt: offers.createdAt,
+      senderSiteId: offers.senderSiteId,
+      senderHost: sql<string>`${senderSite.host}`.as("sender_host"),
+      receiverHost: sql<string>`${receiverSite.host}`.as("receiver_host"),
+      // A trade's label follows both sides' progress.
+      senderProgress: sql<EntryStatus | null>`(SELECT status FROM offer_entries WHERE offer_id = ${offers.id} AND role = 'sender')`.as(
+        "sender_progress",
+      ),
+      receiverProgress: sql<EntryStatus | null>`(SELECT status FROM offer_entries WHERE offer_id = ${offers.id} AND role = 'receiver')`.as(
+        "receiver_progress",
+      ),
+    })
+    .from(offers)
+    .innerJoin(senderSite, eq(senderSite.id, offers.senderSiteId))
+    .innerJoin(receiverSite, eq(receiverSite.id, offers.receiverSiteId))
+    .leftJoin(offerEntries, and(eq(offerEntries.offerId, offers.id), eq(offerEntries.userId, userId)))
+    .where(
+      and(
+        or(eq(offers.senderSiteId, siteId), eq(offers.receiverSiteId, siteId)),
+        // `+`: found by the site's offers, not by walking every accepted offer of the market (the status index).
+        accepted ? sql`+${offers.status} = 'accepted'` : sql`+${offers.status} <> 'accepted'`,
+        isNull(offerEntries.trashedAt),
+        after ? (accepted ? sql`${position} < (${after.at}, ${after.id})` : sql`${position} > (${after.at}, ${after.id})`) : undefined,
+      ),
+    )
+    .orderBy(...(accepted ? [desc(offers.createdAt), desc(offers.id)] : [asc(offers.createdAt), asc(offers.id)]))
+    .limit(OFFER_PAGE_SIZE + 1);
+}
+
+/** The two lists' page queries, to run in one batch with others; `offerListsOf` reads their rows. */
+export function offerListsQueries(db: Database, userId: string, siteId: string, positions: OfferListPositions) {
+  return [pageQuery(db, userId, siteId, false, positions.offersAfter), pageQuery(db, userId, siteId, true, positions.tradesAfter)] as const;
+}
+
+type PageRow = Awaited<ReturnType<ReturnType<typeof pageQuery>["all"]>>[number];
+
+/** A page's rows as the lists show them, and the cursor of the next page (null on the last). */
+function pageOf(siteId: string, rows: PageRow[]) {
+  const shown = rows.slice(0, OFFER_PAGE_SIZE);
+  const last = shown.at(-1);
+  return {
+    rows: shown.map((row) => ({
+      id: row.id,
+      status: row.status,
+      connects: row.connects,
+      createdAt: row.createdAt,
+      sent: row.senderSiteId === siteId,
+      otherHost: row.senderSiteId === siteId ? row.receiverHost : row.senderHost,
+      code: offerStatusCode({
+        status: row.status,
+        trashed: false,
+        entries: [row.senderProgress, row.receiverProgress].filter((progress) => progress !== null),
+      }),
+    })),
+    next: rows.length > OFFER_PAGE_SIZE && last ? formatCursor({ at: last.createdAt, id: last.id }) : null,
+  };
+}
+
+export function offerListsOf(siteId: string, [offerRows, tradeRows]: readonly [PageRow[], PageRow[]]) {
+  return { offers: pageOf(siteId, offerRows), trades: pageOf(siteId, tradeRows) };
+}
+
+export type OfferLists = ReturnType<typeof offerListsOf>;
+
+/** A page of each list of the site, in one round trip. */
+export async function offerLists(db: Database, userId: string, siteId: string, positions: OfferListPositions): Promise<OfferLists> {
+  return offerListsOf(siteId, await db.batch(offerListsQueries(db, userId, siteId, positions)));
+}

@@ -1,0 +1,102 @@
+/** Moving one's own side of an accepted trade: start, stop, complete (delivering the link, which is checked). */
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { offerEntries } from "#drizzle/schema";
+import type { AppContext } from "~/lib/context";
+import type { FoundLink } from "~/lib/html.server";
+import { messages } from "~/domain/messages";
+import { canMoveEntry, entryStatesBefore, type EntryStatus } from "~/domain/offer-rules";
+import { inspectDeliveredLink, LINK_WATCH_MS, nextLinkCheck, recordLinkCheck, statusOfLink } from "./delivered-links.server";
+import { deliverSoon, emailToUser } from "./email.server";
+import { offerEmail, savedOrNull, type Outcome } from "./offer-changes.server";
+import { offerForParticipant } from "./offer-detail.server";
+import { allow, RATE_LIMITS } from "./rate-limit.server";
+import { refreshReputationLater } from "./reputation.server";
+import { hostsOf } from "./trades-read.server";
+
+/** Moves one's own side of an accepted trade of one's own sites; completing needs the content url. */
+export async function moveTradeEntry(
+  context: AppContext,
+  user: { id: string },
+  offerId: string,
+  to: EntryStatus,
+  contentUrl: string | null,
+): Promise<Outcome> {
+  const { db } = context;
+  const userId = user.id;
+  const found = await offerForParticipant(db, userId, offerId);
+  if (!found) return { ok: false, status: 404, message: messages.offerChangeRefused };
+  if (found.offer.status !== "accepted" || !canMoveEntry(found.own.status, to)) {
+    return { ok: false, status: 409, message: messages.offerChangeRefused };
+  }
+  if (to === "completed" && !contentUrl) return { ok: false, status: 400, message: messages.enterContentUrl };
+  const now = context.now();
+  const hosts = to === "completed" ? await hostsOf(db, offerId) : null;
+  const mine = (found.role === "sender" ? hosts?.sender : hosts?.receiver) ?? "Your partner";
+  // Completing means delivering: the page must link to the other party's site (docs/decisions/0015-trade-progress-and-delivery.md).
+  let delivered: { link: FoundLink; targetHost: string } | null = null;
+  if (to === "completed" && contentUrl) {
+    const targetHost = (found.role === "sender" ? hosts?.receiver : hosts?.sender) ?? "";
+    const ownHost = (found.role === "sender" ? hosts?.sender : hosts?.receiver) ?? "";
+    if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) return { ok: false, status: 429, message: messages.tooManyLinkChecks };
+    const inspection = await inspectDeliveredLink(context, contentUrl, targetHost, ownHost);
+    if (!inspection.ok) return { ok: false, status: 422, message: inspection.message };
+    delivered = { link: inspection.link, targetHost };
+  }
+  const [moved] = (await savedOrNull(
+    db.batch([
+      db
+        .update(offerEntries)
+        .set({
+          status: to,
+          updatedAt: now,
+          ...(to === "completed" && delivered
+            ? {
+                contentUrl,
+                // Watched from now on: checked daily for a year.
+                linkStatus: statusOfLink(delivered.link),
+                linkCheckedAt: now,
+                linkDueAt: nextLinkCheck(offerId, userId, now),
+                linkWatchUntil: now + LINK_WATCH_MS,
+              }
+            : {}),
+        })
+        .where(
+          and(
+            eq(offerEntries.offerId, offerId),
+            eq(offerEntries.userId, userId),
+            inArray(offerEntries.status, entryStatesBefore(to)),
+            sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND status = 'accepted')`,
+          ),
+        )
+        .returning({ offerId: offerEntries.offerId }),
+      // The partner hears of a delivery, once.
+      ...(to === "completed"
+        ? [
+            emailToUser(
+              db,
+              offerEmail(
+                context,
+                offerId,
+                `completed:${userId}`,
+                found.other.userId,
+                `${mine} completed their side`,
+                `${mine} delivered: ${contentUrl}`,
+                sql`EXISTS (SELECT 1 FROM offer_entries WHERE offer_id = ${offerId} AND user_id = ${userId} AND status = 'completed' AND updated_at = ${now})`,
+              ),
+              now,
+            ),
+          ]
+        : []),
+    ]),
+  )) ?? [null];
+  if (moved === null) return { ok: false, status: 500, message: messages.offerSaveFailed };
+  if (moved.length === 0) return { ok: false, status: 409, message: messages.offerChangeRefused };
+  if (delivered && contentUrl) {
+    await recordLinkCheck(db, { offerId, userId, contentUrl, targetHost: delivered.targetHost, link: delivered.link, error: null }, now).catch(
+      (error) => console.error("recording a delivered link", error),
+    );
+  }
+  deliverSoon(context);
+  refreshReputationLater(context, [found.own.siteId]);
+  return { ok: true, offerId };
+}
