@@ -1,16 +1,8 @@
 import { Form, Link } from "@remix-run/react";
 import { useState, type MouseEvent } from "react";
 import { rotate, type PopularSiteCard } from "~/domain/popular-sites";
-import { scoreColour } from "~/domain/score";
+import { ScoreBadge } from "./score-badge";
 import { SiteIcon } from "./site-icon";
-
-function ScoreBadge({ score }: { score: number }) {
-  return (
-    <span className={`score score-${scoreColour(score)}`} aria-label={`Authority score ${score}`}>
-      {score}
-    </span>
-  );
-}
 
 function PopularCard({ card }: { card: PopularSiteCard }) {
   return (
@@ -72,8 +64,7 @@ export function LandingPage({ cards, slide }: { cards: PopularSiteCard[]; slide:
           <p className="eyebrow">Beta · A new way of backlink building</p>
           <h1>Grow organic website traffic at no cost</h1>
           <p className="lead">
-            Get an authority score for your site, find related sites matched by content and score, and trade content
-            and backlinks with their owners.
+            Get an authority score for your site, find related sites matched by content and score, and trade content and backlinks with their owners.
           </p>
           <Form method="get" action="/add-site" className="hero-form">
             <input type="hidden" name="source" value="hero" />

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import type { OfferDetail } from "~/domain/offer-view";
 import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS, labelsOf } from "~/domain/options";
 import { OpenChatForm } from "./open-chat-form";
-import { ScoreBadge } from "./post-card";
+import { ScoreBadge } from "./score-badge";
 import { SiteIcon } from "./site-icon";
 import { SiteRecord } from "./site-record";
 

@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { previewDescription, shortenAddress } from "~/domain/listing-format";
 import { labelOf, SITE_CATEGORIES } from "~/domain/options";
 import type { ReputationCounts } from "~/domain/reputation";
-import { scoreColour } from "~/domain/score";
+import { ScoreBadge } from "./score-badge";
 import { RecordSummary } from "./site-record";
 import { SiteIcon } from "./site-icon";
 
@@ -17,14 +17,6 @@ export interface PostCardData {
   connects: number;
   /** The site's record, shown on the card when given (market and search). */
   record?: ReputationCounts;
-}
-
-export function ScoreBadge({ score, label = "Authority score" }: { score: number; label?: string }) {
-  return (
-    <span className={`score score-${scoreColour(score)}`} aria-label={`${label} ${score}`}>
-      {score}
-    </span>
-  );
 }
 
 /** A post in the market; it opens the trade terms panel (`/market?post=ID`). */

@@ -1,7 +1,8 @@
 import { Link } from "@remix-run/react";
 import { shortenAddress } from "~/domain/listing-format";
 import { CONTENT_TYPES, labelOf, PROVIDED_MATERIALS, SITE_CATEGORIES } from "~/domain/options";
-import { ScoreBadge, type PostCardData } from "./post-card";
+import type { PostCardData } from "./post-card";
+import { ScoreBadge } from "./score-badge";
 import { VerifyBanner } from "./verify-banner";
 import { OpenChatForm } from "./open-chat-form";
 import { ProposalForm, type ProposalError } from "./proposal-form";

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
-import { ScoreBadge } from "~/components/post-card";
+import { ScoreBadge } from "~/components/score-badge";
 import { SiteIcon } from "~/components/site-icon";
 import { storedAttributes } from "~/domain/audit";
 import { OWNER_AREA_PAGES } from "~/domain/owner-area";

@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { z } from "zod";
-import { ScoreBadge } from "~/components/post-card";
+import { ScoreBadge } from "~/components/score-badge";
 import { ScoreChart } from "~/components/score-chart";
 import { Spinner } from "~/components/spinner";
 import {
