@@ -7,7 +7,17 @@ import { Spinner } from "./spinner";
 import { useHydrated } from "./use-hydrated";
 
 /** Single choice that can be undone: tapping the chosen type again clears it (with JavaScript). */
-function ContentTypeChoice({ name, legend, value, onChange }: { name: string; legend: string; value: string | null; onChange: (v: string | null) => void }) {
+function ContentTypeChoice({
+  name,
+  legend,
+  value,
+  onChange,
+}: {
+  name: string;
+  legend: string;
+  value: string | null;
+  onChange: (v: string | null) => void;
+}) {
   return (
     <fieldset className="chip-group">
       <legend>{legend}</legend>
@@ -76,8 +86,7 @@ export function ProposalForm({
       <p className="muted small">Materials default to a logo when none are chosen.</p>
       {shown ? (
         <p className="form-error" role="alert">
-          {shown}{" "}
-          {!localError && failure?.help === "verify" ? <Link to="/mysite/verify">Get verified</Link> : null}
+          {shown} {!localError && failure?.help === "verify" ? <Link to="/mysite/verify">Get verified</Link> : null}
           {!localError && failure?.help === "connects" ? <Link to="/mysite/connects">Get connects</Link> : null}
         </p>
       ) : null}
