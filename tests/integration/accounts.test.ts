@@ -140,6 +140,22 @@ describe("sign-up", () => {
     expect(invalidPage).toContain(messages.emailIncomplete);
     expect(invalidPage).not.toContain('value="abc"');
 
+    // An address that looks whole but has a wrong part gets the catalogue's 'Invalid email', and is kept.
+    const malformed = await post("/signup", { intent: "continue", email: "ann..lee@example.com", password: PASSWORD });
+    expect(malformed.status).toBe(400);
+    const malformedPage = await malformed.text();
+    expect(malformedPage).toContain(messages.invalidEmail);
+    expect(malformedPage).toContain('value="ann..lee@example.com"');
+    const created = await post("/signup", {
+      intent: "create",
+      email: "ann@exam_ple.com",
+      password: PASSWORD,
+      url: uniqueHost("bad"),
+      description: "A site whose owner typed a wrong address.",
+    });
+    expect(created.status).toBe(400);
+    expect(await created.text()).toContain(messages.invalidEmail);
+
     const next = await post("/signup", { intent: "continue", email: "ana@example.com", password: PASSWORD });
     expect(next.status).toBe(200);
     expect(next.headers.get("Cache-Control")).toBe("no-store");
