@@ -15,7 +15,10 @@ import {
   websiteUrlProblem,
 } from "./rules";
 
-type Values = Record<string, string | null | undefined>;
+/** A form's values as read from it (or from a post): anything that is not text counts as empty. */
+type Values = Record<string, unknown>;
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
 
 function problemsOf(checks: Record<string, string | null>): FieldErrors {
   const problems: FieldErrors = {};
@@ -31,20 +34,23 @@ export function passwordProblem(password: string): string | null {
 
 /** Sign-up step 0: email and password. */
 export function signupAccountProblems(values: Values): FieldErrors {
-  return problemsOf({ email: emailProblem(values.email ?? ""), password: passwordProblem(values.password ?? "") });
+  return problemsOf({ email: emailProblem(text(values.email)), password: passwordProblem(text(values.password)) });
 }
 
 /** The website url and description of sign-up step 1 and the add-website dialog. */
 export function websiteProblems(values: Values): FieldErrors {
-  return problemsOf({ url: websiteUrlProblem(values.url ?? ""), description: descriptionProblem(values.description ?? "") });
+  return problemsOf({ url: websiteUrlProblem(text(values.url)), description: descriptionProblem(text(values.description)) });
 }
 
 /** A trade proposal: a content type for each side (the materials are optional). */
 export function proposalProblems(values: Values): FieldErrors {
-  return problemsOf({ myContentType: contentTypeProblem(values.myContentType), theirContentType: contentTypeProblem(values.theirContentType) });
+  return problemsOf({
+    myContentType: contentTypeProblem(text(values.myContentType)),
+    theirContentType: contentTypeProblem(text(values.theirContentType)),
+  });
 }
 
 /** The feedback dialog. */
 export function feedbackProblems(values: Values): FieldErrors {
-  return problemsOf({ feedback: feedbackProblem(values.feedback ?? "") });
+  return problemsOf({ feedback: feedbackProblem(text(values.feedback)) });
 }

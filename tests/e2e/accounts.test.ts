@@ -82,4 +82,30 @@ describe.each(modes)("accounts $name", ({ js }) => {
     expect(errors).toEqual([]);
     await close();
   });
+  it("says 'Invalid email' on sign-up for an address with a wrong part, and keeps what was typed", async () => {
+    const { page, errors, close } = await openPage(chromium(), js);
+    await page.goto("/signup");
+    await page.fill('.modal input[name="email"]', "ann..lee@example.com");
+    await page.fill('.modal input[name="password"]', PASSWORD);
+    const next = page.getByRole("button", { name: "Continue" });
+    if (js) {
+      // Shown once the user has left the field; Continue stays grey and says why.
+      await expect.poll(() => page.locator("#signup-email-error").textContent()).toBe(messages.invalidEmail);
+      expect(await next.isDisabled()).toBe(true);
+      expect(await page.locator("#signup-account-missing").textContent()).toBe("Still to fill in: email.");
+    } else {
+      await next.click();
+      await expect.poll(() => page.locator("#signup-email-error").textContent()).toBe(messages.invalidEmail);
+      expect(await page.inputValue('.modal input[name="password"]')).toBe("");
+    }
+    expect(await page.inputValue('.modal input[name="email"]')).toBe("ann..lee@example.com");
+    expect(await page.getByText(messages.emailIncomplete).count()).toBe(0);
+    await page.fill('.modal input[name="email"]', newEmail("mended"));
+    if (js) await expect.poll(() => page.locator("#signup-email-error").textContent()).toBe("");
+    else await page.fill('.modal input[name="password"]', PASSWORD);
+    await next.click();
+    await page.getByRole("heading", { name: "Tell us about your website" }).waitFor();
+    expect(unexpected(errors, 400)).toEqual([]);
+    await close();
+  });
 });
