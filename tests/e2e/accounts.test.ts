@@ -108,4 +108,32 @@ describe.each(modes)("accounts $name", ({ js }) => {
     expect(unexpected(errors, 400)).toEqual([]);
     await close();
   });
+
+  it("login and reset send whatever is typed, empty or malformed, and show the server's message", async () => {
+    const { page, errors, close } = await openPage(chromium(), js);
+    // Each submit must reach the server: no browser check stops it (a validation bubble would leave no answer).
+    const submit = async () => {
+      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.click('.modal button[type="submit"]')]);
+    };
+    const error = page.locator(".modal .form-error");
+
+    await page.goto("/login");
+    await submit();
+    await expect.poll(() => error.textContent()).toBe(messages.incorrectCredentials);
+    await page.fill('.modal input[name="email"]', "not-an-email");
+    await page.fill('.modal input[name="password"]', "x");
+    await submit();
+    await expect.poll(() => error.textContent()).toBe(messages.incorrectCredentials);
+    expect(await page.inputValue('.modal input[name="email"]')).toBe("not-an-email");
+
+    await page.goto("/reset-password");
+    await submit();
+    await expect.poll(() => error.textContent()).toBe(messages.resetFailed);
+    await page.fill('.modal input[name="email"]', "not-an-email");
+    await submit();
+    await expect.poll(() => error.textContent()).toBe(messages.resetFailed);
+    expect(await page.inputValue('.modal input[name="email"]')).toBe("not-an-email");
+    expect(unexpected(errors, 400)).toEqual([]);
+    await close();
+  });
 });
