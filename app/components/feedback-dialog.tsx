@@ -1,56 +1,54 @@
 import { useFetcher } from "@remix-run/react";
-import { useState } from "react";
-import { feedbackProblem } from "~/domain/rules";
+import { feedbackProblems } from "~/domain/form-rules";
+import { FEEDBACK_MAX_LENGTH } from "~/domain/rules";
 import { Modal } from "./modal";
-import { Spinner } from "./spinner";
+import { SubmitButton } from "./submit-button";
+import { useFieldChecks, useFormValues } from "./use-field-checks";
 
 /**
  * The feedback dialog. It posts to /feedback, which answers with a redirect back (and a thank-you toast) or with
- * 'Feedback is empty.'; with JavaScript blank feedback is caught before sending.
+ * 'Feedback is empty.'; with JavaScript the button stays grey until there is something to send.
  */
 export function FeedbackDialog({ closeTo, error, text = "" }: { closeTo: string; error?: string | null; text?: string }) {
   const fetcher = useFetcher<{ error?: string }>();
-  const [feedback, setFeedback] = useState(text);
-  const [localError, setLocalError] = useState<string | null>(null);
-  const shown = localError ?? fetcher.data?.error ?? error;
+  const typed = useFormValues({ feedback: text });
+  const checks = useFieldChecks(feedbackProblems(typed.values));
+  const shown = fetcher.data?.error ?? error;
   const busy = fetcher.state !== "idle";
   return (
     <Modal titleId="feedback-title" closeTo={closeTo}>
       <h2 id="feedback-title">Send us feedback</h2>
       <p className="modal-sub">Something not right, or an idea? Tell us; we read everything.</p>
       <fetcher.Form
+        ref={typed.form}
         method="post"
         action={`/feedback?back=${encodeURIComponent(closeTo)}`}
         className="stack"
-        onSubmit={(event) => {
-          const problem = feedbackProblem(feedback);
-          if (problem) {
-            event.preventDefault();
-            setLocalError(problem);
-          }
-        }}
+        onChange={typed.read}
+        onSubmit={(event) => busy && event.preventDefault()}
       >
         <label className="field">
           <span>Your feedback</span>
           <textarea
             name="feedback"
             rows={5}
-            maxLength={5000}
-            value={feedback}
-            onChange={(event) => {
-              setFeedback(event.target.value);
-              setLocalError(null);
-            }}
+            maxLength={FEEDBACK_MAX_LENGTH}
+            defaultValue={text}
+            onBlur={() => checks.leave("feedback")}
+            {...checks.describe("feedback", "feedback-error")}
           />
+          <span className="field-error" id="feedback-error">
+            {checks.messageOf("feedback")}
+          </span>
         </label>
         {shown ? (
           <p className="form-error" role="alert">
             {shown}
           </p>
         ) : null}
-        <button type="submit" className="button button-primary button-block" disabled={busy}>
-          {busy ? <Spinner label="Sending" /> : null} Send feedback
-        </button>
+        <SubmitButton ready={checks.ready} missing={["your feedback"]} hintId="feedback-missing" busy={busy} busyLabel="Sending">
+          Send feedback
+        </SubmitButton>
       </fetcher.Form>
     </Modal>
   );

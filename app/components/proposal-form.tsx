@@ -1,15 +1,28 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import { proposalProblems } from "~/domain/form-rules";
 import { CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/options";
-import { contentTypeProblem } from "~/domain/rules";
 import { ChipGroup } from "./chip-group";
-import { Spinner } from "./spinner";
-import { useHydrated } from "./use-hydrated";
+import { SubmitButton } from "./submit-button";
+import { useFieldChecks } from "./use-field-checks";
 
 /** Single choice that can be undone: tapping the chosen type again clears it (with JavaScript). */
-function ContentTypeChoice({ name, legend, value, onChange }: { name: string; legend: string; value: string | null; onChange: (v: string | null) => void }) {
+function ContentTypeChoice({
+  name,
+  legend,
+  value,
+  onChange,
+  message,
+}: {
+  name: string;
+  legend: string;
+  value: string | null;
+  onChange: (v: string | null) => void;
+  message: string | undefined;
+}) {
+  const errorId = `${name}-error`;
   return (
-    <fieldset className="chip-group">
+    <fieldset className="chip-group" aria-describedby={message ? errorId : undefined}>
       <legend>{legend}</legend>
       <div className="chip-list">
         {CONTENT_TYPES.map((type) => (
@@ -26,6 +39,9 @@ function ContentTypeChoice({ name, legend, value, onChange }: { name: string; le
           </label>
         ))}
       </div>
+      <span className="field-error" id={errorId}>
+        {message}
+      </span>
     </fieldset>
   );
 }
@@ -34,7 +50,11 @@ export interface ProposalError {
   error: string;
   /** Which help link goes with the message. */
   help?: "verify" | "connects" | null;
+  /** What the refused proposal had chosen, per field, so the form shows it again. */
+  chosen?: Record<string, string[]>;
 }
+
+const FIELD_NAMES: Record<string, string> = { myContentType: "what you will create", theirContentType: "what they will create" };
 
 /** The proposal of the trade terms panel; the server re-checks everything and sets the price itself. */
 export function ProposalForm({
@@ -49,41 +69,64 @@ export function ProposalForm({
   failure?: ProposalError | null;
 }) {
   const navigation = useNavigation();
-  const hydrated = useHydrated();
-  const [mine, setMine] = useState<string | null>(null);
-  const [theirs, setTheirs] = useState<string | null>(null);
-  const [localError, setLocalError] = useState<string | null>(null);
+  const [mine, setMine] = useState<string | null>(failure?.chosen?.myContentType?.[0] ?? null);
+  const [theirs, setTheirs] = useState<string | null>(failure?.chosen?.theirContentType?.[0] ?? null);
+  const checks = useFieldChecks(proposalProblems({ myContentType: mine, theirContentType: theirs }));
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "propose";
-  const shown = localError ?? failure?.error;
-
-  const check = (event: FormEvent) => {
-    if (busy) return event.preventDefault();
-    const problem = contentTypeProblem(mine) ?? contentTypeProblem(theirs);
-    if (problem) {
-      event.preventDefault();
-      setLocalError(problem);
-    }
+  const choose = (name: string, set: (value: string | null) => void) => (value: string | null) => {
+    set(value);
+    checks.leave(name);
   };
+
   return (
-    <Form method="post" action={`/market?post=${listingId}`} className="stack proposal" onSubmit={check} preventScrollReset>
+    <Form
+      method="post"
+      action={`/market?post=${listingId}`}
+      className="stack proposal"
+      onSubmit={(event) => busy && event.preventDefault()}
+      onBlur={checks.formEvents.onBlur}
+      preventScrollReset
+    >
       <input type="hidden" name="intent" value="propose" />
       <input type="hidden" name="listingId" value={listingId} />
       <h3>Your proposal</h3>
-      <ContentTypeChoice name="myContentType" legend="You will create" value={mine} onChange={(v) => (setMine(v), setLocalError(null))} />
-      <ChipGroup name="myMaterials" legend="You will provide" options={PROVIDED_MATERIALS} chosen={[]} />
-      <ContentTypeChoice name="theirContentType" legend="They will create" value={theirs} onChange={(v) => (setTheirs(v), setLocalError(null))} />
-      <ChipGroup name="theirMaterials" legend="They will provide" options={PROVIDED_MATERIALS} chosen={theirMaterials} />
+      <ContentTypeChoice
+        name="myContentType"
+        legend="You will create"
+        value={mine}
+        onChange={choose("myContentType", setMine)}
+        message={checks.messageOf("myContentType")}
+      />
+      <ChipGroup name="myMaterials" legend="You will provide" options={PROVIDED_MATERIALS} chosen={failure?.chosen?.myMaterials ?? []} />
+      <ContentTypeChoice
+        name="theirContentType"
+        legend="They will create"
+        value={theirs}
+        onChange={choose("theirContentType", setTheirs)}
+        message={checks.messageOf("theirContentType")}
+      />
+      <ChipGroup
+        name="theirMaterials"
+        legend="They will provide"
+        options={PROVIDED_MATERIALS}
+        chosen={failure?.chosen?.theirMaterials ?? theirMaterials}
+      />
       <p className="muted small">Materials default to a logo when none are chosen.</p>
-      {shown ? (
+      {failure?.error ? (
         <p className="form-error" role="alert">
-          {shown}{" "}
-          {!localError && failure?.help === "verify" ? <Link to="/mysite/verify">Get verified</Link> : null}
-          {!localError && failure?.help === "connects" ? <Link to="/mysite/connects">Get connects</Link> : null}
+          {failure.error} {failure.help === "verify" ? <Link to="/mysite/verify">Get verified</Link> : null}
+          {failure.help === "connects" ? <Link to="/mysite/connects">Get connects</Link> : null}
         </p>
       ) : null}
-      <button type="submit" className="button button-primary button-block" disabled={hydrated && busy}>
-        {busy ? <Spinner label="Sending" /> : null} Send offer for {connects} connects
-      </button>
+      <SubmitButton
+        ready={checks.ready}
+        missing={checks.missing.map((name) => FIELD_NAMES[name] ?? name)}
+        hintId="proposal-missing"
+        busy={busy}
+        busyLabel="Sending"
+      >
+        Send offer for {connects} connects
+      </SubmitButton>
     </Form>
   );
 }

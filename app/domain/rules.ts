@@ -51,8 +51,35 @@ export function descriptionProblem(value: string): string | null {
   return null;
 }
 
+/*
+ * A sign-up address has its parts right (docs/decisions/0027-invalid-email-at-sign-up.md): a local part of letters,
+ * digits and the few signs addresses use, with single dots inside it; a domain of labels that start and end with a
+ * letter or digit; a top-level domain that is not a number.
+ */
+const EMAIL_LOCAL_PART = /^[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+(?:\.[\p{L}\p{M}\p{N}!#$%&'*+/=?^_`{|}~-]+)*$/u;
+const EMAIL_DOMAIN_LABEL = /^[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?$/u;
+const EMAIL_LOCAL_MAX_LENGTH = 64;
+
+/** Whether a complete-looking address (isEmail) is also made of valid parts. */
+export function isEmailAddress(value: string): boolean {
+  const trimmed = value.trim();
+  const at = trimmed.lastIndexOf("@");
+  const local = trimmed.slice(0, at);
+  const labels = trimmed.slice(at + 1).split(".");
+  return (
+    at > 0 &&
+    local.length <= EMAIL_LOCAL_MAX_LENGTH &&
+    EMAIL_LOCAL_PART.test(local) &&
+    labels.length >= 2 &&
+    labels.every((label) => EMAIL_DOMAIN_LABEL.test(label)) &&
+    !/^\d+$/.test(labels[labels.length - 1]!)
+  );
+}
+
+/** The sign-up email: 'Looks like this email is incomplete' until it looks whole, then 'Invalid email' if a part is wrong. */
 export function emailProblem(value: string): string | null {
-  return isEmail(value) ? null : messages.emailIncomplete;
+  if (!isEmail(value)) return messages.emailIncomplete;
+  return isEmailAddress(value) ? null : messages.invalidEmail;
 }
 
 export function websiteUrlProblem(value: string): string | null {

@@ -12,6 +12,7 @@ import {
   DESCRIPTION_MAX_LENGTH,
   contentTypeProblem,
   descriptionProblem,
+  emailProblem,
   feedbackProblem,
   EMAIL_PATTERN,
   LISTING_CONNECTS_MAX,
@@ -56,7 +57,7 @@ const descriptionField = ruled(descriptionProblem, messages.descriptionMinimum).
 
 /** Sign-up step 0: email and password. */
 export const signupAccountSchema = z.object({
-  email: emailField(messages.emailIncomplete),
+  email: ruled(emailProblem, messages.emailIncomplete).transform((email) => email.trim().toLowerCase()),
   password: newPasswordField,
 });
 

@@ -35,6 +35,18 @@ export function typedValues(formData: FormData, omit: readonly string[] = ["pass
   return values;
 }
 
+/** Every value of the named fields (radios and checkboxes), so a refused form shows what was chosen; ids only, capped. */
+export function chosenValues(formData: FormData, names: readonly string[]): Record<string, string[]> {
+  const chosen: Record<string, string[]> = {};
+  for (const name of names) {
+    chosen[name] = formData
+      .getAll(name)
+      .filter((value): value is string => typeof value === "string" && value.length <= 64)
+      .slice(0, 20);
+  }
+  return chosen;
+}
+
 export function parseForm<Schema extends z.ZodTypeAny>(
   formData: FormData,
   schema: Schema,

@@ -17,7 +17,7 @@ import { useHydrated } from "~/components/use-hydrated";
 import { displayScore } from "~/domain/score";
 import { messages } from "~/domain/messages";
 import { proposalSchema } from "~/domain/validation";
-import { firstError, parseForm, readFormData } from "~/lib/forms.server";
+import { chosenValues, firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 import { propose } from "~/services/offer-proposal.server";
@@ -43,13 +43,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return { posts: page.posts.map(forDisplay), next: page.next, sort, isFirstPage: !after, selected: selected ? forDisplay(selected) : null };
 }
 
-/** Sends a proposal from the trade terms panel; works as a plain form post. */
+const PROPOSAL_CHOICES = ["myContentType", "theirContentType", "myMaterials", "theirMaterials"];
+
+/** Sends a proposal from the trade terms panel; works as a plain form post. A refused one comes back with its choices. */
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireAuth(request, context);
-  const parsed = parseForm(await readFormData(request), proposalSchema);
+  const formData = await readFormData(request);
+  const chosen = chosenValues(formData, PROPOSAL_CHOICES);
+  const parsed = parseForm(formData, proposalSchema);
   if (!parsed.ok) {
     const error = firstError(parsed.errors, "myContentType") ?? firstError(parsed.errors, "theirContentType") ?? messages.couldNotSendOffer;
-    return data({ error, help: null }, { status: 400 });
+    return data({ error, help: null, chosen }, { status: 400 });
   }
   const { listingId, myContentType, myMaterials, theirContentType, theirMaterials } = parsed.value;
   const proposer = { user: auth.user, site: await loadActiveSite(context, auth) };
@@ -60,7 +64,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   });
   if (!result.ok) {
     const help = result.status === 403 ? ("verify" as const) : result.status === 402 ? ("connects" as const) : null;
-    return data({ error: result.message, help }, { status: result.status });
+    return data({ error: result.message, help, chosen }, { status: result.status });
   }
   throw redirect("/market?notice=offer-sent");
 }

@@ -21,7 +21,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = parseForm(formData, addWebsiteSchema);
   if (!parsed.ok) return data({ errors: parsed.errors, values: parsed.values, formError: null }, { status: 400 });
   if (!(await allow(context, RATE_LIMITS.addSitePerUser, auth.user.id))) {
-    return data({ errors: {}, values: { url: parsed.value.url, description: parsed.value.description }, formError: messages.tooManyAttempts }, { status: 429 });
+    return data(
+      { errors: {}, values: { url: parsed.value.url, description: parsed.value.description }, formError: messages.tooManyAttempts },
+      { status: 429 },
+    );
   }
   await processingDelay(context.env);
   const result = await addSite(context.db, { userId: auth.user.id, ...parsed.value, category: "blog" }, context.now());

@@ -71,15 +71,16 @@ export default function LoginModal() {
         New here? <Link to="/signup">Create an account</Link>
       </p>
       {notice ? <p className="notice">{notice}</p> : null}
-      <Form method="post" className="stack" replace>
+      {/* No checks in the browser: whatever is typed is sent, and the server's message shows. */}
+      <Form method="post" className="stack" replace noValidate>
         {redirectTo ? <input type="hidden" name="redirectTo" value={redirectTo} /> : null}
         <label className="field">
           <span>Email</span>
-          <input name="email" type="email" autoComplete="email" defaultValue={actionData?.email ?? email} onFocus={hideError} required />
+          <input name="email" type="email" autoComplete="email" defaultValue={actionData?.email ?? email} onFocus={hideError} />
         </label>
         <label className="field">
           <span>Password</span>
-          <PasswordInput name="password" autoComplete="current-password" onFocus={hideError} required />
+          <PasswordInput name="password" autoComplete="current-password" onFocus={hideError} />
         </label>
         <Link to="/reset-password" className="text-link small">
           Forgot password?

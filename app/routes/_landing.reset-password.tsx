@@ -70,7 +70,8 @@ function RequestForm({ initialEmail }: { initialEmail: string }) {
   const request = actionData?.intent === "request" ? actionData : undefined;
 
   return (
-    <Form method="post" className="stack" replace>
+    // No checks in the browser: whatever is typed is sent, and the server's message shows.
+    <Form method="post" className="stack" replace noValidate>
       <input type="hidden" name="intent" value="request" />
       <label className="field">
         <span>Email</span>
@@ -108,7 +109,7 @@ function ChooseForm({ token }: { token: string }) {
   const navigation = useNavigation();
   const [password, setPassword] = useState("");
   return (
-    <Form method="post" className="stack">
+    <Form method="post" className="stack" noValidate>
       <input type="hidden" name="intent" value="reset" />
       <input type="hidden" name="token" value={token} />
       <label className="field">
@@ -119,7 +120,6 @@ function ChooseForm({ token }: { token: string }) {
           value={password}
           onChange={(event) => setPassword(event.target.value)}
           aria-describedby="reset-password-rules"
-          maxLength={128}
         />
       </label>
       <PasswordChecklist password={password} id="reset-password-rules" />

@@ -1,12 +1,12 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useRef, useState, type FocusEvent, type FormEvent } from "react";
+import type { FormEvent } from "react";
 import { Wordmark } from "~/components/brand";
-import { Spinner } from "~/components/spinner";
+import { SubmitButton } from "~/components/submit-button";
+import { useFieldChecks, useFormValues } from "~/components/use-field-checks";
 import { SITE_CATEGORIES } from "~/domain/options";
 import { siteAddProblems, siteAddSource } from "~/domain/site-add";
 import { siteAddSchema, type FieldErrors } from "~/domain/validation";
-import { useHydrated } from "~/components/use-hydrated";
 import { parseForm, readFormData, typedValues } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { addSiteWithListing } from "~/services/listings.server";
@@ -76,41 +76,25 @@ export default function SiteAddForm() {
   const { source, url } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const hydrated = useHydrated();
   const typed: Record<string, string> = actionData?.values ?? {};
   // What the form holds now, checked by the same rules as the server's as the user types (with JavaScript).
-  const [values, setValues] = useState<Record<string, string>>({ ...typed, url: typed.url ?? url });
-  const [left, setLeft] = useState<ReadonlySet<string>>(new Set());
-  useEffect(() => setLeft(new Set()), [actionData]);
-  // What was typed (or restored by the browser) before the page's script ran counts too.
-  const form = useRef<HTMLFormElement>(null);
-  useEffect(() => {
-    if (form.current) setValues(Object.fromEntries(new FormData(form.current)) as Record<string, string>);
-  }, []);
-  const problems = siteAddProblems(source, values);
-  const ready = Object.keys(problems).length === 0;
+  const form = useFormValues({ ...typed, url: typed.url ?? url });
+  const checks = useFieldChecks(siteAddProblems(source, form.values), actionData?.errors as FieldErrors | undefined, actionData);
   const exitTo = source === "market" ? "/market" : "/";
   const busy = navigation.state === "submitting";
 
-  // The server's message until the field is edited; then the rules' message once the user has left the field.
-  const messageOf = (name: Field) => (left.has(name) ? problems[name]?.[0] : (actionData?.errors as FieldErrors | undefined)?.[name]?.[0]);
   const error = (name: Field) => {
-    const message = messageOf(name);
+    const message = checks.messageOf(name);
     return message ? (
       <span className="field-error" id={`${name}-error`}>
         {message}
       </span>
     ) : null;
   };
-  const invalid = (name: Field) => ({ "aria-invalid": Boolean(messageOf(name)), "aria-describedby": messageOf(name) ? `${name}-error` : undefined });
+  const invalid = (name: Field) => checks.describe(name, `${name}-error`);
   const edited = (event: FormEvent<HTMLFormElement>) => {
-    setValues(Object.fromEntries(new FormData(event.currentTarget)) as Record<string, string>);
-    const name = (event.target as HTMLInputElement).name;
-    if ((event.target as HTMLInputElement).type === "radio") setLeft((names) => new Set(names).add(name));
-  };
-  const leave = (event: FocusEvent<HTMLFormElement>) => {
-    const name = (event.target as unknown as HTMLInputElement).name;
-    if (name) setLeft((names) => new Set(names).add(name));
+    form.read();
+    checks.formEvents.onChange(event);
   };
 
   return (
@@ -123,7 +107,7 @@ export default function SiteAddForm() {
       </header>
       <main className="form-page">
         <h1>Let the matching begin...</h1>
-        <Form ref={form} method="post" className="stack card" onChange={edited} onBlur={leave} noValidate>
+        <Form ref={form.form} method="post" className="stack card" onChange={edited} onBlur={checks.formEvents.onBlur} noValidate>
           <label className="field">
             <span>Website url</span>
             <input name="url" type="text" inputMode="url" placeholder="yourwebsite.com" defaultValue={typed.url ?? url} {...invalid("url")} />
@@ -165,20 +149,14 @@ export default function SiteAddForm() {
               {actionData.formError}
             </p>
           ) : null}
-          {/* Grey until every field passes (with JavaScript); without it the server answers with the messages. */}
-          <button
-            type="submit"
-            className="button button-primary button-block"
-            disabled={busy || (hydrated && !ready)}
-            aria-describedby={hydrated && !ready ? "site-add-missing" : undefined}
+          <SubmitButton
+            ready={checks.ready}
+            missing={checks.missing.map((name) => FIELD_NAMES[name as Field] ?? name)}
+            hintId="site-add-missing"
+            busy={busy}
           >
-            {busy ? <Spinner /> : null} Complete
-          </button>
-          {hydrated && !ready ? (
-            <p className="muted small" id="site-add-missing">
-              Still to fill in: {(Object.keys(problems) as Field[]).map((name) => FIELD_NAMES[name]).join(", ")}.
-            </p>
-          ) : null}
+            Complete
+          </SubmitButton>
         </Form>
       </main>
     </div>

@@ -82,4 +82,58 @@ describe.each(modes)("accounts $name", ({ js }) => {
     expect(errors).toEqual([]);
     await close();
   });
+  it("says 'Invalid email' on sign-up for an address with a wrong part, and keeps what was typed", async () => {
+    const { page, errors, close } = await openPage(chromium(), js);
+    await page.goto("/signup");
+    await page.fill('.modal input[name="email"]', "ann..lee@example.com");
+    await page.fill('.modal input[name="password"]', PASSWORD);
+    const next = page.getByRole("button", { name: "Continue" });
+    if (js) {
+      // Shown once the user has left the field; Continue stays grey and says why.
+      await expect.poll(() => page.locator("#signup-email-error").textContent()).toBe(messages.invalidEmail);
+      expect(await next.isDisabled()).toBe(true);
+      expect(await page.locator("#signup-account-missing").textContent()).toBe("Still to fill in: email.");
+    } else {
+      await next.click();
+      await expect.poll(() => page.locator("#signup-email-error").textContent()).toBe(messages.invalidEmail);
+      expect(await page.inputValue('.modal input[name="password"]')).toBe("");
+    }
+    expect(await page.inputValue('.modal input[name="email"]')).toBe("ann..lee@example.com");
+    expect(await page.getByText(messages.emailIncomplete).count()).toBe(0);
+    await page.fill('.modal input[name="email"]', newEmail("mended"));
+    if (js) await expect.poll(() => page.locator("#signup-email-error").textContent()).toBe("");
+    else await page.fill('.modal input[name="password"]', PASSWORD);
+    await next.click();
+    await page.getByRole("heading", { name: "Tell us about your website" }).waitFor();
+    expect(unexpected(errors, 400)).toEqual([]);
+    await close();
+  });
+
+  it("login and reset send whatever is typed, empty or malformed, and show the server's message", async () => {
+    const { page, errors, close } = await openPage(chromium(), js);
+    // Each submit must reach the server: no browser check stops it (a validation bubble would leave no answer).
+    const submit = async () => {
+      await Promise.all([page.waitForResponse((response) => response.request().method() === "POST"), page.click('.modal button[type="submit"]')]);
+    };
+    const error = page.locator(".modal .form-error");
+
+    await page.goto("/login");
+    await submit();
+    await expect.poll(() => error.textContent()).toBe(messages.incorrectCredentials);
+    await page.fill('.modal input[name="email"]', "not-an-email");
+    await page.fill('.modal input[name="password"]', "x");
+    await submit();
+    await expect.poll(() => error.textContent()).toBe(messages.incorrectCredentials);
+    expect(await page.inputValue('.modal input[name="email"]')).toBe("not-an-email");
+
+    await page.goto("/reset-password");
+    await submit();
+    await expect.poll(() => error.textContent()).toBe(messages.resetFailed);
+    await page.fill('.modal input[name="email"]', "not-an-email");
+    await submit();
+    await expect.poll(() => error.textContent()).toBe(messages.resetFailed);
+    expect(await page.inputValue('.modal input[name="email"]')).toBe("not-an-email");
+    expect(unexpected(errors, 400)).toEqual([]);
+    await close();
+  });
 });

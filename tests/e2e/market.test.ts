@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, logIn, modes, openPage, sharedChromium, unexpected } from "./browser";
+import { createAccount, logIn, modes, openPage, sharedChromium, twoVerifiedTraders, unexpected } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -117,13 +117,71 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await logIn(page, email);
     await page.getByRole("link", { name: "Feedback" }).click();
     await page.getByRole("heading", { name: "Send us feedback" }).waitFor();
-    await page.getByRole("button", { name: "Send feedback" }).click();
-    await page.getByText(messages.feedbackEmpty).waitFor();
+    const send = page.getByRole("button", { name: "Send feedback" });
+    if (js) {
+      // Grey until there is something to send, with what is missing beside it; blank text is nothing.
+      expect(await send.isDisabled()).toBe(true);
+      expect(await page.locator("#feedback-missing").textContent()).toBe("Still to fill in: your feedback.");
+      await page.getByLabel("Your feedback").fill("   ");
+      await page.getByLabel("Your feedback").press("Tab");
+      await page.getByText(messages.feedbackEmpty).waitFor();
+      expect(await send.isDisabled()).toBe(true);
+    } else {
+      // Without JavaScript the button is enabled and the server answers.
+      expect(await send.isDisabled()).toBe(false);
+      await send.click();
+      await page.getByText(messages.feedbackEmpty).waitFor();
+    }
     await page.getByLabel("Your feedback").fill("The market is easy to use.");
+    if (js) {
+      await expect.poll(() => send.isDisabled()).toBe(false);
+      expect(await page.getByText(messages.feedbackEmpty).count()).toBe(0);
+      expect(await page.locator("#feedback-missing").count()).toBe(0);
+    }
     await page.getByRole("button", { name: "Send feedback" }).click();
     await page.getByRole("status").filter({ hasText: "Thanks for your feedback!" }).waitFor();
     expect(await page.getByRole("heading", { name: "Send us feedback" }).count()).toBe(0);
     expect(unexpected(errors, 400)).toEqual([]);
+    await close();
+  });
+  it("keeps the proposal's button grey until both content types are chosen; without JavaScript the server answers", async () => {
+    const { buyer, seller, listingId } = await twoVerifiedTraders("grey");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, buyer.email);
+    await page.goto(`/market?post=${listingId}`);
+    await page.getByRole("heading", { name: "Your proposal" }).waitFor();
+    const proposal = page.locator(".proposal");
+    const send = page.getByRole("button", { name: "Send offer for 5 connects" });
+    const chip = (side: string, type: string) => proposal.locator("fieldset", { hasText: side }).locator("label.chip", { hasText: type });
+    if (js) {
+      expect(await send.isDisabled()).toBe(true);
+      expect(await page.locator("#proposal-missing").textContent()).toBe("Still to fill in: what you will create, what they will create.");
+      await chip("You will create", "Blog post").click();
+      await expect.poll(() => page.locator("#proposal-missing").textContent()).toBe("Still to fill in: what they will create.");
+      expect(await send.isDisabled()).toBe(true);
+      // Tapping the chosen type again clears it, and the group says why the button is grey.
+      await chip("You will create", "Blog post").click();
+      await proposal.locator("fieldset", { hasText: "You will create" }).getByText(messages.selectContentType).waitFor();
+      expect(await send.isDisabled()).toBe(true);
+    } else {
+      expect(await send.isDisabled()).toBe(false);
+      await send.click();
+      await page.locator(".slide-out .form-error", { hasText: messages.selectContentType }).waitFor();
+      // A refused proposal comes back with what was chosen.
+      await chip("They will create", "Feature").click();
+      await chip("You will provide", "Logo").click();
+      await send.click();
+      await page.locator(".slide-out .form-error", { hasText: messages.selectContentType }).waitFor();
+      expect(await chip("They will create", "Feature").locator("input").isChecked()).toBe(true);
+      expect(await chip("You will provide", "Logo").locator("input").isChecked()).toBe(true);
+    }
+    await chip("You will create", "Blog post").click();
+    await chip("They will create", "Feature").click();
+    await expect.poll(() => send.isDisabled()).toBe(false);
+    expect(await page.locator("#proposal-missing").count()).toBe(0);
+    await send.click();
+    await page.getByRole("status").filter({ hasText: messages.offerSent }).waitFor();
+    expect(unexpected(errors, 400), `seller ${seller.host}`).toEqual([]);
     await close();
   });
 });

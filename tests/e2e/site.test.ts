@@ -30,8 +30,17 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
     await page.fill('.modal input[name="url"]', host);
     await page.fill('.modal textarea[name="description"]', "short");
     if (js) {
+      // As the site-add form: grey with what is missing beside it, a field's message once the user leaves it, then live.
+      const add = page.getByRole("button", { name: "Add website" });
+      expect(await add.isDisabled()).toBe(true);
+      await expect.poll(() => page.locator("#add-website-missing").textContent()).toBe("Still to fill in: description.");
+      expect(await page.getByText(messages.descriptionMinimum).count()).toBe(0);
+      await page.press('.modal textarea[name="description"]', "Tab");
       await page.getByText(messages.descriptionMinimum).waitFor();
-      expect(await page.getByRole("button", { name: "Add website" }).isDisabled()).toBe(true);
+      await page.fill('.modal input[name="url"]', "nope");
+      await page.getByText(messages.linkIncomplete).waitFor();
+      await page.fill('.modal input[name="url"]', host);
+      await expect.poll(() => page.getByText(messages.linkIncomplete).count()).toBe(0);
     }
     await page.fill('.modal textarea[name="description"]', "A second site about e2e tests and their flakes.");
     await page.getByRole("button", { name: "Add website" }).click();

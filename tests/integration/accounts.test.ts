@@ -29,7 +29,14 @@ describe("sign-up", () => {
     const again = await read(await post("/signup", { intent: "continue", email, password: "", draft }));
     expect(again).toContain("Tell us about your website");
 
-    const create = await post("/signup", { intent: "create", email, password: "", draft, url: uniqueHost("nojs"), description: "A site made without JavaScript at all, step by step." });
+    const create = await post("/signup", {
+      intent: "create",
+      email,
+      password: "",
+      draft,
+      url: uniqueHost("nojs"),
+      description: "A site made without JavaScript at all, step by step.",
+    });
     expect(create.status).toBe(302);
     expect(create.headers.get("Location")).toBe("/market");
     expect((await post("/login", { email, password })).status).toBe(302);
@@ -40,8 +47,17 @@ describe("sign-up", () => {
     const email = newEmail("late");
     const page = await read(await post("/signup", { intent: "continue", email, password: "Quiet-Meadow-42" }));
     const draft = page.match(/name="draft" value="([a-z2-7]+)"/)![1]!;
-    await env.DB.prepare("UPDATE signup_drafts SET expires_at = ? WHERE email = ?").bind(Date.now() - 1, email).run();
-    const late = await post("/signup", { intent: "create", email, password: "", draft, url: uniqueHost("late"), description: "A site made without JavaScript at all, step by step." });
+    await env.DB.prepare("UPDATE signup_drafts SET expires_at = ? WHERE email = ?")
+      .bind(Date.now() - 1, email)
+      .run();
+    const late = await post("/signup", {
+      intent: "create",
+      email,
+      password: "",
+      draft,
+      url: uniqueHost("late"),
+      description: "A site made without JavaScript at all, step by step.",
+    });
     expect(late.status).toBe(400);
     expect(await read(late)).toContain(messages.signupDraftExpired);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first()).toEqual({ n: 0 });
@@ -54,7 +70,13 @@ describe("sign-up", () => {
     const page = await read(step0);
     expect(page).toContain(messages.passwordTooCommon);
     expect(page).not.toContain("Password1");
-    const create = await post("/signup", { intent: "create", email, password: "Password1", url: uniqueHost("common"), description: "A site with a long enough description here." });
+    const create = await post("/signup", {
+      intent: "create",
+      email,
+      password: "Password1",
+      url: uniqueHost("common"),
+      description: "A site with a long enough description here.",
+    });
     expect(create.status).toBe(400);
     expect(await read(create)).toContain(messages.passwordTooCommon);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first()).toEqual({ n: 0 });
@@ -83,7 +105,9 @@ describe("sign-up", () => {
     expect(lot).toEqual({ source: "starter", amount: 20, remaining: 20 });
     const ledger = await env.DB.prepare("SELECT kind, amount FROM connect_ledger WHERE user_id = ?").bind(user!.id).all();
     expect(ledger.results).toEqual([{ kind: "grant", amount: 20 }]);
-    const credential = await env.DB.prepare("SELECT password_hash FROM password_credentials WHERE user_id = ?").bind(user!.id).first<{ password_hash: string }>();
+    const credential = await env.DB.prepare("SELECT password_hash FROM password_credentials WHERE user_id = ?")
+      .bind(user!.id)
+      .first<{ password_hash: string }>();
     expect(credential!.password_hash).toMatch(/^scrypt\$16384\$8\$5\$/);
     expect(credential!.password_hash).not.toContain(PASSWORD);
 
@@ -115,6 +139,22 @@ describe("sign-up", () => {
     const invalidPage = await invalid.text();
     expect(invalidPage).toContain(messages.emailIncomplete);
     expect(invalidPage).not.toContain('value="abc"');
+
+    // An address that looks whole but has a wrong part gets the catalogue's 'Invalid email', and is kept.
+    const malformed = await post("/signup", { intent: "continue", email: "ann..lee@example.com", password: PASSWORD });
+    expect(malformed.status).toBe(400);
+    const malformedPage = await malformed.text();
+    expect(malformedPage).toContain(messages.invalidEmail);
+    expect(malformedPage).toContain('value="ann..lee@example.com"');
+    const created = await post("/signup", {
+      intent: "create",
+      email: "ann@exam_ple.com",
+      password: PASSWORD,
+      url: uniqueHost("bad"),
+      description: "A site whose owner typed a wrong address.",
+    });
+    expect(created.status).toBe(400);
+    expect(await created.text()).toContain(messages.invalidEmail);
 
     const next = await post("/signup", { intent: "continue", email: "ana@example.com", password: PASSWORD });
     expect(next.status).toBe(200);
@@ -172,7 +212,9 @@ describe("login and logout", () => {
     const eleventh = await post("/login", { email, password: PASSWORD }, { address: attacker, at });
     expect(eleventh.status).toBe(429);
     expect(await eleventh.text()).toContain(messages.tooManyAttempts);
-    const counter = await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?").bind(`login:account-ip:${email}|${attacker}`).first<{ count: number }>();
+    const counter = await env.DB.prepare("SELECT count FROM rate_limits WHERE key = ?")
+      .bind(`login:account-ip:${email}|${attacker}`)
+      .first<{ count: number }>();
     expect(counter!.count).toBe(11);
     const owner = await post("/login", { email, password: PASSWORD });
     expect(owner.status).toBe(302);
@@ -182,7 +224,8 @@ describe("login and logout", () => {
     const { email } = await signUp();
     const start = Date.UTC(2030, 0, 1, 0, 0, 0);
     const at = (ms: number) => ({ ...createContext(env as never, createExecutionContext()), now: () => start + ms });
-    const attempt = async (ms: number, password = "Wrong-password1", address = "203.0.113.7") => (await logIn(at(ms), { email, password }, address)).ok;
+    const attempt = async (ms: number, password = "Wrong-password1", address = "203.0.113.7") =>
+      (await logIn(at(ms), { email, password }, address)).ok;
     for (let i = 0; i < 10; i += 1) expect(await attempt(i * 1000)).toBe(false);
     // Locked for the rest of the quarter hour, even with the right password; not just for a minute.
     const minute = 60_000;
@@ -199,7 +242,9 @@ describe("login and logout", () => {
     expect(await logIn(at(24 * 60 * minute), { email, password: PASSWORD }, "203.0.113.7")).toMatchObject({ ok: true });
     // All addresses together: 100 an hour for the account.
     const hour = 60 * minute;
-    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 100)").bind(`login:account:${email}`, start + 30 * hour).run();
+    await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 100)")
+      .bind(`login:account:${email}`, start + 30 * hour)
+      .run();
     expect(await logIn(at(30 * hour + 5), { email, password: PASSWORD }, "198.51.100.99")).toMatchObject({ ok: false, status: 429 });
   });
 
@@ -253,11 +298,15 @@ describe("who goes where", () => {
 describe("session lifetime", () => {
   const DAY = 24 * 3600_000;
   const sessionOf = (userId: string) =>
-    env.DB.prepare("SELECT expires_at, absolute_expires_at FROM sessions WHERE user_id = ?").bind(userId).first<{ expires_at: number; absolute_expires_at: number }>();
+    env.DB.prepare("SELECT expires_at, absolute_expires_at FROM sessions WHERE user_id = ?")
+      .bind(userId)
+      .first<{ expires_at: number; absolute_expires_at: number }>();
 
   it("ends a session idle past its 30 days, deleting it and clearing the cookie", async () => {
     const user = await signUp();
-    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?").bind(Date.now() - 1_000, user.userId).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?")
+      .bind(Date.now() - 1_000, user.userId)
+      .run();
     const response = await get("/market", { cookie: user.cookie });
     expect(response.headers.get("Location")).toBe("/login");
     expect(response.headers.getSetCookie().join()).toContain("Max-Age=0");
@@ -266,7 +315,9 @@ describe("session lifetime", () => {
 
   it("ends a session at its 90-day absolute limit, however active", async () => {
     const user = await signUp();
-    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?").bind(Date.now() + 20 * DAY, Date.now() - 1_000, user.userId).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?")
+      .bind(Date.now() + 20 * DAY, Date.now() - 1_000, user.userId)
+      .run();
     expect((await get("/market", { cookie: user.cookie })).headers.get("Location")).toBe("/login");
     expect(await sessionOf(user.userId)).toBeNull();
   });
@@ -274,18 +325,24 @@ describe("session lifetime", () => {
   it("slides the idle expiry forward when it is half used, never past the absolute limit", async () => {
     const user = await signUp();
     const start = Date.now();
-    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?").bind(start + 10 * DAY, start + 60 * DAY, user.userId).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?")
+      .bind(start + 10 * DAY, start + 60 * DAY, user.userId)
+      .run();
     const refreshed = await get("/market", { cookie: user.cookie });
     expect(refreshed.status).toBe(200);
     const cookie = refreshed.headers.getSetCookie().find((c) => c.startsWith("__Host-session="));
     expect(cookie).toMatch(/Expires=/);
     const after = (await sessionOf(user.userId))!;
     expect(after.expires_at).toBeGreaterThanOrEqual(start + 30 * DAY);
-    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?").bind(start + 10 * DAY, start + 12 * DAY, user.userId).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?")
+      .bind(start + 10 * DAY, start + 12 * DAY, user.userId)
+      .run();
     await get("/market", { cookie: user.cookie });
     expect((await sessionOf(user.userId))!.expires_at).toBe(start + 12 * DAY);
     // A fresh session is not written again on every request.
-    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?").bind(start + 29 * DAY, start + 80 * DAY, user.userId).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE user_id = ?")
+      .bind(start + 29 * DAY, start + 80 * DAY, user.userId)
+      .run();
     const quiet = await get("/market", { cookie: user.cookie });
     expect(quiet.headers.getSetCookie().some((c) => c.startsWith("__Host-session="))).toBe(false);
     expect((await sessionOf(user.userId))!.expires_at).toBe(start + 29 * DAY);
@@ -336,9 +393,13 @@ describe("password reset", () => {
   it("refuses a link past its hour", async () => {
     const { email, userId } = await signUp();
     await post("/reset-password", { intent: "request", email });
-    const mail = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND kind = 'password-reset'").bind(email).first<{ text_body: string }>();
+    const mail = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND kind = 'password-reset'")
+      .bind(email)
+      .first<{ text_body: string }>();
     const token = mail!.text_body.match(/token=([a-z2-7]+)/)![1]!;
-    await env.DB.prepare("UPDATE password_reset_tokens SET expires_at = ? WHERE user_id = ?").bind(Date.now() - 1_000, userId).run();
+    await env.DB.prepare("UPDATE password_reset_tokens SET expires_at = ? WHERE user_id = ?")
+      .bind(Date.now() - 1_000, userId)
+      .run();
     expect(await read(await get(`/reset-password?token=${token}`))).toContain(escaped(messages.resetLinkInvalid));
     const late = await post("/reset-password", { intent: "reset", token, password: "Newpassword9" });
     expect(late.status).toBe(400);
@@ -393,7 +454,13 @@ describe("security baseline", () => {
     const dev = await devFetch("/signup", {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ intent: "create", email: newEmail("dev"), password: PASSWORD, url: uniqueHost("dev"), description: "A development sign-up with a long description." }),
+      body: new URLSearchParams({
+        intent: "create",
+        email: newEmail("dev"),
+        password: PASSWORD,
+        url: uniqueHost("dev"),
+        description: "A development sign-up with a long description.",
+      }),
     });
     expect(dev.headers.getSetCookie().join()).toMatch(/^session=[a-z2-7]{32};/);
   });
@@ -450,18 +517,32 @@ describe("account security for signed-in owners", () => {
   it("changes the password with the current one, ends every other session and says so by email", async () => {
     const user = await signUp();
     await post("/reset-password", { intent: "request", email: user.email });
-    const resetMail = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND kind = 'password-reset'").bind(user.email).first<{ text_body: string }>();
+    const resetMail = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND kind = 'password-reset'")
+      .bind(user.email)
+      .first<{ text_body: string }>();
     const resetToken = resetMail!.text_body.match(/token=([a-z2-7]+)/)![1]!;
     const other = await secondSession(user.email);
-    const wrong = await post("/mysite/settings", { intent: "change-password", currentPassword: "Not-my-password9", newPassword: "Fresh-Secret-77" }, { cookie: user.cookie });
+    const wrong = await post(
+      "/mysite/settings",
+      { intent: "change-password", currentPassword: "Not-my-password9", newPassword: "Fresh-Secret-77" },
+      { cookie: user.cookie },
+    );
     expect(wrong.status).toBe(400);
     const page = await read(wrong);
     expect(page).toContain(messages.currentPasswordWrong);
     expect(page).not.toContain("Fresh-Secret-77");
-    const common = await post("/mysite/settings", { intent: "change-password", currentPassword: PASSWORD, newPassword: "Password1" }, { cookie: user.cookie });
+    const common = await post(
+      "/mysite/settings",
+      { intent: "change-password", currentPassword: PASSWORD, newPassword: "Password1" },
+      { cookie: user.cookie },
+    );
     expect(await read(common)).toContain(messages.passwordTooCommon);
 
-    const done = await post("/mysite/settings", { intent: "change-password", currentPassword: PASSWORD, newPassword: "Fresh-Secret-77" }, { cookie: user.cookie });
+    const done = await post(
+      "/mysite/settings",
+      { intent: "change-password", currentPassword: PASSWORD, newPassword: "Fresh-Secret-77" },
+      { cookie: user.cookie },
+    );
     expect(done.headers.get("Location")).toBe("/mysite/settings?notice=password-changed-here");
     expect((await get("/mysite", { cookie: user.cookie })).status).toBe(200);
     expect((await get("/mysite", { cookie: other })).headers.get("Location")).toBe("/login?redirectTo=%2Fmysite");
@@ -487,7 +568,9 @@ describe("account security for signed-in owners", () => {
 
 describe("email confirmation", () => {
   async function confirmationLinkOf(email: string) {
-    const mail = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND kind = 'email-confirmation' ORDER BY created_at DESC LIMIT 1")
+    const mail = await env.DB.prepare(
+      "SELECT text_body FROM email_outbox WHERE to_address = ? AND kind = 'email-confirmation' ORDER BY created_at DESC LIMIT 1",
+    )
       .bind(email)
       .first<{ text_body: string }>();
     return mail!.text_body.match(/https:\/\/market\.test\/confirm-email\?token=([a-z2-7]+)/)![1]!;
@@ -523,7 +606,9 @@ describe("email confirmation", () => {
     const second = await confirmationLinkOf(user.email);
     expect(second).not.toBe(first);
     expect(await read(await get(`/confirm-email?token=${first}`))).toContain(messages.confirmationLinkInvalid);
-    await env.DB.prepare("UPDATE email_confirmation_tokens SET expires_at = ? WHERE user_id = ?").bind(Date.now() - 1, user.userId).run();
+    await env.DB.prepare("UPDATE email_confirmation_tokens SET expires_at = ? WHERE user_id = ?")
+      .bind(Date.now() - 1, user.userId)
+      .run();
     expect((await post("/confirm-email", { intent: "confirm", token: second })).status).toBe(400);
     expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(user.userId).first()).toEqual({ email_verified: 0 });
   });

@@ -14,6 +14,7 @@ import {
   feedbackSchema,
   isDescription,
   isEmail,
+  isEmailAddress,
   isStrongPassword,
   loginSchema,
   passwordChecklist,
@@ -41,6 +42,32 @@ describe("sign-up email", () => {
   )("rejects $label", ({ value: email }) => {
     expect(isEmail(email)).toBe(false);
     expect(errorsOf(signupAccountSchema.safeParse({ email, password: "Abcdefg1" })).email).toEqual([messages.emailIncomplete]);
+  });
+  it.each([
+    "ann..lee@example.com",
+    ".ann@example.com",
+    "ann.@example.com",
+    "ann<lee>@example.com",
+    "ann@exam_ple.com",
+    "ann@-example.com",
+    "ann@example.123",
+    `${"a".repeat(65)}@example.com`,
+  ])("says 'Invalid email' for %s, which looks whole but has a wrong part", (email) => {
+    expect(isEmail(email)).toBe(true);
+    expect(isEmailAddress(email)).toBe(false);
+    expect(emailProblem(email)).toBe(messages.invalidEmail);
+    expect(errorsOf(signupAccountSchema.safeParse({ email, password: "Abcdefg1" })).email).toEqual([messages.invalidEmail]);
+  });
+  it.each([
+    "ann.lee+tag@example.com",
+    "o'brien@example.ie",
+    "josé@correo.es",
+    "ann@xn--mnchen-3ya.de",
+    "ann@münchen.de",
+    "a_b@sub-domain.example.org",
+  ])("takes %s as a valid address", (email) => {
+    expect(emailProblem(email)).toBeNull();
+    expect(signupAccountSchema.safeParse({ email, password: "Abcdefg1" }).success).toBe(true);
   });
   it("is stored lower-case and trimmed", () => {
     const parsed = signupAccountSchema.parse({ email: "  Ana@Example.COM ", password: "Abcdefg1" });
@@ -191,7 +218,7 @@ describe("one rule and one message for browser and server", () => {
       const parsed = addWebsiteSchema.safeParse({ url, description: "x".repeat(40) });
       expect(websiteUrlProblem(url), url).toBe(parsed.success ? null : parsed.error.flatten().fieldErrors.url?.[0] ?? null);
     }
-    for (const email of ["", "ana@", "ana@example", "ana@example.com", " Ana@Example.com "]) {
+    for (const email of ["", "ana@", "ana@example", "ana@example.com", " Ana@Example.com ", "ana..b@example.com", "ana@exa_mple.com"]) {
       const parsed = signupAccountSchema.safeParse({ email, password: "Tr4de-Links-Now" });
       expect(emailProblem(email), email).toBe(parsed.success ? null : parsed.error.flatten().fieldErrors.email?.[0] ?? null);
     }

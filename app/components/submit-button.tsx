@@ -1,0 +1,48 @@
+import type { ButtonHTMLAttributes, ReactNode } from "react";
+import { Spinner } from "./spinner";
+import { useHydrated } from "./use-hydrated";
+
+/**
+ * A form's submit button, grey until every field it depends on passes, with what is still to fill in beside it.
+ * Without JavaScript nothing checks the fields in the browser, so it stays enabled and the server answers with the
+ * messages.
+ */
+export function SubmitButton({
+  ready,
+  missing,
+  hintId,
+  busy = false,
+  busyLabel,
+  children,
+  ...button
+}: {
+  ready: boolean;
+  /** What is still to fill in, as the user reads the fields' names. */
+  missing: readonly string[];
+  hintId: string;
+  busy?: boolean;
+  busyLabel?: string;
+  children: ReactNode;
+} & Omit<ButtonHTMLAttributes<HTMLButtonElement>, "type" | "disabled" | "children">) {
+  const hydrated = useHydrated();
+  const grey = hydrated && !ready;
+  return (
+    <>
+      <button
+        type="submit"
+        className="button button-primary button-block"
+        disabled={busy || grey}
+        aria-busy={busy || undefined}
+        aria-describedby={grey ? hintId : undefined}
+        {...button}
+      >
+        {busy ? <Spinner label={busyLabel} /> : null} {children}
+      </button>
+      {grey ? (
+        <p className="muted small" id={hintId}>
+          Still to fill in: {missing.join(", ")}.
+        </p>
+      ) : null}
+    </>
+  );
+}

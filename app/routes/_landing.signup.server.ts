@@ -1,0 +1,82 @@
+/** The sign-up form's post: step 0 alone (kept as a draft without JavaScript), or the whole form. */
+import { data, redirect } from "@remix-run/cloudflare";
+import { messages } from "~/domain/messages";
+import type { SignupAnswer } from "~/domain/signup";
+import { signupAccountSchema, signupSchema } from "~/domain/validation";
+import { isCommonPassword } from "~/lib/common-passwords.server";
+import type { AppContext } from "~/lib/context";
+import { parseForm, readFormData, type FieldErrors } from "~/lib/forms.server";
+import { deleteSignupDraft, readSignupDraft, saveSignupDraft, signUp, updateSignupDraftEmail } from "~/services/accounts.server";
+import { sessionCookieHeaders } from "~/services/auth.server";
+import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server";
+
+const ACCOUNT_FIELDS = ["email", "password"];
+const COMMON_PASSWORD: FieldErrors = { password: [messages.passwordTooCommon] };
+
+export async function answerSignup(request: Request, context: AppContext) {
+  const formData = await readFormData(request);
+  const text = (name: string) => {
+    const value = formData.get(name);
+    return typeof value === "string" ? value.slice(0, 10_000) : "";
+  };
+  // Without JavaScript the steps are separate posts: step 0 is kept on the server as a draft (the password
+  // hashed) and step 1 sends its token. With JavaScript the steps are one post with everything.
+  const values = { email: text("email"), password: text("password"), url: text("url"), description: text("description") };
+  const withoutPassword = { ...values, password: "" };
+  const reply = (body: SignupAnswer, status = 200) => data(body, { status });
+  const intent = formData.get("intent");
+
+  const draftToken = text("draft");
+  // Back to step 0 keeps the draft, so Continue does not ask for the password again.
+  if (intent === "back") return reply({ step: 0, values: withoutPassword, errors: {}, draft: draftToken || undefined });
+  if (intent === "continue" && draftToken && !values.password) {
+    const draft = await readSignupDraft(context, draftToken);
+    const account = parseForm(formData, signupAccountSchema.pick({ email: true }));
+    if (draft && account.ok) {
+      if (account.value.email !== draft.email) await updateSignupDraftEmail(context, draftToken, account.value.email);
+      return reply({ step: 1, values: withoutPassword, errors: {}, draft: draftToken });
+    }
+  }
+  if (intent === "continue") {
+    const parsed = parseForm(formData, signupAccountSchema);
+    if (!parsed.ok) return reply({ step: 0, values: { ...values, password: "" }, errors: parsed.errors }, 400);
+    if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: withoutPassword, errors: COMMON_PASSWORD }, 400);
+    if (!(await allow(context, RATE_LIMITS.signupDraftsPerAddress, clientAddress(request)))) {
+      return reply({ step: 0, values: withoutPassword, errors: {}, formError: messages.tooManyAttempts }, 429);
+    }
+    const draft = await saveSignupDraft(context, parsed.value.email, parsed.value.password);
+    return reply({ step: 1, values: withoutPassword, errors: {}, draft });
+  }
+
+  if (draftToken && !values.password) {
+    const draft = await readSignupDraft(context, draftToken);
+    if (!draft) return reply({ step: 0, values: withoutPassword, errors: {}, formError: messages.signupDraftExpired }, 400);
+    const site = parseForm(formData, signupSchema.pick({ url: true, description: true }));
+    if (!site.ok) return reply({ step: 1, values: withoutPassword, errors: site.errors, draft: draftToken }, 400);
+    const result = await signUp(context, { email: draft.email, password: { hash: draft.passwordHash }, ...site.value }, clientAddress(request));
+    if (!result.ok) {
+      return reply(
+        { step: 1, values: withoutPassword, errors: {}, formError: result.message, draft: draftToken },
+        result.status >= 500 ? 500 : result.status,
+      );
+    }
+    await deleteSignupDraft(context, draftToken);
+    throw redirect("/market", { headers: sessionCookieHeaders(context, result.token, result.expiresAt) });
+  }
+
+  const parsed = parseForm(formData, signupSchema);
+  if (!parsed.ok) {
+    const accountInvalid = ACCOUNT_FIELDS.some((field) => parsed.errors[field]);
+    return reply(
+      { step: accountInvalid ? 0 : 1, values: { ...values, password: accountInvalid ? "" : values.password }, errors: parsed.errors },
+      400,
+    );
+  }
+  if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: withoutPassword, errors: COMMON_PASSWORD }, 400);
+  const { password, ...rest } = parsed.value;
+  const result = await signUp(context, { ...rest, password: { typed: password } }, clientAddress(request));
+  if (!result.ok) {
+    return reply({ step: 1, values: withoutPassword, errors: {}, formError: result.message }, result.status >= 500 ? 500 : result.status);
+  }
+  throw redirect("/market", { headers: sessionCookieHeaders(context, result.token, result.expiresAt) });
+}
