@@ -234,6 +234,9 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
                     name="to"
                     value={to}
                     className={to === "completed" ? "button button-primary" : "button button-outline"}
+                    // One move at a time: a second one sent while the first saves would abort the first's reload and
+                    // could answer beside the state before it.
+                    disabled={fetcher.state !== "idle"}
                   >
                     {ENTRY_ACTION_LABELS[to]}
                   </button>
