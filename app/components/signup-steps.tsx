@@ -68,7 +68,6 @@ export function SignupAccountStep({
           onChange={onPasswordEdit}
           aria-describedby="signup-password-error signup-password-rules"
           aria-invalid={Boolean(passwordError)}
-          maxLength={128}
         />
         <span className="field-error" id="signup-password-error">
           {passwordError}
@@ -110,13 +109,8 @@ export function SignupWebsiteStep({
   onBack: (event: MouseEvent<HTMLButtonElement>) => void;
 }) {
   return (
-    <div hidden={!current} className="stack">
+    <div hidden={!current} className="stack signup-step">
       <div className="step-head">
-        {current ? (
-          <button type="submit" name="intent" value="back" className="round-button" aria-label="Back" onClick={onBack}>
-            ←
-          </button>
-        ) : null}
         <h2 id={current ? "signup-title" : undefined}>Tell us about your website</h2>
       </div>
       <WebsiteFields idPrefix="signup" defaults={defaults} checks={checks} />
@@ -133,6 +127,13 @@ export function SignupWebsiteStep({
         >
           Create Account
         </SubmitButton>
+      ) : null}
+      {/* After Create Account in the form, so Enter in a field creates the account (a form's first submit button is
+          the one Enter presses); shown at the top left, beside the heading. */}
+      {current ? (
+        <button type="submit" name="intent" value="back" className="round-button step-back" aria-label="Back" onClick={onBack}>
+          ←
+        </button>
       ) : null}
     </div>
   );

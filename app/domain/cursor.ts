@@ -1,7 +1,8 @@
 /**
  * Keyset paging: a list's next page starts after the last row shown, named by a cursor `{at}_{id}` (its sort value and
  * its id, so rows with the same value neither repeat nor go missing). A list with another order puts a lower-case
- * letter before it (the search by record writes `r{repSort}_{siteId}`), so one order's cursor is never read as another's.
+ * letter before it (the market and the search by record write `r{repSort}_{siteId}`), so one order's cursor is never read
+ * as another's.
  */
 export interface Cursor {
   at: number;

@@ -31,14 +31,6 @@ export function passwordChecklist(password: string) {
   return PASSWORD_RULES.map((rule) => ({ id: rule.id, label: rule.label, isMet: rule.isMet(password) }));
 }
 
-export function isStrongPassword(password: string): boolean {
-  return password.length <= PASSWORD_MAX_LENGTH && PASSWORD_RULES.every((rule) => rule.isMet(password));
-}
-
-export function isDescription(value: string): boolean {
-  return descriptionProblem(value) === null;
-}
-
 /*
  * What is wrong with a field, as the message the user sees, or null. The zod schemas of validation.ts are built on
  * these very functions, and the forms call them as the user types: one rule, one message, browser and server.

@@ -21,8 +21,7 @@ import { chosenValues, firstError, parseForm, readFormData } from "~/lib/forms.s
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 import { propose } from "~/services/offer-proposal.server";
-import { getMarketPost, listMarket, parseMarketSort, type MarketPost } from "~/services/market.server";
-import { parseCursor } from "~/domain/cursor";
+import { getMarketPost, listMarket, parseMarketCursor, parseMarketSort, type MarketPost } from "~/services/market.server";
 import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
@@ -33,8 +32,8 @@ const forDisplay = (post: MarketPost) => ({ ...post, score: displayScore(post.sc
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const params = new URL(request.url).searchParams;
-  const after = parseCursor(params.get("after")) ? params.get("after") : null;
   const sort = parseMarketSort(params.get("sort"));
+  const after = parseMarketCursor(params.get("after"), sort);
   const postId = params.get("post");
   const [page, selected] = await Promise.all([
     listMarket(context.db, auth.user.id, sort, after),

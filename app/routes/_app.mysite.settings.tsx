@@ -163,7 +163,6 @@ function AccountSecurity({
           <PasswordInput
             name="newPassword"
             autoComplete="new-password"
-            maxLength={128}
             value={newPassword}
             onChange={(event) => setNewPassword(event.target.value)}
             aria-describedby="new-password-rules"

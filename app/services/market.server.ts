@@ -28,6 +28,14 @@ const postColumns = {
 /** "newest" (listing time) or "record" (the site's record, best first; poor records last). */
 export type MarketSort = "newest" | "record";
 
+/** Each order's cursors carry their own prefix, so one order's position is never read as another's. */
+export const MARKET_CURSOR_PREFIX: Record<MarketSort, string> = { newest: "", record: "r" };
+
+/** The page position in the address (`after`), for the order shown; anything else is the first page. */
+export function parseMarketCursor(value: string | null, sort: MarketSort): Cursor | null {
+  return parseCursor(value, MARKET_CURSOR_PREFIX[sort]);
+}
+
 export function parseMarketSort(value: string | null): MarketSort {
   return value === "record" ? "record" : "newest";
 }
@@ -38,8 +46,7 @@ const tradable = (viewerUserId: string) => and(eq(listings.active, true), eq(sit
  * One page of the market. Pages follow each other by the last post shown (keyset): `createdAt_id` of the listing
  * when newest first, `repSort_siteId` of its site when best record first (one listing per site).
  */
-export async function listMarket(db: Database, viewerUserId: string, sort: MarketSort = "newest", after: string | null = null) {
-  const cursor = parseCursor(after);
+export async function listMarket(db: Database, viewerUserId: string, sort: MarketSort = "newest", cursor: Cursor | null = null) {
   if (sort === "record") return listMarketByRecord(db, viewerUserId, cursor);
   const rows = await db
     .select(postColumns)
@@ -89,7 +96,10 @@ async function listMarketByRecord(db: Database, viewerUserId: string, cursor: Cu
     : [];
   const posts = shown.flatMap((site) => rows.filter((row) => row.siteId === site.id));
   const last = shown.at(-1);
-  return { posts, next: order.length > MARKET_PAGE_SIZE && last ? formatCursor({ at: last.repSort, id: last.id }) : null };
+  return {
+    posts,
+    next: order.length > MARKET_PAGE_SIZE && last ? formatCursor({ at: last.repSort, id: last.id }, MARKET_CURSOR_PREFIX.record) : null,
+  };
 }
 
 /** One post for the trade terms panel; only a post the viewer could trade with. */

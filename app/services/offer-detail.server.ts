@@ -10,7 +10,7 @@ import { linkHistoryOf } from "./delivered-links.server";
 
 /**
  * The offer, the user's role in it and both sides' entries, in one round trip; null for anyone but its two
- * participants (the owners of its two sites), and for an offer that does not exist.
+ * participants (the users who sent and received it), and for an offer that does not exist.
  */
 export async function offerForParticipant(db: Database, userId: string, offerId: string) {
   const [[offer], entries] = await db.batch([

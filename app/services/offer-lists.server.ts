@@ -21,8 +21,9 @@ export interface OfferListPositions {
 
 export const FIRST_PAGES: OfferListPositions = { offersAfter: null, tradesAfter: null };
 
-const senderSite = alias(sites, "sender_site");
-const receiverSite = alias(sites, "receiver_site");
+/** An offer's two sites, joined under their own names (the lists here, and the other reads of trades). */
+export const senderSite = alias(sites, "sender_site");
+export const receiverSite = alias(sites, "receiver_site");
 
 /**
  * One page (and one row more, to know whether another follows) of the site's offers that this user has not trashed,

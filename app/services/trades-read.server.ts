@@ -1,11 +1,8 @@
 /** Reads about trades: the dashboard's counters, the hosts an offer's messages name, and the connects page. */
 import { and, desc, eq, or } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
-import { connectLedger, connectLots, offers, paymentEvents, sites } from "#drizzle/schema";
+import { connectLedger, connectLots, offers, paymentEvents } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
-
-const senderSite = alias(sites, "sender_site");
-const receiverSite = alias(sites, "receiver_site");
+import { receiverSite, senderSite } from "./offer-lists.server";
 
 /** Status and sides of every offer of the site, for the dashboard counters (no cap, three small columns; to batch). */
 export function offerSidesQuery(db: Database, siteId: string) {
