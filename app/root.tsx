@@ -16,16 +16,14 @@ import { useNonce } from "./components/nonce";
 import { useReportTimeZone } from "./components/use-time-zone";
 import { timeZoneOf } from "./lib/time-zone.server";
 import styles from "./styles/app.css?url";
+import { publicPageMeta } from "~/lib/page-meta";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: styles },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export const meta: MetaFunction = () => [
-  { title: "Backlink Market - a new way of backlink building" },
-  { name: "description", content: "Grow organic website traffic at no cost: trade content and backlinks with site owners like you." },
-];
+export const meta: MetaFunction = () => publicPageMeta("Backlink Market - a new way of backlink building");
 
 /** The viewer's time zone, which the browser reports in a cookie (UTC until it does, and without JavaScript). */
 export function loader({ request }: LoaderFunctionArgs) {

@@ -13,11 +13,13 @@ import { requireSignedOut, sessionCookieHeaders } from "~/services/auth.server";
 import { configuredProviders } from "~/services/oauth.server";
 import { clientAddress } from "~/services/rate-limit.server";
 import { loginSchema } from "~/domain/validation";
+import { publicPageMeta } from "~/lib/page-meta";
 
 // Forms with credentials are never cached.
 export const headers = () => ({ "Cache-Control": "no-store" });
 
-export const meta: MetaFunction = () => [{ title: "Log in - Backlink Market" }];
+export const meta: MetaFunction = () =>
+  publicPageMeta("Log in - Backlink Market", "Log in to Backlink Market to trade content and backlinks with site owners like you.");
 
 const NOTICES: Record<string, string> = {
   "password-changed": messages.passwordChanged,

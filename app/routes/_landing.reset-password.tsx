@@ -11,11 +11,13 @@ import { isCommonPassword } from "~/lib/common-passwords.server";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { isResetTokenUsable, requestPasswordReset, resetPassword } from "~/services/password-reset.server";
 import { clientAddress } from "~/services/rate-limit.server";
+import { publicPageMeta } from "~/lib/page-meta";
 
 // Forms with credentials are never cached.
 export const headers = () => ({ "Cache-Control": "no-store" });
 
-export const meta: MetaFunction = () => [{ title: "Reset your password - Backlink Market" }];
+export const meta: MetaFunction = () =>
+  publicPageMeta("Reset your password - Backlink Market", "Forgot your Backlink Market password? Get a link to set a new one by email.");
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;

@@ -12,11 +12,16 @@ import type { FieldErrors } from "~/domain/validation";
 import { requireSignedOut } from "~/services/auth.server";
 import { configuredProviders } from "~/services/oauth.server";
 import { answerSignup } from "./_landing.signup.server";
+import { publicPageMeta } from "~/lib/page-meta";
 
 // Forms with credentials are never cached.
 export const headers = () => ({ "Cache-Control": "no-store" });
 
-export const meta: MetaFunction = () => [{ title: "Join - Backlink Market" }];
+export const meta: MetaFunction = () =>
+  publicPageMeta(
+    "Join - Backlink Market",
+    "Join Backlink Market: list your site, get an authority score and trade content and backlinks with related sites.",
+  );
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireSignedOut(request, context);

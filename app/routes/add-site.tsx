@@ -16,8 +16,13 @@ import { setActiveSite } from "~/services/sites.server";
 import { joinWaitlist } from "~/services/waitlist.server";
 import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server";
 import { messages } from "~/domain/messages";
+import { publicPageMeta } from "~/lib/page-meta";
 
-export const meta: MetaFunction = () => [{ title: "Let the matching begin - Backlink Market" }];
+export const meta: MetaFunction = () =>
+  publicPageMeta(
+    "Let the matching begin - Backlink Market",
+    "List your website on Backlink Market and get matched with related sites by content and score.",
+  );
 
 function sourceOf(request: Request) {
   return siteAddSource(new URL(request.url).searchParams.get("source"));

@@ -2,8 +2,9 @@ import type { MetaFunction } from "@remix-run/cloudflare";
 import { Link } from "@remix-run/react";
 import { Wordmark } from "~/components/brand";
 import { messages } from "~/domain/messages";
+import { publicPageMeta } from "~/lib/page-meta";
 
-export const meta: MetaFunction = () => [{ title: "See you soon - Backlink Market" }];
+export const meta: MetaFunction = () => publicPageMeta("See you soon - Backlink Market");
 
 export default function NewBeta() {
   return (

@@ -1,8 +1,10 @@
 import type { MetaFunction } from "@remix-run/cloudflare";
 import { Footer } from "~/components/footer";
 import { PublicHeader } from "~/components/public-header";
+import { publicPageMeta } from "~/lib/page-meta";
 
-export const meta: MetaFunction = () => [{ title: "Privacy policy - Backlink Market" }];
+export const meta: MetaFunction = () =>
+  publicPageMeta("Privacy policy - Backlink Market", "What Backlink Market keeps about you and your websites, and what it never uses it for.");
 
 export default function Privacy() {
   return (

@@ -22,6 +22,15 @@ describe("public pages", () => {
     expect(page).toContain("© 2023");
   });
 
+  it.each(["/", "/login", "/signup", "/reset-password", "/add-site?source=hero", "/newbeta", "/privacy", "/briefs"])(
+    "%s has a title and a description for search results",
+    async (path) => {
+      const page = await (await get(path)).text();
+      expect(page).toMatch(/<title>[^<]*Backlink Market[^<]*<\/title>/);
+      expect(page).toMatch(/<meta name="description" content="[^"]{40,}"\/>/);
+    },
+  );
+
   it("rotates the carousel without JavaScript through ?slide", async () => {
     const page = await (await get("/?slide=1")).text();
     expect(page.indexOf("tasktide.app")).toBeLessThan(page.indexOf("wanderingnotes.blog"));
