@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { baseURL, PASSWORD, sharedChromium, sql, twoVerifiedTraders } from "./browser";
+import { baseURL, PASSWORD, PUBLIC_PAGES, sharedChromium, signedInPages, sql, twoVerifiedTraders } from "./browser";
 
 const chromium = sharedChromium();
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -82,7 +82,7 @@ describe.each(modes)("axe finds no violation on any page $name", ({ js }) => {
       await check(state);
     };
 
-    for (const path of ["/", "/?slide=1", "/login", "/signup", "/reset-password", "/add-site?source=hero", "/newbeta", "/privacy", "/briefs"]) {
+    for (const path of PUBLIC_PAGES) {
       await visit(path);
     }
     await visit("/no-such-page", "not found");
@@ -117,25 +117,7 @@ describe.each(modes)("axe finds no violation on any page $name", ({ js }) => {
     await page.waitForURL("**/market");
     await check("market");
 
-    for (const path of [
-      "/market?sort=record",
-      "/market?feedback=true",
-      `/market?post=${listingId}`,
-      "/search",
-      "/search/blog",
-      "/search?term=blog&sort=record",
-      "/search?term=zzzzqqq",
-      "/mysite",
-      "/mysite?feedback=true",
-      "/mysite/offers",
-      "/mysite/messages",
-      "/mysite/connects",
-      "/mysite/settings",
-      "/mysite/verify",
-      "/mysite/your-score",
-      "/add-site?source=market",
-      "/sites/new?back=%2Fmarket",
-    ]) {
+    for (const path of signedInPages(listingId).filter((path) => path !== "/market")) {
       await visit(path);
     }
 

@@ -156,3 +156,30 @@ export async function removePage(host: string, path: string) {
   });
   if (response.status >= 400) throw new Error(`removing ${host}${path} failed with ${response.status}`);
 }
+
+/** The public pages a sweep (axe, the narrow-screen check) opens. */
+export const PUBLIC_PAGES = ["/", "/?slide=1", "/login", "/signup", "/reset-password", "/add-site?source=hero", "/newbeta", "/privacy", "/briefs"];
+
+/** The signed-in pages a sweep opens, with the panel of the listing given and the feedback dialog open. */
+export function signedInPages(listingId: string) {
+  return [
+    "/market",
+    "/market?sort=record",
+    "/market?feedback=true",
+    `/market?post=${listingId}`,
+    "/search",
+    "/search/blog",
+    "/search?term=blog&sort=record",
+    "/search?term=zzzzqqq",
+    "/mysite",
+    "/mysite?feedback=true",
+    "/mysite/offers",
+    "/mysite/messages",
+    "/mysite/connects",
+    "/mysite/settings",
+    "/mysite/verify",
+    "/mysite/your-score",
+    "/add-site?source=market",
+    "/sites/new?back=%2Fmarket",
+  ];
+}

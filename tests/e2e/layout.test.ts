@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { logIn, modes, openPage, sharedChromium, sql, twoVerifiedTraders } from "./browser";
+import { logIn, modes, openPage, PUBLIC_PAGES, sharedChromium, signedInPages, sql, twoVerifiedTraders } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -35,7 +35,7 @@ describe.each(modes)("no page scrolls sideways on a narrow phone $name", ({ js }
       await page.goto(path);
       found.push(...(await overflowOn(page, path)));
     };
-    for (const path of ["/", "/?slide=1", "/login", "/signup", "/reset-password", "/add-site?source=hero", "/newbeta", "/privacy", "/no-such-page"]) {
+    for (const path of [...PUBLIC_PAGES, "/no-such-page"]) {
       await visit(path);
     }
     await logIn(page, buyer.email);
@@ -47,24 +47,7 @@ describe.each(modes)("no page scrolls sideways on a narrow phone $name", ({ js }
     await page.getByRole("button", { name: /^Send offer/ }).click();
     await page.waitForURL(/notice=offer-sent/);
     const [offer] = sql<{ id: string }>(`SELECT id FROM offers WHERE listing_id = '${listingId}'`);
-    for (const path of [
-      "/market",
-      "/market?feedback=true",
-      `/market?post=${listingId}`,
-      "/search",
-      "/search/blog",
-      "/search?term=blog&sort=record",
-      "/mysite",
-      "/mysite/offers",
-      `/mysite/offers?offer=${offer!.id}`,
-      "/mysite/messages",
-      "/mysite/connects",
-      "/mysite/settings",
-      "/mysite/verify",
-      "/mysite/your-score",
-      "/add-site?source=market",
-      "/sites/new?back=%2Fmarket",
-    ]) {
+    for (const path of [...signedInPages(listingId), `/mysite/offers?offer=${offer!.id}`]) {
       await visit(path);
     }
     await close();
