@@ -5,7 +5,7 @@ import type { FieldErrors } from "~/domain/validation";
 import { Modal } from "./modal";
 import { SubmitButton } from "./submit-button";
 import { useFieldChecks, useFormValues } from "./use-field-checks";
-import { WEBSITE_FIELD_NAMES, WebsiteFields } from "./website-fields";
+import { WebsiteFields } from "./website-fields";
 
 /** The add-website dialog: url and a description of at least 30 characters; the category is always blog. */
 export function AddWebsiteDialog({
@@ -46,13 +46,7 @@ export function AddWebsiteDialog({
             {formError}
           </p>
         ) : null}
-        <SubmitButton
-          ready={checks.ready}
-          missing={checks.missing.map((name) => WEBSITE_FIELD_NAMES[name] ?? name)}
-          hintId="add-website-missing"
-          busy={busy}
-          busyLabel="Adding your website"
-        >
+        <SubmitButton ready={checks.ready} missing={checks.missing} hintId="add-website-missing" busy={busy} busyLabel="Adding your website">
           Add website
         </SubmitButton>
       </Form>

@@ -46,7 +46,7 @@ export function FeedbackDialog({ closeTo, error, text = "" }: { closeTo: string;
             {shown}
           </p>
         ) : null}
-        <SubmitButton ready={checks.ready} missing={["your feedback"]} hintId="feedback-missing" busy={busy} busyLabel="Sending">
+        <SubmitButton ready={checks.ready} missing={checks.missing} hintId="feedback-missing" busy={busy} busyLabel="Sending">
           Send feedback
         </SubmitButton>
       </fetcher.Form>

@@ -54,8 +54,6 @@ export interface ProposalError {
   chosen?: Record<string, string[]>;
 }
 
-const FIELD_NAMES: Record<string, string> = { myContentType: "what you will create", theirContentType: "what they will create" };
-
 /** The proposal of the trade terms panel; the server re-checks everything and sets the price itself. */
 export function ProposalForm({
   listingId,
@@ -118,13 +116,7 @@ export function ProposalForm({
           {failure.help === "connects" ? <Link to="/mysite/connects">Get connects</Link> : null}
         </p>
       ) : null}
-      <SubmitButton
-        ready={checks.ready}
-        missing={checks.missing.map((name) => FIELD_NAMES[name] ?? name)}
-        hintId="proposal-missing"
-        busy={busy}
-        busyLabel="Sending"
-      >
+      <SubmitButton ready={checks.ready} missing={checks.missing} hintId="proposal-missing" busy={busy} busyLabel="Sending">
         Send offer for {connects} connects
       </SubmitButton>
     </Form>

@@ -1,15 +1,12 @@
 import { Link } from "@remix-run/react";
 import type { MouseEvent } from "react";
 import { messages } from "~/domain/messages";
-import { SIGNUP_ACCOUNT_FIELD_NAMES } from "~/domain/signup";
 import { Modal } from "./modal";
 import { PasswordChecklist } from "./password-checklist";
 import { PasswordInput } from "./password-input";
 import { SubmitButton } from "./submit-button";
 import type { FieldChecks } from "./use-field-checks";
-import { WEBSITE_FIELD_NAMES, WebsiteFields } from "./website-fields";
-
-const namesOf = (fields: readonly string[]) => fields.map((name) => SIGNUP_ACCOUNT_FIELD_NAMES[name] ?? WEBSITE_FIELD_NAMES[name] ?? name);
+import { WebsiteFields } from "./website-fields";
 
 function FormError({ message }: { message?: string }) {
   return message ? (
@@ -81,7 +78,7 @@ export function SignupAccountStep({
           name="intent"
           value="continue"
           ready={missing.length === 0}
-          missing={namesOf(missing)}
+          missing={missing}
           hintId="signup-account-missing"
           onClick={onContinue}
         >
@@ -120,7 +117,7 @@ export function SignupWebsiteStep({
           name="intent"
           value="create"
           ready={checks.ready}
-          missing={namesOf(checks.missing)}
+          missing={checks.missing}
           hintId="signup-website-missing"
           busy={busy}
           busyLabel="Creating your account"

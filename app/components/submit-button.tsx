@@ -1,4 +1,5 @@
 import type { ButtonHTMLAttributes, ReactNode } from "react";
+import { FIELD_LABELS } from "~/domain/form-rules";
 import { Spinner } from "./spinner";
 import { useHydrated } from "./use-hydrated";
 
@@ -17,7 +18,7 @@ export function SubmitButton({
   ...button
 }: {
   ready: boolean;
-  /** What is still to fill in, as the user reads the fields' names. */
+  /** The fields still to fill in (their form names; shown as `FIELD_LABELS` names them). */
   missing: readonly string[];
   hintId: string;
   busy?: boolean;
@@ -40,7 +41,7 @@ export function SubmitButton({
       </button>
       {grey ? (
         <p className="muted small" id={hintId}>
-          Still to fill in: {missing.join(", ")}.
+          Still to fill in: {missing.map((name) => FIELD_LABELS[name] ?? name).join(", ")}.
         </p>
       ) : null}
     </>

@@ -1,7 +1,6 @@
 import type { FieldChecks } from "./use-field-checks";
 
 /** What the user reads as the names of these fields, for "Still to fill in". */
-export const WEBSITE_FIELD_NAMES: Record<string, string> = { url: "website url", description: "description" };
 
 /**
  * The website url and description with their messages, for sign-up step 1 and the add-website dialog. The form

@@ -54,3 +54,16 @@ export function proposalProblems(values: Values): FieldErrors {
 export function feedbackProblems(values: Values): FieldErrors {
   return problemsOf({ feedback: feedbackProblem(text(values.feedback)) });
 }
+
+/** Each checked field as "Still to fill in: …" names it beside a grey submit button. */
+export const FIELD_LABELS: Readonly<Record<string, string>> = {
+  email: "email",
+  password: "password",
+  url: "website url",
+  description: "description",
+  category: "category",
+  connects: "connects",
+  myContentType: "what you will create",
+  theirContentType: "what they will create",
+  feedback: "your feedback",
+};

@@ -21,4 +21,3 @@ export interface SignupAnswer {
 }
 
 /** What the user reads as the names of the account fields, for "Still to fill in". */
-export const SIGNUP_ACCOUNT_FIELD_NAMES: Record<string, string> = { email: "email", password: "password" };

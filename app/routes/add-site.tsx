@@ -69,13 +69,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 type Field = "url" | "email" | "category" | "description" | "connects";
-const FIELD_NAMES: Record<Field, string> = {
-  url: "website url",
-  email: "email",
-  category: "category",
-  description: "description",
-  connects: "connects",
-};
 
 export default function SiteAddForm() {
   const { source, url } = useLoaderData<typeof loader>();
@@ -154,12 +147,7 @@ export default function SiteAddForm() {
               {actionData.formError}
             </p>
           ) : null}
-          <SubmitButton
-            ready={checks.ready}
-            missing={checks.missing.map((name) => FIELD_NAMES[name as Field] ?? name)}
-            hintId="site-add-missing"
-            busy={busy}
-          >
+          <SubmitButton ready={checks.ready} missing={checks.missing} hintId="site-add-missing" busy={busy}>
             Complete
           </SubmitButton>
         </Form>
