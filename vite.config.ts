@@ -12,6 +12,9 @@ type ModuleGraph = { getModuleInfo: (id: string) => { importers: readonly string
 
 const ROUTE = /\/app\/(root\.tsx|routes\/[^/]+)$/;
 const SIGNED_IN_ROUTE = /\/app\/(root\.tsx|routes\/_app[^/]*)$/;
+/** The forms' live checks: only the pages with such a form (sign-up, add a site, a proposal, feedback) load them. */
+const FORM_CHECKS =
+  /\/app\/(components\/(use-field-checks|submit-button|website-fields|password-checklist|feedback-dialog)\.tsx?|domain\/(form-rules|rules)\.ts)$/;
 
 /** The route modules that load a module, through the modules between them. */
 function routesLoading(id: string, graph: ModuleGraph, seen = new Set<string>()): Set<string> {
@@ -29,14 +32,16 @@ function routesLoading(id: string, graph: ModuleGraph, seen = new Set<string>())
  * The browser's chunks. React and Remix are one chunk, cached across releases of the app. The app's own modules that
  * several pages load (components, rules, messages) are one chunk for the signed-in pages and one for the public
  * ones: split by default, they made a dozen chunks under 1 KB on every page, each gzipped alone, and together they
- * compress by a third, which keeps every page within the JavaScript budget (`npm run bench` prints it). A module
- * that one page alone loads stays in that page's chunk.
+ * compress by a third, which keeps every page within the JavaScript budget (`npm run bench` prints it). The forms'
+ * live checks are a third shared chunk, so that pages without such a form (offers, messages) do not carry them. A
+ * module that one page alone loads stays in that page's chunk.
  */
 function browserChunk(id: string, graph: ModuleGraph) {
   if (/\/node_modules\/(react|react-dom|scheduler|@remix-run\/[\w-]+|react-router|react-router-dom|turbo-stream)\//.test(id)) return "framework";
   if (!/\/app\/(components|domain|lib)\//.test(id) || /\.server\.tsx?$/.test(id)) return undefined;
   const routes = routesLoading(id, graph);
   if (routes.size < 2) return undefined;
+  if (FORM_CHECKS.test(id)) return "forms";
   return [...routes].some((route) => SIGNED_IN_ROUTE.test(route)) ? "app" : "public";
 }
 

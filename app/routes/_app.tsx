@@ -1,6 +1,5 @@
-import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
+import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
-import { AddWebsiteDialog } from "~/components/add-website-dialog";
 import { Toast, ToastRegion } from "~/components/toast";
 import { SignedInHeader } from "~/components/signed-in-header";
 import { messages } from "~/domain/messages";
@@ -9,7 +8,10 @@ import { loadSignedInShell } from "~/services/layout.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
-  return loadSignedInShell(context, auth);
+  const shell = await loadSignedInShell(context, auth);
+  // A signed-in user without a website (e.g. after an OAuth sign-up) is asked for one first.
+  if (shell.sites.length === 0 && new URL(request.url).pathname !== "/sites/new") throw redirect("/sites/new");
+  return shell;
 }
 
 // The header's data changes only through actions or on another page.
@@ -48,12 +50,10 @@ export default function SignedInLayout() {
   const location = useLocation();
   const [searchParams] = useSearchParams();
   const notice = NOTICES[searchParams.get("notice") ?? ""];
-  // A signed-in user without a website (e.g. after an OAuth sign-up) is asked for one first.
-  const needsFirstSite = sites.length === 0 && location.pathname !== "/sites/new";
   return (
     <div className="page app-page">
       <SignedInHeader sites={sites} activeSite={activeSite} />
-      {needsFirstSite ? <AddWebsiteDialog closeTo={null} /> : <Outlet />}
+      <Outlet />
       <ToastRegion>
         {notice ? <Toast key={location.key} message={notice} dismissTo={withoutNotice(location.pathname, searchParams)} /> : null}
       </ToastRegion>

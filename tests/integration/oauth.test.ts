@@ -27,7 +27,12 @@ async function startAndReturn(provider: "google" | "github", code = "the-code") 
   const location = new URL(start.headers.get("Location")!);
   const state = location.searchParams.get("state")!;
   const stateCookie = start.headers.getSetCookie()[0]!.split(";")[0]!;
-  return { location, state, stateCookie, callback: (query = `code=${code}&state=${state}`) => get(`/auth/${provider}/callback?${query}`, { cookie: stateCookie }) };
+  return {
+    location,
+    state,
+    stateCookie,
+    callback: (query = `code=${code}&state=${state}`) => get(`/auth/${provider}/callback?${query}`, { cookie: stateCookie }),
+  };
 }
 
 afterEach(() => vi.restoreAllMocks());
@@ -75,9 +80,17 @@ describe("OAuth sign-in", () => {
     const link = await env.DB.prepare("SELECT provider, provider_user_id FROM oauth_accounts WHERE user_id = ?").bind(user!.id).first();
     expect(link).toEqual({ provider: "google", provider_user_id: "g-123" });
 
-    // Without a site yet, the signed-in area asks for one.
+    // Without a site yet, every signed-in page sends the user to add one, and that dialog cannot be closed.
     const market = await get("/market", { cookie: sessionCookieOf(response) });
-    expect(await market.text()).toContain("Add your website to start trading.");
+    expect(market.status).toBe(302);
+    expect(market.headers.get("Location")).toBe("/sites/new");
+    const settings = await get("/mysite/settings", { cookie: sessionCookieOf(response) });
+    expect(settings.headers.get("Location")).toBe("/sites/new");
+    const addSite = await get("/sites/new", { cookie: sessionCookieOf(response) });
+    expect(addSite.status).toBe(200);
+    const page = await addSite.text();
+    expect(page).toContain("Add your website to start trading.");
+    expect(page).not.toContain('aria-label="Close"');
   });
 
   it("joins an existing account when GitHub says the email is verified", async () => {
@@ -110,7 +123,9 @@ describe("OAuth sign-in", () => {
     expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(squatter.userId).first()).toEqual({ email_verified: 1 });
     const links = await env.DB.prepare("SELECT provider, provider_user_id FROM oauth_accounts WHERE user_id = ?").bind(squatter.userId).all();
     expect(links.results).toEqual([{ provider: "google", provider_user_id: "g-owner" }]);
-    const mail = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_address = ? AND kind = 'account-joined'").bind(squatter.email).first();
+    const mail = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_address = ? AND kind = 'account-joined'")
+      .bind(squatter.email)
+      .first();
     expect(mail).toEqual({ subject: "Your account now signs in with Google" });
   });
 
@@ -154,7 +169,8 @@ describe("OAuth sign-in", () => {
 
   it("is not offered for a provider that is not configured", async () => {
     const withoutGitHub = { ...(env as unknown as Record<string, unknown>), GITHUB_CLIENT_ID: undefined, GITHUB_CLIENT_SECRET: undefined };
-    const ask = (path: string) => worker.fetch(new Request(`https://market.test${path}`, { redirect: "manual" }) as never, withoutGitHub as never, createExecutionContext());
+    const ask = (path: string) =>
+      worker.fetch(new Request(`https://market.test${path}`, { redirect: "manual" }) as never, withoutGitHub as never, createExecutionContext());
     expect((await ask("/auth/github")).status).toBe(404);
     expect((await ask("/auth/google")).status).toBe(302);
     const login = await (await ask("/login")).text();
