@@ -9,7 +9,7 @@ import { loadSignedInShell } from "~/services/layout.server";
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const shell = await loadSignedInShell(context, auth);
-  // A signed-in user without a website (e.g. after an OAuth sign-up) is asked for one first.
+  // A signed-in user without a website is asked for one first (docs/decisions/0029-first-site-at-sites-new.md).
   if (shell.sites.length === 0 && new URL(request.url).pathname !== "/sites/new") throw redirect("/sites/new");
   return shell;
 }
