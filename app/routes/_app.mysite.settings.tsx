@@ -156,7 +156,7 @@ function AccountSecurity({
         <input type="hidden" name="intent" value="change-password" />
         <label className="field">
           <span>Current password</span>
-          <PasswordInput name="currentPassword" autoComplete="current-password" maxLength={128} aria-invalid={failure?.field === "currentPassword"} />
+          <PasswordInput name="currentPassword" autoComplete="current-password" aria-invalid={failure?.field === "currentPassword"} />
         </label>
         <label className="field">
           <span>New password</span>
