@@ -53,16 +53,18 @@ export function hashPassword(password) {
 
 const q = (value) => (value === null || value === undefined ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
 
+/** INSERT statements of 200 rows each. */
 function insert(table, columns, rows) {
   const out = [];
   for (let i = 0; i < rows.length; i += 200) {
     const chunk = rows.slice(i, i + 200).map((row) => `(${row.map(q).join(",")})`);
     out.push(`INSERT INTO ${table} (${columns.join(",")}) VALUES\n${chunk.join(",\n")};`);
   }
-  return out.join("\n");
+  return out;
 }
 
-export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.ceil(siteCount / 3)), seed = 42, withDemo = true } = {}) {
+/** The demo data as SQL statements, in the order they run (users before their sites). */
+export function seedStatements({ sites: siteCount = 150, owners = Math.max(30, Math.ceil(siteCount / 3)), seed = 42, withDemo = true } = {}) {
   const random = prng(seed);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const some = (list, min, max) => {
@@ -120,8 +122,11 @@ export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.cei
     const mainTag = TAGS[i % TAGS.length];
     const tags = [mainTag, ...some(TAGS.filter((t) => t !== mainTag), 0, 2)];
     let host;
+    let tries = 0;
     do {
       host = `${pick(ADJECTIVES)}-${pick(WORDS[mainTag])}${random() < 0.3 ? Math.floor(random() * 100) : ""}${run}.${pick(TLDS)}`;
+      // The names above run out at about 630,000 sites (a million never finished): then the site's number makes one.
+      if ((tries += 1) > 20) host = `${pick(ADJECTIVES)}-${pick(WORDS[mainTag])}-${i + 1}${run}.${pick(TLDS)}`;
     } while (hosts.has(host));
     hosts.add(host);
     const verified = random() < 0.9;
@@ -129,11 +134,11 @@ export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.cei
   }
 
   return [
-    insert("users", ["id", "email", "email_verified", "connects", "created_at"], users),
-    insert("password_credentials", ["user_id", "password_hash", "updated_at"], credentials),
-    insert("connect_lots", ["id", "user_id", "source", "amount", "remaining", "expires_at", "created_at"], lots),
-    insert("connect_ledger", ["id", "user_id", "kind", "amount", "lot_id", "created_at"], ledger),
-    insert(
+    ...insert("users", ["id", "email", "email_verified", "connects", "created_at"], users),
+    ...insert("password_credentials", ["user_id", "password_hash", "updated_at"], credentials),
+    ...insert("connect_lots", ["id", "user_id", "source", "amount", "remaining", "expires_at", "created_at"], lots),
+    ...insert("connect_ledger", ["id", "user_id", "kind", "amount", "lot_id", "created_at"], ledger),
+    ...insert(
       "sites",
       [
         "id", "user_id", "url", "host", "description", "category", "verified", "verification_token", "verified_at", "score", "score_run_at",
@@ -141,8 +146,8 @@ export function seedSql({ sites: siteCount = 150, owners = Math.max(30, Math.cei
       ],
       sites,
     ),
-    insert("listings", ["id", "site_id", "user_id", "connects", "content_types", "materials", "active", "created_at"], listings),
-  ].join("\n");
+    ...insert("listings", ["id", "site_id", "user_id", "connects", "content_types", "materials", "active", "created_at"], listings),
+  ];
 }
 
 /**
@@ -154,9 +159,16 @@ export function seedIfEmpty({ persistTo, sites = 150, force = false } = {}) {
   if (n > 0 && !force) return false;
   const dir = mkdtempSync(join(tmpdir(), "seed-"));
   const file = join(dir, "seed.sql");
-  writeFileSync(file, seedSql({ sites, withDemo: n === 0, seed: n === 0 ? 42 : Date.now() % 1_000_000 }));
+  const statements = seedStatements({ sites, withDemo: n === 0, seed: n === 0 ? 42 : Date.now() % 1_000_000 });
   try {
-    executeFile(file, persistTo);
+    // In files of about 50 MB: a million sites make about a gigabyte of SQL, more than one string can hold.
+    for (let start = 0; start < statements.length; ) {
+      let end = start;
+      for (let size = 0; end < statements.length && size < 50_000_000; end += 1) size += statements[end].length;
+      writeFileSync(file, statements.slice(start, end).join("\n"));
+      executeFile(file, persistTo);
+      start = end;
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
