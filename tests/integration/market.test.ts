@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import { dashboardFor } from "~/services/dashboard.server";
+import { searchListings } from "~/services/search.server";
 import { updateSiteSettings } from "~/services/sites.server";
 import { act, get, listSite, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 
@@ -208,6 +209,43 @@ describe("search", () => {
     const second = await read(await get(next!, { cookie: viewer.cookie }));
     const seen = [first, second].flatMap((html) => [...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]));
     expect(seen).toEqual([...listed].reverse());
+  });
+
+  it("sorted by record, reads a rare term's matches from the index and walks the sites for a common one, with the same results", async () => {
+    const owner = await trader();
+    const word = `rec${crypto.randomUUID().slice(0, 6)}`;
+    // Scores decide the order of sites without trades (rep_sort); tags and a short term take the same two ways.
+    for (let i = 0; i < 7; i += 1) {
+      const { siteId } = await listSite(owner.userId, {
+        host: uniqueHost(`${word}-${i}`),
+        description: `About ${word} and more, site ${i}.`,
+        tags: ["seo"],
+      });
+      await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?")
+        .bind(1 + ((i * 3) % 7), siteId)
+        .run();
+    }
+    const viewer = await trader();
+    const db = database(env.DB);
+    const both = async (query: { term: string; tags: string[] }, after?: string | null) => {
+      const search = { ...query, bands: [], sort: "record" as const };
+      const [fromIndex, walked] = await Promise.all([
+        searchListings(db, viewer.userId, search, after),
+        searchListings(db, viewer.userId, search, after, 1),
+      ]);
+      expect(walked.posts.map((post) => post.id)).toEqual(fromIndex.posts.map((post) => post.id));
+      expect(walked.count).toBe(fromIndex.count);
+      return fromIndex;
+    };
+    const found = await both({ term: word, tags: [] });
+    expect(found.posts).toHaveLength(7);
+    const scores = found.posts.map((post) => post.description);
+    expect(scores).toEqual([2, 4, 6, 1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`));
+    expect((await both({ term: word, tags: ["seo"] })).posts).toHaveLength(7);
+    expect((await both({ term: word.toUpperCase(), tags: [] })).posts).toHaveLength(7);
+    expect((await both({ term: `${word}zz`, tags: [] })).posts).toHaveLength(0);
+    expect((await both({ term: "", tags: ["seo"] })).count).toBeGreaterThanOrEqual(7);
+    expect((await both({ term: "re", tags: [] })).count).toBeGreaterThanOrEqual(7);
   });
 
   it("finds a site by its new description after settings are saved", async () => {
