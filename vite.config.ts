@@ -12,7 +12,7 @@ type ModuleGraph = { getModuleInfo: (id: string) => { importers: readonly string
 
 const ROUTE = /\/app\/(root\.tsx|routes\/[^/]+)$/;
 const SIGNED_IN_ROUTE = /\/app\/(root\.tsx|routes\/_app[^/]*)$/;
-/** The forms' live checks: only the pages with such a form (sign-up, add a site, a proposal, feedback) load them. */
+/** The forms' live checks: only the pages with such a form (sign-up, add a site, a proposal, feedback, the settings' new password) load them. */
 const FORM_CHECKS =
   /\/app\/(components\/(use-field-checks|submit-button|website-fields|password-checklist|feedback-dialog)\.tsx?|domain\/(form-rules|rules)\.ts)$/;
 
