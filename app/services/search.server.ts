@@ -109,7 +109,12 @@ export async function searchListings(
   // A short term alone: its characters' index finds the candidates (with tags, the tags' phrases do).
   const gram = !longTerm && phrases.length === 0 ? gramToken(query.term) : null;
   const matchMode = phrases.length > 0 || gram !== null;
-  const match = phrases.length > 0 ? sql`f.site_search MATCH ${phrases.join(" AND ")}` : sql`f.site_grams MATCH ${ftsPhrase(gram ?? "")}`;
+  // The index that finds the candidates, and the matches it reads (as `f`) with their sites and listings.
+  const index = phrases.length > 0 ? "site_search" : "site_grams";
+  const match = sql`f.${sql.raw(index)} MATCH ${phrases.length > 0 ? phrases.join(" AND ") : ftsPhrase(gram ?? "")}`;
+  const fromIndex = sql`FROM ${sql.raw(index)} AS f
+    JOIN sites AS s ON s.search_rowid = f.rowid
+    JOIN listings AS l ON l.site_id = s.id AND l.active = 1`;
 
   const conditions: SQL[] = [sql`s.verified = 1`, sql`s.user_id <> ${viewerUserId}`];
   if (query.term && !longTerm) conditions.push(termCondition(query.term));
@@ -119,7 +124,7 @@ export async function searchListings(
   if (bands) conditions.push(bands);
 
   const byRecord = query.sort === "record";
-  const plan = byRecord && matchMode ? await recordPlan(db, phrases.length > 0 ? "site_search" : "site_grams", match, walkFrom) : null;
+  const plan = byRecord && matchMode ? await recordPlan(db, index, match, walkFrom) : null;
   const run = (limit: number, from: ReturnType<typeof parsePosition>) => {
     if (byRecord) {
       const after = from && "repSort" in from ? [sql`(s.rep_sort, s.id) < (${from.repSort}, ${from.siteId})`] : [];
@@ -128,9 +133,7 @@ export async function searchListings(
         // Few matches: all of them from the index, then sorted.
         return db.all<Row>(sql`
           SELECT ${columns}, ${position}
-          FROM ${phrases.length > 0 ? sql`site_search` : sql`site_grams`} AS f
-          JOIN sites AS s ON s.search_rowid = f.rowid
-          JOIN listings AS l ON l.site_id = s.id AND l.active = 1
+          ${fromIndex}
           WHERE ${sql.join([match, ...conditions, ...after], sql` AND `)}
           ORDER BY s.rep_sort DESC, s.id DESC LIMIT ${limit}`);
       }
@@ -150,9 +153,7 @@ export async function searchListings(
       const where = sql.join([match, ...conditions, ...(from && "rowid" in from ? [sql`f.rowid < ${from.rowid}`] : [])], sql` AND `);
       return db.all<Row>(sql`
         SELECT ${columns}, CAST(f.rowid AS TEXT) AS position
-        FROM ${phrases.length > 0 ? sql`site_search` : sql`site_grams`} AS f
-        JOIN sites AS s ON s.search_rowid = f.rowid
-        JOIN listings AS l ON l.site_id = s.id AND l.active = 1
+        ${fromIndex}
         WHERE ${where}
         ORDER BY f.rowid DESC LIMIT ${limit}`);
     }

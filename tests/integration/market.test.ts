@@ -214,7 +214,7 @@ describe("search", () => {
   it("sorted by record, reads a rare term's matches from the index and walks the sites for a common one, with the same results", async () => {
     const owner = await trader();
     const word = `rec${crypto.randomUUID().slice(0, 6)}`;
-    // Scores decide the order of sites without trades (rep_sort); tags and a short term take the same two ways.
+    // The record's sort key (rep_sort) decides the order; tags and a short term take the same two ways.
     for (let i = 0; i < 7; i += 1) {
       const { siteId } = await listSite(owner.userId, {
         host: uniqueHost(`${word}-${i}`),
@@ -239,8 +239,8 @@ describe("search", () => {
     };
     const found = await both({ term: word, tags: [] });
     expect(found.posts).toHaveLength(7);
-    const scores = found.posts.map((post) => post.description);
-    expect(scores).toEqual([2, 4, 6, 1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`));
+    const descriptions = found.posts.map((post) => post.description);
+    expect(descriptions).toEqual([2, 4, 6, 1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`));
     expect((await both({ term: word, tags: ["seo"] })).posts).toHaveLength(7);
     expect((await both({ term: word.toUpperCase(), tags: [] })).posts).toHaveLength(7);
     expect((await both({ term: `${word}zz`, tags: [] })).posts).toHaveLength(0);
