@@ -1,7 +1,7 @@
 import type { Database } from "./db.server";
 import type { Env } from "./env";
 import type { RequestTiming } from "./server-timing.server";
-import type { CurrentAuth } from "~/services/auth.server";
+import type { CurrentAuth, SessionRead } from "~/services/auth.server";
 
 /** What every loader and action receives as `context`. */
 export interface AppContext {
@@ -16,6 +16,8 @@ export interface AppContext {
   responseHeaders: Headers;
   /** Memo of the session lookup for this request. */
   auth?: Promise<CurrentAuth | null>;
+  /** Statements waiting to be read in the session's own round trip; unset once it has been sent (`requireAuthWith`). */
+  sessionReads?: SessionRead[];
   /** Development only: where the request's time goes, sent as a Server-Timing header. */
   timing?: RequestTiming;
   /** Per-request memo: loaders that run in parallel share one query (see `once`). */

@@ -18,10 +18,18 @@ import { displayScore } from "~/domain/score";
 import { messages } from "~/domain/messages";
 import { proposalSchema } from "~/domain/validation";
 import { chosenValues, firstError, parseForm, readFormData } from "~/lib/forms.server";
-import { requireAuth } from "~/services/auth.server";
+import { requireAuth, requireAuthWith } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 import { propose } from "~/services/offer-proposal.server";
-import { getMarketPost, listMarket, parseMarketCursor, parseMarketSort, type MarketPost } from "~/services/market.server";
+import {
+  listMarketByRecord,
+  marketPageOf,
+  marketPageQuery,
+  marketPostQuery,
+  parseMarketCursor,
+  parseMarketSort,
+  type MarketPost,
+} from "~/services/market.server";
 import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
@@ -30,14 +38,20 @@ export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
 const forDisplay = (post: MarketPost) => ({ ...post, score: displayScore(post.score) });
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const auth = await requireAuth(request, context);
   const params = new URL(request.url).searchParams;
   const sort = parseMarketSort(params.get("sort"));
   const after = parseMarketCursor(params.get("after"), sort);
   const postId = params.get("post");
+  // Newest first, the page and the open post are read in the session's round trip.
   const [page, selected] = await Promise.all([
-    listMarket(context.db, auth.user.id, sort, after),
-    postId && postId.length <= 64 ? getMarketPost(context.db, auth.user.id, postId) : undefined,
+    sort === "record"
+      ? requireAuth(request, context).then((auth) => listMarketByRecord(context.db, auth.user.id, after))
+      : requireAuthWith(request, context, (viewer) => [marketPageQuery(context.db, viewer.userId, after)]).then(({ rows: [rows] }) =>
+          marketPageOf(rows),
+        ),
+    postId && postId.length <= 64
+      ? requireAuthWith(request, context, (viewer) => [marketPostQuery(context.db, viewer.userId, postId)]).then(({ rows: [[post]] }) => post)
+      : undefined,
   ]);
   return { posts: page.posts.map(forDisplay), next: page.next, sort, isFirstPage: !after, selected: selected ? forDisplay(selected) : null };
 }

@@ -5,11 +5,11 @@ import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { messages } from "~/domain/messages";
 import { LIST_PARAMS, listQuery, offersPageHref } from "~/domain/offer-links";
 import { cursorField, offerActionSchema } from "~/domain/validation";
-import { requireAuth } from "~/services/auth.server";
+import { requireAuth, requireAuthWith } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 import { actOnOffer } from "~/services/offer-answers.server";
 import { offerDetail } from "~/services/offer-detail.server";
-import { FIRST_PAGES, offerLists, type OfferLists, type OfferListPositions } from "~/services/offer-lists.server";
+import { FIRST_PAGES, offerListsOf, offerListsQueries, type OfferLists, type OfferListPositions } from "~/services/offer-lists.server";
 import { moveTradeEntry } from "~/services/trade-progress.server";
 
 const NO_LISTS: OfferLists = { offers: { rows: [], next: null }, trades: { rows: [], next: null } };
@@ -32,16 +32,16 @@ function listPositions(params: URLSearchParams): { positions: OfferListPositions
 }
 
 export async function loadOffersPage(request: Request, context: AppContext) {
-  const auth = await requireAuth(request, context);
   const params = new URL(request.url).searchParams;
   const { positions, refused } = listPositions(params);
   const offerId = params.get("offer");
-  // The lists are always the active site's: a cursor is only a position in them.
-  const site = await loadActiveSite(context, auth);
-  const [lists, detail] = await Promise.all([
-    site ? offerLists(context.db, auth.user.id, site.id, positions) : NO_LISTS,
-    offerId && offerId.length <= 64 ? offerDetail(context.db, auth.user.id, offerId) : null,
+  // The lists are always the active site's (a cursor is only a position in them), read in the session's round trip.
+  const [{ auth, rows }, detail] = await Promise.all([
+    requireAuthWith(request, context, (viewer) => offerListsQueries(context.db, viewer.userId, viewer.siteId, positions)),
+    offerId && offerId.length <= 64 ? requireAuth(request, context).then((auth) => offerDetail(context.db, auth.user.id, offerId)) : null,
   ]);
+  const site = await loadActiveSite(context, auth);
+  const lists = site ? offerListsOf(site.id, rows) : NO_LISTS;
   const page = { ...lists, list: listQuery(positions), refused, detail, now: context.now() };
   // A malformed page link is the request's fault: the first page comes with the message, answered 400.
   return refused ? data(page, { status: 400 }) : page;

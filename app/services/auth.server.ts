@@ -1,6 +1,7 @@
 /** Who is asking: the session cookie, resolved once per request, and the guards routes use. */
 import { redirect } from "@remix-run/cloudflare";
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
+import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AppContext } from "~/lib/context";
 import { safeRedirectPath } from "~/domain/redirects";
 import { closeChatSockets } from "./chats.server";
@@ -15,40 +16,105 @@ import {
   validateSessionRow,
   type ValidSession,
 } from "./sessions.server";
-import { rememberSites } from "./layout.server";
-import { activeSiteQuery, userSitesQuery } from "./sites.server";
+import { loadActiveSite, rememberSites } from "./layout.server";
+import { activeSiteIdSql, activeSiteQuery, userSitesQuery } from "./sites.server";
 
 export interface CurrentAuth {
   session: ValidSession["session"];
   user: ValidSession["user"];
 }
 
+/**
+ * Who a page's own statements are for, when they are read in the session's round trip: SQL that finds the user and
+ * their active site from the session (the session has not been read yet), or their ids once it has.
+ */
+export interface Viewer {
+  userId: string | SQL;
+  /** The active site's id; NULL (no rows) for a user without a site. */
+  siteId: string | SQL;
+}
+
+type Statements = Readonly<[BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>;
+
+/** Statements a loader asked to read in the session's round trip, and where their rows go. */
+export interface SessionRead {
+  statements: (viewer: Viewer) => Statements;
+  settle: (rows: unknown[]) => void;
+  fail: (error: unknown) => void;
+}
+
+/** The end of this turn of the event loop: the loaders that run in parallel have all started by then. */
+const endOfTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 export function getCurrentAuth(request: Request, context: AppContext): Promise<CurrentAuth | null> {
-  const lookup = async () => {
-    const token = readCookie(request, sessionCookieName(context.env));
-    if (!token) return null;
-    // The session, the user's sites and the active site in one round trip: every signed-in page needs all three.
-    const id = sessionIdOf(token);
-    const sessionUser = sql`(SELECT user_id FROM sessions WHERE id = ${id})`;
-    const remembered = sql`(SELECT active_site_id FROM sessions WHERE id = ${id})`;
-    const [[row], userSites, [activeRow]] = await context.db.batch([
-      sessionQuery(context.db, id),
-      userSitesQuery(context.db, sessionUser),
-      activeSiteQuery(context.db, sessionUser, remembered),
-    ]);
-    const valid = await validateSessionRow(context.db, row, context.now());
-    if (valid) rememberSites(context, { userSites, activeRow: activeRow ?? null });
-    if (!valid) {
-      context.responseHeaders.append("Set-Cookie", blankSessionCookie(context.env));
-      return null;
-    }
-    if (valid.refreshedExpiresAt) {
-      context.responseHeaders.append("Set-Cookie", sessionCookie(context.env, token, valid.refreshedExpiresAt));
-    }
-    return { session: valid.session, user: valid.user };
-  };
-  context.auth ??= context.timing ? context.timing.session(lookup()) : lookup();
+  context.auth ??= context.timing ? context.timing.session(lookUpSession(request, context)) : lookUpSession(request, context);
   return context.auth;
+}
+
+async function lookUpSession(request: Request, context: AppContext): Promise<CurrentAuth | null> {
+  const token = readCookie(request, sessionCookieName(context.env));
+  if (!token) return null;
+  // One round trip for the session, the user's sites, the active site and the page's own statements: every signed-in
+  // page needs the first three, and a page's statements that wait for the session cost users far from the database a
+  // second trip. Like DataLoader, the read waits for the end of this turn, so every loader of the request can join it.
+  const reads: SessionRead[] = (context.sessionReads = []);
+  await endOfTurn();
+  context.sessionReads = undefined;
+  const id = sessionIdOf(token);
+  const sessionUser = sql`(SELECT user_id FROM sessions WHERE id = ${id})`;
+  const remembered = sql`(SELECT active_site_id FROM sessions WHERE id = ${id})`;
+  const shell = [
+    sessionQuery(context.db, id),
+    userSitesQuery(context.db, sessionUser),
+    activeSiteQuery(context.db, sessionUser, remembered),
+  ] as const;
+  let results: BatchResponse<typeof shell>;
+  try {
+    const viewer = { userId: sessionUser, siteId: activeSiteIdSql(context.db, sessionUser, remembered) };
+    const asked = reads.map((read) => ({ read, statements: read.statements(viewer) }));
+    results = await context.db.batch([...shell, ...asked.flatMap((ask) => ask.statements)] as unknown as typeof shell);
+    let at = shell.length;
+    for (const { read, statements } of asked) {
+      read.settle((results as readonly unknown[]).slice(at, (at += statements.length)));
+    }
+  } catch (error) {
+    for (const read of reads) read.fail(error);
+    throw error;
+  }
+  const [[row], userSites, [activeRow]] = results;
+  const valid = await validateSessionRow(context.db, row, context.now());
+  if (valid) rememberSites(context, { userSites, activeRow: activeRow ?? null });
+  if (!valid) {
+    context.responseHeaders.append("Set-Cookie", blankSessionCookie(context.env));
+    return null;
+  }
+  if (valid.refreshedExpiresAt) {
+    context.responseHeaders.append("Set-Cookie", sessionCookie(context.env, token, valid.refreshedExpiresAt));
+  }
+  return { session: valid.session, user: valid.user };
+}
+
+/**
+ * `requireAuth`, and the page's own statements read in the same round trip as the session when the session has not
+ * been read yet (a GET's loaders); otherwise (after an action, say) in a round trip of their own. Read-only statements
+ * only: they run before the session is known to be valid, and their rows are dropped when it is not.
+ */
+export async function requireAuthWith<T extends Statements>(
+  request: Request,
+  context: AppContext,
+  statements: (viewer: Viewer) => T,
+): Promise<{ auth: CurrentAuth; rows: BatchResponse<T> }> {
+  const authenticated = requireAuth(request, context);
+  const reads = context.sessionReads;
+  if (reads) {
+    const rows = new Promise<unknown[]>((settle, fail) => reads.push({ statements, settle, fail }));
+    const [auth, read] = await Promise.all([authenticated, rows]);
+    return { auth, rows: read as BatchResponse<T> };
+  }
+  const auth = await authenticated;
+  const site = await loadActiveSite(context, auth);
+  const rows = await context.db.batch(statements({ userId: auth.user.id, siteId: site?.id ?? sql`NULL` }));
+  return { auth, rows };
 }
 
 /** Signed-out visitors of protected pages go to /login, and come back after signing in. */

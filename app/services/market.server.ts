@@ -1,5 +1,5 @@
 /** The market: listings of verified sites other than the viewer's own, newest first or best record first. */
-import { and, desc, eq, inArray, lt, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { formatCursor, parseCursor, type Cursor } from "~/domain/cursor";
@@ -8,13 +8,14 @@ import { shownScore } from "./sites.server";
 
 export const MARKET_PAGE_SIZE = 24;
 
+// Read in a batch, where drizzle maps rows by column name: every column needs a name of its own.
 const postColumns = {
   id: listings.id,
   connects: listings.connects,
   contentTypes: listings.contentTypes,
   materials: listings.materials,
   createdAt: listings.createdAt,
-  siteId: sites.id,
+  siteId: sql<string>`${sites.id}`.as("site_id"),
   url: sites.url,
   host: sites.host,
   description: sites.description,
@@ -40,15 +41,14 @@ export function parseMarketSort(value: string | null): MarketSort {
   return value === "record" ? "record" : "newest";
 }
 
-const tradable = (viewerUserId: string) => and(eq(listings.active, true), eq(sites.verified, true), ne(listings.userId, viewerUserId));
+const tradable = (viewerUserId: string | SQL) => and(eq(listings.active, true), eq(sites.verified, true), ne(listings.userId, viewerUserId));
 
 /**
- * One page of the market. Pages follow each other by the last post shown (keyset): `createdAt_id` of the listing
- * when newest first, `repSort_siteId` of its site when best record first (one listing per site).
+ * One page of the market, newest first (a query to batch, see `marketPageOf`). Pages follow each other by the last
+ * post shown (keyset): `createdAt_id` of the listing.
  */
-export async function listMarket(db: Database, viewerUserId: string, sort: MarketSort = "newest", cursor: Cursor | null = null) {
-  if (sort === "record") return listMarketByRecord(db, viewerUserId, cursor);
-  const rows = await db
+export function marketPageQuery(db: Database, viewerUserId: string | SQL, cursor: Cursor | null) {
+  return db
     .select(postColumns)
     .from(listings)
     .innerJoin(sites, eq(sites.id, listings.siteId))
@@ -59,18 +59,24 @@ export async function listMarket(db: Database, viewerUserId: string, sort: Marke
       ),
     )
     .orderBy(desc(listings.createdAt), desc(listings.id))
-    .limit(MARKET_PAGE_SIZE + 1)
-    .all();
+    .limit(MARKET_PAGE_SIZE + 1);
+}
+
+type PostRow = Awaited<ReturnType<typeof marketPageQuery>>[number];
+
+/** The posts `marketPageQuery` read, and the position of the next page (null on the last). */
+export function marketPageOf(rows: PostRow[]) {
   const page = rows.slice(0, MARKET_PAGE_SIZE);
   const last = page.at(-1);
   return { posts: page, next: rows.length > MARKET_PAGE_SIZE && last ? formatCursor({ at: last.createdAt, id: last.id }) : null };
 }
 
 /**
- * Best record first: the page's sites are found walking the record index (SQLite would otherwise sort every listing),
- * then read with their listings.
+ * One page of the market, best record first; pages follow each other by `repSort_siteId` of the last post's site (one
+ * listing per site). The page's sites are found walking the record index (SQLite would otherwise sort every listing),
+ * then read with their listings: two round trips that wait for the session.
  */
-async function listMarketByRecord(db: Database, viewerUserId: string, cursor: Cursor | null) {
+export async function listMarketByRecord(db: Database, viewerUserId: string, cursor: Cursor | null) {
   const order = await db.all<{ id: string; repSort: number }>(sql`
     SELECT s.id AS id, s.rep_sort AS repSort
     FROM sites AS s INDEXED BY sites_rep_sort_idx
@@ -102,14 +108,14 @@ async function listMarketByRecord(db: Database, viewerUserId: string, cursor: Cu
   };
 }
 
-/** One post for the trade terms panel; only a post the viewer could trade with. */
-export function getMarketPost(db: Database, viewerUserId: string, listingId: string) {
+/** One post for the trade terms panel; only a post the viewer could trade with (a query to batch). */
+export function marketPostQuery(db: Database, viewerUserId: string | SQL, listingId: string) {
   return db
     .select(postColumns)
     .from(listings)
     .innerJoin(sites, eq(sites.id, listings.siteId))
     .where(and(eq(listings.id, listingId), tradable(viewerUserId)))
-    .get();
+    .limit(1);
 }
 
-export type MarketPost = NonNullable<Awaited<ReturnType<typeof getMarketPost>>>;
+export type MarketPost = PostRow;

@@ -3,7 +3,7 @@
  * not trashed by the viewer, oldest first. Trades: accepted, newest first. Pages follow each other by the last row
  * shown (keyset on created_at, then id), so offers that come and go meanwhile neither repeat nor skip a row.
  */
-import { and, asc, desc, eq, isNull, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { offerEntries, offers, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
@@ -30,7 +30,7 @@ export const receiverSite = alias(sites, "receiver_site");
  * accepted ones or the others (a query to batch). Its columns have names of their own: in a batch drizzle maps rows by
  * column name.
  */
-function pageQuery(db: Database, userId: string, siteId: string, accepted: boolean, after: Cursor | null) {
+function pageQuery(db: Database, userId: string | SQL, siteId: string | SQL, accepted: boolean, after: Cursor | null) {
   const position = sql`(${offers.createdAt}, ${offers.id})`;
   return db
     .select({
@@ -67,7 +67,7 @@ function pageQuery(db: Database, userId: string, siteId: string, accepted: boole
 }
 
 /** The two lists' page queries, to run in one batch with others; `offerListsOf` reads their rows. */
-export function offerListsQueries(db: Database, userId: string, siteId: string, positions: OfferListPositions) {
+export function offerListsQueries(db: Database, userId: string | SQL, siteId: string | SQL, positions: OfferListPositions) {
   return [pageQuery(db, userId, siteId, false, positions.offersAfter), pageQuery(db, userId, siteId, true, positions.tradesAfter)] as const;
 }
 
@@ -100,8 +100,3 @@ export function offerListsOf(siteId: string, [offerRows, tradeRows]: readonly [P
 }
 
 export type OfferLists = ReturnType<typeof offerListsOf>;
-
-/** A page of each list of the site, in one round trip. */
-export async function offerLists(db: Database, userId: string, siteId: string, positions: OfferListPositions): Promise<OfferLists> {
-  return offerListsOf(siteId, await db.batch(offerListsQueries(db, userId, siteId, positions)));
-}

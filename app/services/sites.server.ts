@@ -59,14 +59,28 @@ export function userSitesQuery(db: Database, userId: string | SQL) {
     .orderBy(asc(sites.createdAt), asc(sites.id));
 }
 
-/** The whole row of the active site: the remembered one while the user owns it, else their first (a query to batch). */
+/** Which of the user's sites is active: the remembered one while the user owns it, else their first. */
+const activeSiteOrder = (remembered: string | null | SQL) => [sql`${sites.id} = ${remembered ?? ""} DESC`, asc(sites.createdAt), asc(sites.id)];
+
+/** The whole row of the active site (a query to batch). */
 export function activeSiteQuery(db: Database, userId: string | SQL, remembered: string | null | SQL) {
   return db
     .select()
     .from(sites)
     .where(eq(sites.userId, userId))
-    .orderBy(sql`${sites.id} = ${remembered ?? ""} DESC`, asc(sites.createdAt), asc(sites.id))
+    .orderBy(...activeSiteOrder(remembered))
     .limit(1);
+}
+
+/** The active site's id as SQL, for a statement that is sent before the session has been read (NULL without a site). */
+export function activeSiteIdSql(db: Database, userId: SQL, remembered: SQL): SQL {
+  const query = db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(eq(sites.userId, userId))
+    .orderBy(...activeSiteOrder(remembered))
+    .limit(1);
+  return sql`(${query})`;
 }
 
 /** Remembers the active site in the session; refuses a site the user does not own. */

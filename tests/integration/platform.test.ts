@@ -8,7 +8,25 @@ import { getTableColumns, sql } from "drizzle-orm";
 import { emailOutbox } from "#drizzle/schema";
 import { deliverOutbox, emailToUser, outboxSelection, SECRET_BODY_REMOVED } from "~/services/email.server";
 import { requestPasswordReset } from "~/services/password-reset.server";
-import { devFetch, get, newAddress, newEmail, PASSWORD, post, SESSION_COOKIE, signUp, windowStart } from "./helpers";
+import {
+  devFetch,
+  get,
+  listSite,
+  newAddress,
+  newEmail,
+  PASSWORD,
+  post,
+  propose,
+  read,
+  SESSION_COOKIE,
+  signUp,
+  trader,
+  uniqueHost,
+  windowStart,
+} from "./helpers";
+
+/** The database round trips a development response counts in its Server-Timing header. */
+const roundTrips = (response: Response) => Number(/desc="(\d+) queries"/.exec(response.headers.get("Server-Timing") ?? "")?.[1]);
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -211,9 +229,54 @@ describe("Server-Timing in development", () => {
     expect(timing).toMatch(
       /^session;dur=\d+, db;dur=\d+;desc="(\d+) queries", loaders;dur=\d+;desc="loaders and actions", render;dur=\d+, total;dur=\d+$/,
     );
-    // Two round trips: the session with the user's sites, then the page's lists in one batch.
-    expect(Number(/desc="(\d+) queries"/.exec(timing)?.[1])).toBe(2);
+    // One round trip: the session, the user's sites and the page's lists in one batch.
+    expect(Number(/desc="(\d+) queries"/.exec(timing)?.[1])).toBe(1);
     await response.text();
+  });
+
+  it("reads the market, its open post and the Offers lists in the session's own round trip", async () => {
+    const viewer = await trader();
+    const seller = await trader();
+    const theirHost = uniqueHost("theirs");
+    const theirs = await listSite(seller.userId, { host: theirHost });
+    const mine = await listSite(viewer.userId, { host: uniqueHost("mine") });
+    const cookie = viewer.cookie.replace(`${SESSION_COOKIE}=`, "session=");
+    const market = await devFetch(`/market?post=${theirs.listingId}`, { headers: { Cookie: cookie } });
+    expect(roundTrips(market)).toBe(1);
+    const page = await read(market);
+    expect(page).toContain(`href="/market?post=${theirs.listingId}"`);
+    expect(page).toContain("Trade terms");
+    expect(page).toContain(`value="${theirs.listingId}"`);
+    expect(page).not.toContain(mine.listingId);
+
+    expect((await propose(viewer.cookie, theirs.listingId)).status).toBe(302);
+    const offers = await devFetch("/mysite/offers", { headers: { Cookie: cookie } });
+    expect(roundTrips(offers)).toBe(1);
+    expect(await read(offers)).toContain(`To ${theirHost}`);
+  });
+
+  it("reads the page's statements in a round trip of their own once an action has read the session", async () => {
+    const viewer = await trader();
+    const seller = await trader();
+    const theirs = await listSite(seller.userId, { host: uniqueHost("theirs") });
+    const refused = await devFetch(`/market?post=${theirs.listingId}`, {
+      method: "POST",
+      headers: { Cookie: viewer.cookie.replace(`${SESSION_COOKIE}=`, "session=") },
+      body: new URLSearchParams({ intent: "propose", listingId: theirs.listingId }),
+    });
+    expect(refused.status).toBe(400);
+    expect(roundTrips(refused)).toBeGreaterThan(1);
+    const page = await read(refused);
+    expect(page).toContain(messages.selectContentType);
+    expect(page).toContain(`href="/market?post=${theirs.listingId}"`);
+    expect(page).toContain(`value="${theirs.listingId}"`);
+  });
+
+  it("drops the page's rows and signs out a session that is not valid", async () => {
+    const response = await get("/market", { cookie: `${SESSION_COOKIE}=not-a-session` });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login");
+    expect(response.headers.get("Set-Cookie")).toMatch(/^__Host-session=;/);
   });
 
   it("is not sent in production", async () => {
