@@ -10,8 +10,8 @@ import { messages } from "~/domain/messages";
 import { listWith, offersPageHref, type ListParam } from "~/domain/offer-links";
 import { labelOf, CATEGORY_TAGS } from "~/domain/options";
 import { displayScore } from "~/domain/score";
-import { requireAuth } from "~/services/auth.server";
-import { dashboardFor } from "~/services/dashboard.server";
+import { requireAuthWith } from "~/services/auth.server";
+import { dashboardOf, dashboardQueries } from "~/services/dashboard.server";
 import { loadActiveSite, loadSignedInShell } from "~/services/layout.server";
 import type { MySiteData } from "./_app.mysite";
 import { recordOfSite } from "~/services/reputation.server";
@@ -21,11 +21,13 @@ import { timeZoneOf } from "~/lib/time-zone.server";
 export const meta: MetaFunction = () => [{ title: "My site - Backlink Market" }];
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const auth = await requireAuth(request, context);
+  const now = context.now();
+  const timeZone = timeZoneOf(request);
+  // Read in the session's round trip.
+  const { auth, rows } = await requireAuthWith(request, context, (viewer) => dashboardQueries(context.db, viewer, now, timeZone));
   const [site, shell] = await Promise.all([loadActiveSite(context, auth), loadSignedInShell(context, auth)]);
   if (!site) return null;
-  const now = context.now();
-  const { suggestions, ...dashboard } = await dashboardFor(context.db, auth.user.id, site, now, timeZoneOf(request));
+  const { suggestions, ...dashboard } = dashboardOf(site, now, timeZone, rows);
   const card = (s: (typeof suggestions.matched)[number]) => ({
     id: s.listingId,
     url: s.url,

@@ -1,13 +1,14 @@
 /** The owner's dashboard: counters, the offers and trades lists, and suggestions of sites to trade with. */
-import { and, eq, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql, type SQL } from "drizzle-orm";
+import type { BatchResponse } from "drizzle-orm/batch";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { countOffers } from "~/domain/offer-status";
-import { ftsPhrase, tagToken } from "~/domain/search";
 import { FIRST_PAGES, offerListsOf, offerListsQueries } from "./offer-lists.server";
 import { offerSidesQuery } from "./trades-read.server";
 import { linkProblemsQuery } from "./delivered-links.server";
-import { SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
+import { dayOfWeek, SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
+import type { Viewer } from "./auth.server";
 import { shownScore } from "./sites.server";
 
 // Read in a batch, where drizzle maps rows by column name: every column needs a name of its own (sites.id and
@@ -30,23 +31,35 @@ const suggestionColumns = {
 const TAG_CANDIDATES = 200;
 
 /**
+ * The day's tag of the site (`tagOfTheDay`: its stored tags in turn, by the viewer's weekday) in SQL, NULL when it has
+ * none. Worked out in SQL, the suggestions need not wait for the site to be read.
+ */
+function tagOfTheDaySql(siteId: string | SQL, weekday: number) {
+  // D1 binds a number as a REAL, which would make the path '$[1.0]'.
+  const path = sql`'$[' || (CAST(${weekday} AS INTEGER) % json_array_length(${sites.tags})) || ']'`;
+  return sql`(SELECT json_extract(${sites.tags}, ${path}) FROM ${sites} WHERE ${sites.id} = ${siteId})`;
+}
+
+/**
  * Tradable sites from a random point of the search index onwards, wrapping round to the start: one statement, a
  * UNION ALL of the stretch after the point and the stretch before it, where the outer LIMIT stops before the second
  * stretch is read when the first has enough. `ORDER BY random()` read every listed site (half a second at 100,000
  * sites). Neighbours in the index are sites listed around the same time. With a tag, the tag's entries in the
  * full-text index are walked the same way.
  */
-function randomSitesQuery(db: Database, userId: string, tag: string | null, count: number, fraction: number) {
+function randomSitesQuery(db: Database, userId: string | SQL, tag: SQL | null, count: number, fraction: number) {
   const start = sql`(SELECT CAST(${fraction} * max(${sites.searchRowid}) AS INTEGER) FROM ${sites})`;
   const tradable = and(eq(sites.verified, true), ne(sites.userId, userId));
   const stretch = (after: boolean) => {
     const side = after ? sql`>=` : sql`<`;
     const where = tag
       ? // The point is MATERIALIZED, worked out once: as a plain subquery it was worked out again for every entry of
-        // the tag in the index (100 ms for a common tag at 100,000 sites).
+        // the tag in the index (100 ms for a common tag at 100,000 sites). The phrase is ftsPhrase(tagToken(tag)), one
+        // that matches nothing without a tag; a description can spell a tag's token too, so the tags are checked after.
         sql`${sites.searchRowid} IN (WITH point(at) AS MATERIALIZED ${start}
-          SELECT rowid FROM site_search WHERE site_search MATCH ${ftsPhrase(tagToken(tag))} AND rowid ${side} (SELECT at FROM point)
-          ORDER BY rowid LIMIT ${TAG_CANDIDATES})`
+          SELECT rowid FROM site_search WHERE site_search MATCH coalesce('"' || replace('#' || ${tag} || '#', '"', '""') || '"', '""')
+            AND rowid ${side} (SELECT at FROM point)
+          ORDER BY rowid LIMIT ${TAG_CANDIDATES}) AND EXISTS (SELECT 1 FROM json_each(${sites.tags}) WHERE json_each.value = ${tag})`
       : sql`${sites.searchRowid} ${side} ${start}`;
     return (
       db
@@ -69,14 +82,6 @@ function randomSitesQuery(db: Database, userId: string, tag: string | null, coun
 
 type SuggestionRow = Awaited<ReturnType<typeof randomSitesQuery>>[number];
 
-/** The two statements behind the suggestions: from a random point, with the day's tag (none without one) and without. */
-function suggestionQueries(db: Database, userId: string, tag: string | null, random: () => number) {
-  const tagged = randomSitesQuery(db, userId, tag, tag ? SUGGESTIONS_PER_SECTION : 0, random());
-  // Enough for both sections, in case the tag matches too few.
-  const any = randomSitesQuery(db, userId, null, SUGGESTIONS_PER_SECTION * 2, random());
-  return [tagged, any] as const;
-}
-
 /**
  * 'Try these sites about {tag}' with the day's tag, or 'Try these sites' when it matches too few; and 'Try something
  * new'.
@@ -92,9 +97,33 @@ function suggestionsOf(tag: string | null, tagged: SuggestionRow[], any: Suggest
 }
 
 /**
- * Everything the dashboard reads, in one round trip: the counters (over every offer of the site), the first page of
- * the offers and trades lists (as the Offers page shows it), delivered links with a problem, and the suggestions.
+ * Everything the dashboard reads, as one batch (`dashboardOf` reads its rows): the counters (over every offer of the
+ * site), the first page of the offers and trades lists (as the Offers page shows it), delivered links with a problem,
+ * and the suggestions: from a random point, with the day's tag (none without one) and without. Each is the viewer's
+ * and their active site's alone, so the batch can be read in the session's round trip.
  */
+export function dashboardQueries(db: Database, viewer: Viewer, now: number, timeZone: string, random = Math.random) {
+  return [
+    ...offerListsQueries(db, viewer.userId, viewer.siteId, FIRST_PAGES),
+    offerSidesQuery(db, viewer.siteId),
+    linkProblemsQuery(db, viewer.siteId, now),
+    randomSitesQuery(db, viewer.userId, tagOfTheDaySql(viewer.siteId, dayOfWeek(now, timeZone)), SUGGESTIONS_PER_SECTION, random()),
+    // Enough for both sections, in case the tag matches too few.
+    randomSitesQuery(db, viewer.userId, null, SUGGESTIONS_PER_SECTION * 2, random()),
+  ] as const;
+}
+
+type DashboardRows = BatchResponse<ReturnType<typeof dashboardQueries>>;
+
+/** The dashboard of the site from the rows `dashboardQueries` read. */
+export function dashboardOf(site: { id: string; tags: string[] }, now: number, timeZone: string, rows: DashboardRows) {
+  const [offerRows, tradeRows, sides, linkProblems, tagged, any] = rows;
+  const { offers: open, trades } = offerListsOf(site.id, [offerRows, tradeRows]);
+  const suggestions = suggestionsOf(tagOfTheDay(site.tags, now, timeZone), tagged, any);
+  return { counts: countOffers(sides, site.id), trades, offers: open, linkProblems, suggestions };
+}
+
+/** The dashboard of the user's site, read in a round trip of its own. */
 export async function dashboardFor(
   db: Database,
   userId: string,
@@ -103,13 +132,5 @@ export async function dashboardFor(
   timeZone: string,
   random = Math.random,
 ) {
-  const tag = tagOfTheDay(site.tags, now, timeZone);
-  const [offerRows, tradeRows, sides, linkProblems, tagged, any] = await db.batch([
-    ...offerListsQueries(db, userId, site.id, FIRST_PAGES),
-    offerSidesQuery(db, site.id),
-    linkProblemsQuery(db, site.id, now),
-    ...suggestionQueries(db, userId, tag, random),
-  ]);
-  const { offers: open, trades } = offerListsOf(site.id, [offerRows, tradeRows]);
-  return { counts: countOffers(sides, site.id), trades, offers: open, linkProblems, suggestions: suggestionsOf(tag, tagged, any) };
+  return dashboardOf(site, now, timeZone, await db.batch(dashboardQueries(db, { userId, siteId: site.id }, now, timeZone, random)));
 }

@@ -1,11 +1,11 @@
 /** Reads about trades: the dashboard's counters, the hosts an offer's messages name, and the connects page. */
-import { and, desc, eq, or } from "drizzle-orm";
+import { and, desc, eq, or, type SQL } from "drizzle-orm";
 import { connectLedger, connectLots, offers, paymentEvents } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { receiverSite, senderSite } from "./offer-lists.server";
 
 /** Status and sides of every offer of the site, for the dashboard counters (no cap, three small columns; to batch). */
-export function offerSidesQuery(db: Database, siteId: string) {
+export function offerSidesQuery(db: Database, siteId: string | SQL) {
   return db
     .select({ status: offers.status, senderSiteId: offers.senderSiteId, receiverSiteId: offers.receiverSiteId })
     .from(offers)

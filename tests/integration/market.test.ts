@@ -543,6 +543,36 @@ describe("dashboard", () => {
   });
 });
 
+describe("the day's tag", () => {
+  it("is the site's stored tags in turn by the viewer's weekday, in the suggestions' query as on the page", async () => {
+    const db = database(env.DB);
+    const me = await signUp();
+    const other = await signUp();
+    const mine = await listSite(me.userId, { host: uniqueHost("mine"), tags: ["seo", "ai", "travel"] });
+    // Its text spells both tags' tokens; its one tag is neither.
+    const posing = await listSite(other.userId, { host: uniqueHost("posing"), description: "Says #ai# and #seo# in its text", tags: ["travel"] });
+    for (const tag of ["seo", "ai"]) for (let i = 0; i < 3; i += 1) await listSite(other.userId, { host: uniqueHost(tag), tags: [tag] });
+    const { at, last } = (await env.DB.prepare("SELECT (SELECT search_rowid FROM sites WHERE id = ?) AS at, max(search_rowid) AS last FROM sites")
+      .bind(posing.siteId)
+      .first<{ at: number; last: number }>())!;
+    const site = { id: mine.siteId, tags: ["seo", "ai", "travel"] };
+    const sundayEvening = Date.UTC(2026, 10, 22, 20, 0);
+    for (const [timeZone, tag] of [
+      ["UTC", "seo"],
+      ["Pacific/Auckland", "ai"],
+    ] as const) {
+      // From just before the posing site.
+      const { suggestions } = await dashboardFor(db, me.userId, site, sundayEvening, timeZone, () => (at - 1) / last);
+      expect(suggestions.tag).toBe(tag);
+      expect(suggestions.matched.length).toBeGreaterThanOrEqual(3);
+      for (const found of suggestions.matched) {
+        const stored = await env.DB.prepare("SELECT tags FROM sites WHERE id = ?").bind(found.siteId).first<{ tags: string }>();
+        expect(JSON.parse(stored!.tags)).toContain(tag);
+      }
+    }
+  });
+});
+
 describe("your score", () => {
   it("shows the stored audit with the card formatting", async () => {
     const me = await signUp();

@@ -234,7 +234,7 @@ describe("Server-Timing in development", () => {
     await response.text();
   });
 
-  it("reads the market, its open post and the Offers lists in the session's own round trip", async () => {
+  it("reads the market, its open post, the Offers lists and the dashboard in the session's own round trip", async () => {
     const viewer = await trader();
     const seller = await trader();
     const theirHost = uniqueHost("theirs");
@@ -250,9 +250,11 @@ describe("Server-Timing in development", () => {
     expect(page).not.toContain(mine.listingId);
 
     expect((await propose(viewer.cookie, theirs.listingId)).status).toBe(302);
-    const offers = await devFetch("/mysite/offers", { headers: { Cookie: cookie } });
-    expect(roundTrips(offers)).toBe(1);
-    expect(await read(offers)).toContain(`To ${theirHost}`);
+    for (const path of ["/mysite/offers", "/mysite"]) {
+      const lists = await devFetch(path, { headers: { Cookie: cookie } });
+      expect(roundTrips(lists), path).toBe(1);
+      expect(await read(lists), path).toContain(`To ${theirHost}`);
+    }
   });
 
   it("reads the page's statements in a round trip of their own once an action has read the session", async () => {
