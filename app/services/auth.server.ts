@@ -1,6 +1,6 @@
 /** Who is asking: the session cookie, resolved once per request, and the guards routes use. */
 import { redirect } from "@remix-run/cloudflare";
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AppContext } from "~/lib/context";
 import { safeRedirectPath } from "~/domain/redirects";
@@ -17,21 +17,12 @@ import {
   type ValidSession,
 } from "./sessions.server";
 import { loadActiveSite, rememberSites } from "./layout.server";
-import { activeSiteIdSql, activeSiteQuery, userSitesQuery } from "./sites.server";
+import { activeSiteQuery, userSitesQuery } from "./sites.server";
+import { sessionKeys, sessionViewer, type Viewer } from "./viewer.server";
 
 export interface CurrentAuth {
   session: ValidSession["session"];
   user: ValidSession["user"];
-}
-
-/**
- * Who a page's own statements are for, when they are read in the session's round trip: SQL that finds the user and
- * their active site from the session (the session has not been read yet), or their ids once it has.
- */
-export interface Viewer {
-  userId: string | SQL;
-  /** The active site's id; NULL (no rows) for a user without a site. */
-  siteId: string | SQL;
 }
 
 type Statements = Readonly<[BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>;
@@ -61,8 +52,7 @@ async function lookUpSession(request: Request, context: AppContext): Promise<Cur
   await endOfTurn();
   context.sessionReads = undefined;
   const id = sessionIdOf(token);
-  const sessionUser = sql`(SELECT user_id FROM sessions WHERE id = ${id})`;
-  const remembered = sql`(SELECT active_site_id FROM sessions WHERE id = ${id})`;
+  const { userId: sessionUser, remembered } = sessionKeys(id);
   const shell = [
     sessionQuery(context.db, id),
     userSitesQuery(context.db, sessionUser),
@@ -70,7 +60,7 @@ async function lookUpSession(request: Request, context: AppContext): Promise<Cur
   ] as const;
   let results: BatchResponse<typeof shell>;
   try {
-    const viewer = { userId: sessionUser, siteId: activeSiteIdSql(context.db, sessionUser, remembered) };
+    const viewer = sessionViewer(context.db, id);
     const asked = reads.map((read) => ({ read, statements: read.statements(viewer) }));
     results = await context.db.batch([...shell, ...asked.flatMap((ask) => ask.statements)] as unknown as typeof shell);
     let at = shell.length;

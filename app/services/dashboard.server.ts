@@ -8,7 +8,7 @@ import { FIRST_PAGES, offerListsOf, offerListsQueries } from "./offer-lists.serv
 import { offerSidesQuery } from "./trades-read.server";
 import { linkProblemsQuery } from "./delivered-links.server";
 import { dayOfWeek, SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
-import type { Viewer } from "./auth.server";
+import type { Viewer } from "./viewer.server";
 import { shownScore } from "./sites.server";
 
 // Read in a batch, where drizzle maps rows by column name: every column needs a name of its own (sites.id and
@@ -123,14 +123,11 @@ export function dashboardOf(site: { id: string; tags: string[] }, now: number, t
   return { counts: countOffers(sides, site.id), trades, offers: open, linkProblems, suggestions };
 }
 
-/** The dashboard of the user's site, read in a round trip of its own. */
-export async function dashboardFor(
-  db: Database,
-  userId: string,
-  site: { id: string; tags: string[] },
-  now: number,
-  timeZone: string,
-  random = Math.random,
-) {
-  return dashboardOf(site, now, timeZone, await db.batch(dashboardQueries(db, { userId, siteId: site.id }, now, timeZone, random)));
+/** The dashboard of the user's site, read in a round trip of its own (with the site's stored tags). */
+export async function dashboardFor(db: Database, userId: string, siteId: string, now: number, timeZone: string, random = Math.random) {
+  const [[site], ...rows] = await db.batch([
+    db.select({ id: sites.id, tags: sites.tags }).from(sites).where(eq(sites.id, siteId)),
+    ...dashboardQueries(db, { userId, siteId }, now, timeZone, random),
+  ]);
+  return dashboardOf(site ?? { id: siteId, tags: [] }, now, timeZone, rows as unknown as DashboardRows);
 }

@@ -525,7 +525,7 @@ describe("dashboard", () => {
     const taggedIds = tradable.results.filter((site) => site.tags.includes("fin-tech")).map((site) => site.id);
     const now = Date.UTC(2026, 10, 22);
     for (const fraction of [0, 0.5, 0.999999]) {
-      const found = (await dashboardFor(db, me.userId, { id: mine.siteId, tags: ["fin-tech"] }, now, "UTC", () => fraction)).suggestions;
+      const found = (await dashboardFor(db, me.userId, mine.siteId, now, "UTC", () => fraction)).suggestions;
       expect(found.tag).toBe("fin-tech");
       expect(found.matched.length).toBe(Math.min(5, taggedIds.length));
       expect(found.matched.every((site) => taggedIds.includes(site.siteId))).toBe(true);
@@ -533,10 +533,10 @@ describe("dashboard", () => {
       expect(found.somethingNew.every((site) => ids.includes(site.siteId))).toBe(true);
     }
     // From the very start of the index: the first tradable sites in index order.
-    const first = (await dashboardFor(db, me.userId, { id: mine.siteId, tags: [] }, now, "UTC", () => 0)).suggestions;
+    const first = (await dashboardFor(db, me.userId, mine.siteId, now, "UTC", () => 0)).suggestions;
     expect(first.somethingNew.map((site) => site.siteId)).toEqual(ids.slice(0, 5));
     // From past the end: round to the start again.
-    const wrapped = (await dashboardFor(db, me.userId, { id: mine.siteId, tags: [] }, now, "UTC", () => 1)).suggestions;
+    const wrapped = (await dashboardFor(db, me.userId, mine.siteId, now, "UTC", () => 1)).suggestions;
     expect(wrapped.somethingNew.map((site) => site.siteId)).toEqual(
       ids.length > 5 && ids.at(-1) ? [ids.at(-1), ...ids.slice(0, 4)] : ids.slice(0, 5),
     );
@@ -555,14 +555,13 @@ describe("the day's tag", () => {
     const { at, last } = (await env.DB.prepare("SELECT (SELECT search_rowid FROM sites WHERE id = ?) AS at, max(search_rowid) AS last FROM sites")
       .bind(posing.siteId)
       .first<{ at: number; last: number }>())!;
-    const site = { id: mine.siteId, tags: ["seo", "ai", "travel"] };
     const sundayEvening = Date.UTC(2026, 10, 22, 20, 0);
     for (const [timeZone, tag] of [
       ["UTC", "seo"],
       ["Pacific/Auckland", "ai"],
     ] as const) {
       // From just before the posing site.
-      const { suggestions } = await dashboardFor(db, me.userId, site, sundayEvening, timeZone, () => (at - 1) / last);
+      const { suggestions } = await dashboardFor(db, me.userId, mine.siteId, sundayEvening, timeZone, () => (at - 1) / last);
       expect(suggestions.tag).toBe(tag);
       expect(suggestions.matched.length).toBeGreaterThanOrEqual(3);
       for (const found of suggestions.matched) {
