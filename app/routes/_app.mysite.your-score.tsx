@@ -18,8 +18,8 @@ import { formatRunDate, formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
 import { scoreCards } from "~/domain/score-cards";
 import { parseForm, readFormData } from "~/lib/forms.server";
-import { requestOwnerAudit, scoreHistoryOf, scoreRunsOf } from "~/services/audit.server";
-import { requireAuth } from "~/services/auth.server";
+import { requestOwnerAudit, scoreHistoryQuery, scoreRunsQuery } from "~/services/audit.server";
+import { requireAuth, requireAuthWith } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 import { useTimeZone } from "~/components/use-time-zone";
 
@@ -31,11 +31,17 @@ const CHART_RUNS = 60;
 const RECENT_RUNS = 10;
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
-  const auth = await requireAuth(request, context);
+  // Read in the session's round trip.
+  const {
+    auth,
+    rows: [runs, done],
+  } = await requireAuthWith(request, context, (viewer) => [
+    scoreRunsQuery(context.db, viewer.siteId, RECENT_RUNS),
+    scoreHistoryQuery(context.db, viewer.siteId, CHART_RUNS),
+  ]);
   const site = await loadActiveSite(context, auth);
   if (!site) throw redirect("/sites/new");
   const now = context.now();
-  const [runs, done] = await Promise.all([scoreRunsOf(context.db, site.id, RECENT_RUNS), scoreHistoryOf(context.db, site.id, CHART_RUNS)]);
   const isRunning = (run: (typeof runs)[number]) => run.status === "running" && run.startedAt > now - AUDIT_STALE_MS;
   const running = runs.find(isRunning) ?? null;
   const facts = (done[0]?.details ?? null) as AuditFacts | null;

@@ -7,7 +7,7 @@
  * It runs after the response of sign-up and add-site, on demand from Your Score (once an hour per site), and weekly
  * for every site from the five-minute job, a few sites per run. See docs/decisions/0011-authority-score-audit.md.
  */
-import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { offerEntries, offers, scoreRuns, sites } from "#drizzle/schema";
 import { forEachConcurrently } from "~/lib/concurrency";
 import type { AppContext } from "~/lib/context";
@@ -370,28 +370,37 @@ export async function auditDueSites(context: AppContext, limit = auditsPerRun(co
   return runs.length;
 }
 
-/** A site's latest runs, newest first: one running now, the last failure, the owner's hourly turn (the chart reads `scoreHistoryOf`). */
-export function scoreRunsOf(db: Database, siteId: string, limit = 60) {
+/**
+ * A site's latest runs, newest first: one running now, the last failure, the owner's hourly turn (the chart reads
+ * `scoreHistoryQuery`). A query to batch.
+ */
+export function scoreRunsQuery(db: Database, siteId: string | SQL, limit = 60) {
   return db
     .select({ status: scoreRuns.status, reason: scoreRuns.reason, step: scoreRuns.step, error: scoreRuns.error, startedAt: scoreRuns.startedAt })
     .from(scoreRuns)
     .where(eq(scoreRuns.siteId, siteId))
     .orderBy(desc(scoreRuns.startedAt))
-    .limit(limit)
-    .all();
+    .limit(limit);
 }
 
-/** The done runs, newest first, with the facts only of the newest (the chart needs the scores alone). */
-export async function scoreHistoryOf(db: Database, siteId: string, limit = 60) {
-  const runs = await db
-    .select({ id: scoreRuns.id, score: scoreRuns.score, startedAt: scoreRuns.startedAt, finishedAt: scoreRuns.finishedAt })
+/**
+ * The done runs, newest first, with the facts only of the newest (the chart needs the scores alone; SQLite reads a
+ * row's facts only for the run the CASE picks). A query to batch.
+ */
+export function scoreHistoryQuery(db: Database, siteId: string | SQL, limit = 60) {
+  const done = and(eq(scoreRuns.siteId, siteId), eq(scoreRuns.status, "done"));
+  const newest = db.select({ id: scoreRuns.id }).from(scoreRuns).where(done).orderBy(desc(scoreRuns.startedAt)).limit(1);
+  return db
+    .select({
+      score: scoreRuns.score,
+      startedAt: scoreRuns.startedAt,
+      finishedAt: scoreRuns.finishedAt,
+      details: sql<unknown>`CASE WHEN ${scoreRuns.id} = (${newest}) THEN ${scoreRuns.details} END`.mapWith(scoreRuns.details).as("details"),
+    })
     .from(scoreRuns)
-    .where(and(eq(scoreRuns.siteId, siteId), eq(scoreRuns.status, "done")))
+    .where(done)
     .orderBy(desc(scoreRuns.startedAt))
-    .limit(limit)
-    .all();
-  const newest = runs[0] ? await db.select({ details: scoreRuns.details }).from(scoreRuns).where(eq(scoreRuns.id, runs[0].id)).get() : undefined;
-  return runs.map((run, index) => ({ ...run, details: index === 0 ? newest?.details ?? null : null }));
+    .limit(limit);
 }
 
 /**

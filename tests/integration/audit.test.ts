@@ -44,7 +44,6 @@ function goodSite(host: string, overrides: Record<string, Page> = {}): Record<st
   };
 }
 
-
 /** Signs up with the Worker's clock held at `at`, so the audit after the response is over when this returns. */
 async function signUpAt(url: string, at = Date.now()) {
   const email = newEmail("audit");
@@ -219,6 +218,24 @@ describe("the audit after sign-up", () => {
     expect(row!.speed).toBeLessThanOrEqual(50);
     expect(row!.speed).toBeGreaterThan(30);
     expect(await read(await get("/mysite/your-score", { cookie: user.cookie }))).toMatch(/First byte after 19\d\d ms/);
+  });
+
+  it("explains the score from the newest done run's facts only", async () => {
+    const site = uniqueHost("audit");
+    mockWeb(goodSite(site));
+    const user = await signUpAt(site);
+    const [run] = await runsOf(user.siteId);
+    const slow = JSON.stringify({ ...JSON.parse(run!.details!), speed: { ...JSON.parse(run!.details!).speed, firstByteMs: 1950 } });
+    const insert = (startedAt: number, score: number) =>
+      env.DB.prepare(
+        "INSERT INTO score_runs (id, site_id, status, reason, score, details, started_at, finished_at) VALUES (?, ?, 'done', 'weekly', ?, ?, ?, ?)",
+      )
+        .bind(crypto.randomUUID(), user.siteId, score, slow, startedAt, startedAt + 1000)
+        .run();
+    await insert(run!.started_at - 7 * DAY, 12);
+    expect(await read(await get("/mysite/your-score", { cookie: user.cookie }))).not.toContain("First byte after 1950 ms");
+    await insert(run!.started_at + 1000, 13);
+    expect(await read(await get("/mysite/your-score", { cookie: user.cookie }))).toContain("First byte after 1950 ms");
   });
 
   it("a page that fails leaves the placeholder score and says why on Your Score", async () => {

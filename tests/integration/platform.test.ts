@@ -238,7 +238,7 @@ describe("Server-Timing in development", () => {
     await response.text();
   });
 
-  it("reads the market, its open post, the Offers lists and the dashboard in the session's own round trip", async () => {
+  it("reads the market, its open post, the Offers lists, the dashboard and Your Score in the session's own round trip", async () => {
     const viewer = await trader();
     const seller = await trader();
     const theirHost = uniqueHost("theirs");
@@ -259,6 +259,9 @@ describe("Server-Timing in development", () => {
       expect(roundTrips(lists), path).toBe(1);
       expect(await read(lists), path).toContain(`To ${theirHost}`);
     }
+    const score = await devFetch("/mysite/your-score", { headers: { Cookie: cookie } });
+    expect(roundTrips(score)).toBe(1);
+    expect(await read(score)).toContain(`Here is the information we were able to gather about ${viewer.url}`);
   });
 
   it("reads the page's statements in a round trip of their own once an action has read the session", async () => {
