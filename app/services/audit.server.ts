@@ -389,7 +389,14 @@ export function scoreRunsQuery(db: Database, siteId: string | SQL, limit = 60) {
  */
 export function scoreHistoryQuery(db: Database, siteId: string | SQL, limit = 60) {
   const done = and(eq(scoreRuns.siteId, siteId), eq(scoreRuns.status, "done"));
-  const newest = db.select({ id: scoreRuns.id }).from(scoreRuns).where(done).orderBy(desc(scoreRuns.startedAt)).limit(1);
+  // The same order in both, ties on the id: the first row is the one whose facts are read.
+  const order = [desc(scoreRuns.startedAt), desc(scoreRuns.id)];
+  const newest = db
+    .select({ id: scoreRuns.id })
+    .from(scoreRuns)
+    .where(done)
+    .orderBy(...order)
+    .limit(1);
   return db
     .select({
       score: scoreRuns.score,
@@ -399,7 +406,7 @@ export function scoreHistoryQuery(db: Database, siteId: string | SQL, limit = 60
     })
     .from(scoreRuns)
     .where(done)
-    .orderBy(desc(scoreRuns.startedAt))
+    .orderBy(...order)
     .limit(limit);
 }
 
