@@ -52,15 +52,15 @@ async function lookUpSession(request: Request, context: AppContext): Promise<Cur
   await endOfTurn();
   context.sessionReads = undefined;
   const id = sessionIdOf(token);
-  const { userId: sessionUser, remembered } = sessionKeys(id);
+  const keys = sessionKeys(id);
   const shell = [
     sessionQuery(context.db, id),
-    userSitesQuery(context.db, sessionUser),
-    activeSiteQuery(context.db, sessionUser, remembered),
+    userSitesQuery(context.db, keys.userId),
+    activeSiteQuery(context.db, keys.userId, keys.remembered),
   ] as const;
   let results: BatchResponse<typeof shell>;
   try {
-    const viewer = sessionViewer(context.db, id);
+    const viewer = sessionViewer(context.db, keys);
     const asked = reads.map((read) => ({ read, statements: read.statements(viewer) }));
     results = await context.db.batch([...shell, ...asked.flatMap((ask) => ask.statements)] as unknown as typeof shell);
     let at = shell.length;

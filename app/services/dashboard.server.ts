@@ -9,7 +9,7 @@ import { offerSidesQuery } from "./trades-read.server";
 import { linkProblemsQuery } from "./delivered-links.server";
 import { dayOfWeek, SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
 import type { Viewer } from "./viewer.server";
-import { shownScore } from "./sites.server";
+import { hasTag, shownScore } from "./sites.server";
 
 // Read in a batch, where drizzle maps rows by column name: every column needs a name of its own (sites.id and
 // listings.id would collide and shift the row).
@@ -59,7 +59,7 @@ function randomSitesQuery(db: Database, userId: string | SQL, tag: SQL | null, c
         sql`${sites.searchRowid} IN (WITH point(at) AS MATERIALIZED ${start}
           SELECT rowid FROM site_search WHERE site_search MATCH coalesce('"' || replace('#' || ${tag} || '#', '"', '""') || '"', '""')
             AND rowid ${side} (SELECT at FROM point)
-          ORDER BY rowid LIMIT ${TAG_CANDIDATES}) AND EXISTS (SELECT 1 FROM json_each(${sites.tags}) WHERE json_each.value = ${tag})`
+          ORDER BY rowid LIMIT ${TAG_CANDIDATES}) AND ${hasTag(sites.tags, tag)}`
       : sql`${sites.searchRowid} ${side} ${start}`;
     return (
       db

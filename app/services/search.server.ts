@@ -17,6 +17,7 @@ import { AUTHORITY_BANDS } from "~/domain/score";
 import type { ReputationCounts } from "~/domain/reputation";
 import { ftsPhrase, gramToken, tagToken, type SearchQuery } from "~/domain/search";
 import { parseCursor } from "~/domain/cursor";
+import { hasTag } from "./sites.server";
 
 export const SEARCH_PAGE_SIZE = 24;
 export const SEARCH_COUNT_CAP = 100;
@@ -119,7 +120,7 @@ export async function searchListings(
   const conditions: SQL[] = [sql`s.verified = 1`, sql`s.user_id <> ${viewerUserId}`];
   if (query.term && !longTerm) conditions.push(termCondition(query.term));
   // The index finds candidates; the site's own tags decide, so "#gaming#" typed in a description is no tag.
-  for (const tag of query.tags) conditions.push(sql`EXISTS (SELECT 1 FROM json_each(s.tags) WHERE json_each.value = ${tag})`);
+  for (const tag of query.tags) conditions.push(hasTag(sql`s.tags`, tag));
   const bands = bandCondition(query);
   if (bands) conditions.push(bands);
 

@@ -26,7 +26,6 @@ export function sessionKeys(sessionId: string) {
 }
 
 /** Who the statements read in the session's round trip are for: the user and the active site of this session. */
-export function sessionViewer(db: Database, sessionId: string): Viewer {
-  const { userId, remembered } = sessionKeys(sessionId);
+export function sessionViewer(db: Database, { userId, remembered }: ReturnType<typeof sessionKeys>): Viewer {
   return { userId, siteId: activeSiteIdSql(db, userId, remembered) };
 }
