@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
+import { routeMatchingCache } from "./vite/route-matching-cache";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -58,6 +59,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       },
     }),
     tsconfigPaths(),
+    routeMatchingCache(),
   ],
   ssr: {
     target: "webworker",
@@ -71,6 +73,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   build: {
     target: "es2022",
     // The server is one bundle; only the browser's code is split.
-    rollupOptions: isSsrBuild ? {} : { output: { manualChunks: browserChunk } },
+    // The Worker's runtime modules (`cloudflare:workers` for the Durable Object) stay imports for workerd to provide.
+    rollupOptions: isSsrBuild ? { external: [/^cloudflare:/] } : { output: { manualChunks: browserChunk } },
   },
 }));

@@ -36,3 +36,6 @@ export default async function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   return new Response(body, { headers: responseHeaders, status: responseStatusCode });
 }
+
+// The Worker's handlers and its Durable Object, taken from this build by `app/worker.ts`.
+export { ChatRoom, createContext, createWorker } from "./handler.server";

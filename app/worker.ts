@@ -1,113 +1,16 @@
 /**
- * The Worker: every request goes to Remix with a typed load context; the cron trigger runs the daily jobs.
+ * The Worker's entry. The Remix server build carries the whole server: its entry module (`app/entry.server.tsx`)
+ * exports the handlers (`app/handler.server.ts`). Importing the app's modules here as well would bundle a second
+ * copy of Remix, React Router, drizzle and the app beside the build's, and objects of one copy would meet classes
+ * of the other on every request (drizzle then checks each column's class by walking its prototypes).
  */
-import type { AppLoadContext, ServerBuild } from "@remix-run/cloudflare";
-import { createRequestHandler } from "@remix-run/server-runtime";
+import type { ServerBuild } from "@remix-run/cloudflare";
 import * as build from "remix-server-build";
-import type { AppContext } from "./lib/context";
-import { database } from "./lib/db.server";
-import { isDevelopment, type Env } from "./lib/env";
-import { RequestTiming, timedDatabase, withTiming } from "./lib/server-timing.server";
-import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
-import { messages } from "./domain/messages";
-import { everyFiveMinutes, runHousekeeping } from "./services/housekeeping.server";
+import type * as serverEntry from "./entry.server";
 
-/** The cron trigger (wrangler.toml) of the five-minute jobs (link checks, email); the other one runs the daily jobs. */
-const FIVE_MINUTE_CRON = "*/5 * * * *";
-import { chatSocketId, openChatSocket } from "./services/chat-socket.server";
-import { paymentPolicy } from "./services/payments.server";
+const server = build.entry.module as unknown as typeof serverEntry;
+const { handler, handleFetch } = server.createWorker(build as unknown as ServerBuild);
 
-export { ChatRoom } from "./durable/chat-room";
-
-const handleRemixRequest = createRequestHandler(build as unknown as ServerBuild);
-
-function createNonce(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return btoa(String.fromCharCode(...bytes));
-}
-
-function plainRefusal(message: string, status: number, context: AppContext): Response {
-  const response = new Response(message, { status, headers: { "Content-Type": "text/plain; charset=utf-8" } });
-  applySecurityHeaders(response.headers, context);
-  return response;
-}
-
-const timedEnvs = new WeakMap<Env, Env>();
-
-/**
- * In development, the bindings with the database timed (Server-Timing). Made once per bindings object, inheriting
- * the rest rather than copying them: a copy would read every binding on every request.
- */
-function timedEnv(env: Env): Env {
-  let timed = timedEnvs.get(env);
-  if (!timed) timedEnvs.set(env, (timed = Object.create(env, { DB: { value: timedDatabase(env.DB), enumerable: true } }) as Env));
-  return timed;
-}
-
-export function createContext(env: Env, ctx: ExecutionContext): AppContext {
-  const timing = isDevelopment(env) ? new RequestTiming() : undefined;
-  if (timing) env = timedEnv(env);
-  let nonce: string | undefined;
-  return {
-    env,
-    ctx,
-    timing,
-    db: database(env.DB),
-    // Made when first read: only pages (and their CSP) need one, not data requests or redirects.
-    get nonce() {
-      return (nonce ??= createNonce());
-    },
-    now: () => Date.now(),
-    responseHeaders: new Headers(),
-    memo: new Map(),
-  };
-}
-
-/** Every request, with its context (its clock included, so tests can hold time still). */
-export function handleFetch(incoming: Request, context: AppContext): Promise<Response> {
-  return context.timing ? withTiming(context.timing, () => respond(incoming, context)) : respond(incoming, context);
-}
-
-async function respond(incoming: Request, context: AppContext): Promise<Response> {
-  const chatId = chatSocketId(new URL(incoming.url));
-  if (chatId) {
-    const opened = await openChatSocket(incoming, context, chatId);
-    return opened instanceof Response ? opened : plainRefusal(opened.message, opened.status, context);
-  }
-  if (isRefusedCrossSiteRequest(incoming)) return plainRefusal(messages.crossSiteRefused, 403, context);
-  const checked = await checkFormBody(incoming);
-  if (!checked.ok) return plainRefusal(checked.message, checked.status, context);
-  const request = checked.request;
-  // AppLoadContext extends AppContext (app/lib/context.ts); only its index signature differs.
-  const remixResponse = await handleRemixRequest(request, context as AppLoadContext);
-  const response = new Response(remixResponse.body, remixResponse);
-  for (const [name, value] of context.responseHeaders) {
-    if (name.toLowerCase() === "set-cookie") response.headers.append(name, value);
-    else response.headers.set(name, value);
-  }
-  if (context.timing) response.headers.append("Server-Timing", context.timing.header());
-  // Pages and data of a signed-in user are theirs alone: never stored by a browser cache or a shared one.
-  // (A session lookup that failed counts as private too.)
-  const signedIn = context.auth ? await context.auth.catch(() => true) : false;
-  if (signedIn || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
-    response.headers.set("Cache-Control", "private, no-store");
-  }
-  // Only the connects page may send a form on to the payment links, or load Stripe's pricing table.
-  const onConnectsPage = new URL(request.url).pathname === "/mysite/connects";
-  applySecurityHeaders(response.headers, context, onConnectsPage ? paymentPolicy(context.env) : {});
-  return response;
-}
-
-export default {
-  fetch(incoming, env, ctx) {
-    return handleFetch(incoming, createContext(env, ctx));
-  },
-
-  async scheduled(controller, env, ctx) {
-    // The job's clock is the scheduled time, so a run (or a test) for a given moment behaves as at that moment.
-    // (Assigned, not spread: a spread would read, and so make, the nonce a job never uses.)
-    const context = Object.assign(createContext(env, ctx), { now: () => controller.scheduledTime });
-    ctx.waitUntil(controller.cron === FIVE_MINUTE_CRON ? everyFiveMinutes(context) : runHousekeeping(context));
-  },
-} satisfies ExportedHandler<Env>;
+export const { ChatRoom, createContext } = server;
+export { handleFetch };
+export default handler;

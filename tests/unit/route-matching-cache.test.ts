@@ -1,0 +1,121 @@
+import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { cacheRouteMatching } from "../../vite/route-matching-cache";
+
+type Route = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: Route[] };
+type Match = { params: Record<string, string | undefined>; pathname: string; pathnameBase: string; route: Route };
+type Router = {
+  matchRoutes(routes: Route[], location: string): Match[] | null;
+  matchPath(pattern: { path: string; caseSensitive?: boolean; end?: boolean }, pathname: string): unknown;
+};
+
+const routerFile = createRequire(import.meta.url)
+  .resolve("@remix-run/router")
+  .replace(/router\.cjs\.js$/, "router.js");
+const source = readFileSync(routerFile, "utf8");
+
+async function load(code: string): Promise<Router> {
+  const file = join(mkdtempSync(join(tmpdir(), "router-")), "router.mjs");
+  writeFileSync(file, code.replace(/\/\/# sourceMappingURL=.*$/m, ""));
+  return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as Router;
+}
+
+// The shapes this app's routes have (pathless layouts, index routes, params, a splat), and optional segments.
+const routes: Route[] = [
+  {
+    id: "root",
+    path: "",
+    children: [
+      {
+        id: "landing",
+        children: [
+          { id: "landing-index", index: true },
+          { id: "login", path: "login" },
+          { id: "briefs", path: "briefs" },
+        ],
+      },
+      {
+        id: "app",
+        children: [
+          { id: "market", path: "market" },
+          { id: "search", path: "search" },
+          { id: "search-term", path: "search/:term" },
+          // After the dynamic segment it outranks: only ranking finds it.
+          { id: "search-help", path: "search/help" },
+          {
+            id: "mysite",
+            path: "mysite",
+            children: [
+              { id: "mysite-index", index: true },
+              { id: "offers", path: "offers" },
+              { id: "mysite-rest", path: "*" },
+            ],
+          },
+        ],
+      },
+      { id: "provider", path: "auth/:provider", children: [{ id: "callback", path: "callback" }] },
+      { id: "optional", path: "docs/:lang?/guide" },
+      { id: "Case", path: "CaseSensitive", caseSensitive: true },
+    ],
+  },
+];
+
+const paths = [
+  "/",
+  "/login",
+  "/market",
+  "/MARKET",
+  "/market/",
+  "/search",
+  "/search/blog%20posts",
+  "/search/help",
+  "/mysite",
+  "/mysite/offers",
+  "/mysite/anything/else",
+  "/auth/github/callback",
+  "/auth/github",
+  "/docs/guide",
+  "/docs/en/guide",
+  "/CaseSensitive",
+  "/casesensitive",
+  "/nothing-here/at/all",
+];
+
+const summary = (matches: Match[] | null) =>
+  matches?.map((match) => ({ id: match.route.id, params: match.params, pathname: match.pathname, base: match.pathnameBase })) ?? null;
+
+describe("route matching with its branches and patterns made once", () => {
+  it("matches every path as React Router's own code does, the first time and every time after", async () => {
+    const upstream = await load(source);
+    const cached = await load(cacheRouteMatching(source));
+    for (const path of paths) {
+      const expected = summary(upstream.matchRoutes(routes, path));
+      expect(summary(cached.matchRoutes(routes, path)), path).toEqual(expected);
+      expect(summary(cached.matchRoutes(routes, path)), `${path}, again`).toEqual(expected);
+    }
+    expect(summary(cached.matchRoutes(routes, "/mysite/offers"))?.map((match) => match.id)).toEqual(["root", "app", "mysite", "offers"]);
+    expect(cached.matchRoutes(routes, "/search/help")?.at(-1)?.route.id).toBe("search-help");
+    expect(cached.matchRoutes(routes, "/casesensitive")).toBeNull();
+  });
+
+  it("gives each caller its own params, so a caller that changes them changes no other request's", async () => {
+    const cached = await load(cacheRouteMatching(source));
+    const first = cached.matchRoutes(routes, "/search/one");
+    first![0]!.params.term = "changed";
+    expect(cached.matchRoutes(routes, "/search/two")?.at(-1)?.params).toEqual({ term: "two" });
+  });
+
+  it("still matches patterns past the bound of its cache", async () => {
+    const cached = await load(cacheRouteMatching(source));
+    for (let i = 0; i < 1500; i++) expect(cached.matchPath({ path: `/p${i}/:id` }, `/p${i}/7`)).toMatchObject({ params: { id: "7" } });
+    expect(cached.matchPath({ path: "/p3/:id" }, "/p4/7")).toBeNull();
+  });
+
+  it("fails the build when React Router's code no longer reads as the plugin expects", () => {
+    expect(() => cacheRouteMatching(source.replace("rankRouteBranches(branches);", "rankBranches(branches);"))).toThrow(/route-matching-cache/);
+  });
+});
