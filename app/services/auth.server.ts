@@ -17,7 +17,7 @@ import {
   type ValidSession,
 } from "./sessions.server";
 import { loadActiveSite, rememberSites } from "./layout.server";
-import { activeSiteQuery, userSitesQuery } from "./sites.server";
+import { ownedSitesQuery } from "./sites.server";
 import { sessionKeys, sessionViewer, type Viewer } from "./viewer.server";
 
 export interface CurrentAuth {
@@ -45,7 +45,7 @@ export function getCurrentAuth(request: Request, context: AppContext): Promise<C
 async function lookUpSession(request: Request, context: AppContext): Promise<CurrentAuth | null> {
   const token = readCookie(request, sessionCookieName(context.env));
   if (!token) return null;
-  // One round trip for the session, the user's sites, the active site and the page's own statements: every signed-in
+  // One round trip for the session, the user's sites (the active one among them) and the page's own statements: every signed-in
   // page needs the first three, and a page's statements that wait for the session cost users far from the database a
   // second trip. Like DataLoader, the read waits for the end of this turn, so every loader of the request can join it.
   const reads: SessionRead[] = (context.sessionReads = []);
@@ -53,11 +53,7 @@ async function lookUpSession(request: Request, context: AppContext): Promise<Cur
   context.sessionReads = undefined;
   const id = sessionIdOf(token);
   const keys = sessionKeys(id);
-  const shell = [
-    sessionQuery(context.db, id),
-    userSitesQuery(context.db, keys.userId),
-    activeSiteQuery(context.db, keys.userId, keys.remembered),
-  ] as const;
+  const shell = [sessionQuery(context.db, id), ownedSitesQuery(context.db, keys.userId)] as const;
   let results: BatchResponse<typeof shell>;
   try {
     const viewer = sessionViewer(context.db, keys);
@@ -71,9 +67,9 @@ async function lookUpSession(request: Request, context: AppContext): Promise<Cur
     for (const read of reads) read.fail(error);
     throw error;
   }
-  const [[row], userSites, [activeRow]] = results;
+  const [[row], ownedSites] = results;
   const valid = await validateSessionRow(context.db, row, context.now());
-  if (valid) rememberSites(context, { userSites, activeRow: activeRow ?? null });
+  if (valid) rememberSites(context, ownedSites, valid.session.activeSiteId);
   if (!valid) {
     context.responseHeaders.append("Set-Cookie", blankSessionCookie(context.env));
     return null;

@@ -1,24 +1,22 @@
 /** What the signed-in layouts need: the user, their sites and the active site, loaded once per request. */
 import { once, type AppContext } from "~/lib/context";
 import type { CurrentAuth } from "./auth.server";
-import { activeSiteQuery, userSitesQuery, type OwnedSite } from "./sites.server";
+import { ownedSitesQuery, pickActiveSite, switcherSite, type OwnedSite } from "./sites.server";
 
-type Sites = { userSites: Awaited<ReturnType<ReturnType<typeof userSitesQuery>["all"]>>; activeRow: OwnedSite | null };
+type Sites = { userSites: ReturnType<typeof switcherSite>[]; activeRow: OwnedSite | null };
 
-/** Sites read in the same round trip as the session (auth.server.ts): the loaders then need no query of their own. */
-export function rememberSites(context: AppContext, sites: Sites) {
-  context.memo.set("sites", Promise.resolve(sites));
+function sitesOf(ownedSites: OwnedSite[], remembered: string | null): Sites {
+  return { userSites: ownedSites.map(switcherSite), activeRow: pickActiveSite(ownedSites, remembered) };
 }
 
-/** The user's sites and the active site's whole row, in one round trip, once per request however many loaders ask. */
+/** Sites read in the same round trip as the session (auth.server.ts): the loaders then need no query of their own. */
+export function rememberSites(context: AppContext, ownedSites: OwnedSite[], remembered: string | null) {
+  context.memo.set("sites", Promise.resolve(sitesOf(ownedSites, remembered)));
+}
+
+/** The user's sites and the active site's whole row, in one statement, once per request however many loaders ask. */
 function loadSites(context: AppContext, auth: CurrentAuth) {
-  return once(context, "sites", async (): Promise<Sites> => {
-    const [userSites, [activeRow]] = await context.db.batch([
-      userSitesQuery(context.db, auth.user.id),
-      activeSiteQuery(context.db, auth.user.id, auth.session.activeSiteId),
-    ]);
-    return { userSites, activeRow: (activeRow as OwnedSite | undefined) ?? null };
-  });
+  return once(context, "sites", async () => sitesOf(await ownedSitesQuery(context.db, auth.user.id), auth.session.activeSiteId));
 }
 
 export async function loadSignedInShell(context: AppContext, auth: CurrentAuth) {

@@ -2,8 +2,8 @@
  * Sessions per Lucia's session guide: a random token in the cookie, only its SHA-256 hash in D1,
  * sliding idle expiry of 30 days within an absolute limit of 90 days.
  */
-import { sha256 } from "@oslojs/crypto/sha2";
-import { encodeBase32LowerCaseNoPadding, encodeHexLowerCase } from "@oslojs/encoding";
+import { createHash } from "node:crypto";
+import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
 import { eq } from "drizzle-orm";
 import { sessions, users } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
@@ -22,8 +22,12 @@ export function generateToken(): string {
   return encodeBase32LowerCaseNoPadding(bytes);
 }
 
+/**
+ * The token's SHA-256 in lowercase hex. The runtime's own hash (workerd's `node:crypto`, native code), not a
+ * JavaScript one: every signed-in request hashes its session's token, and the JavaScript hash cost 0.25 ms of CPU.
+ */
 export function hashToken(token: string): string {
-  return encodeHexLowerCase(sha256(new TextEncoder().encode(token)));
+  return createHash("sha256").update(token).digest("hex");
 }
 
 /** The insert of a new session, for use inside a batch; the token goes into the cookie. */

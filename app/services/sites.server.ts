@@ -58,26 +58,32 @@ export function hasTag(tags: SQLWrapper, tag: string | SQL): SQL {
   return sql`EXISTS (SELECT 1 FROM json_each(${tags}) WHERE json_each.value = ${tag})`;
 }
 
-/** The user's sites, oldest first, as the site switcher shows them (a query to run or to batch). */
-export function userSitesQuery(db: Database, userId: string | SQL) {
-  return db
-    .select({ id: sites.id, url: sites.url, host: sites.host, icon: sites.icon, verified: sites.verified, score: shownScore })
-    .from(sites)
-    .where(eq(sites.userId, userId))
-    .orderBy(asc(sites.createdAt), asc(sites.id));
+/**
+ * The whole rows of the user's sites, oldest first (a query to run or to batch). The site switcher shows some fields
+ * of each (`switcherSite`), and the active site is one of them (`pickActiveSite`): one statement for both.
+ */
+export function ownedSitesQuery(db: Database, userId: string | SQL) {
+  return db.select().from(sites).where(eq(sites.userId, userId)).orderBy(asc(sites.createdAt), asc(sites.id));
 }
 
-/** Which of the user's sites is active: the remembered one while the user owns it, else their first. */
-const activeSiteOrder = (remembered: string | null | SQL) => [sql`${sites.id} = ${remembered ?? ""} DESC`, asc(sites.createdAt), asc(sites.id)];
+/** `shownScore` of a whole row. (The placeholder's formula never gives NULL; drizzle types a generated column as nullable.) */
+export function shownScoreOf(site: Pick<OwnedSite, "score" | "placeholderScore">): number {
+  return site.score ?? site.placeholderScore ?? 0;
+}
 
-/** The whole row of the active site (a query to batch). */
-export function activeSiteQuery(db: Database, userId: string | SQL, remembered: string | null | SQL) {
-  return db
-    .select()
-    .from(sites)
-    .where(eq(sites.userId, userId))
-    .orderBy(...activeSiteOrder(remembered))
-    .limit(1);
+/** What the site switcher shows of a site (sent to the browser: never the verification token or the audit's details). */
+export function switcherSite(site: OwnedSite) {
+  return { id: site.id, url: site.url, host: site.host, icon: site.icon, verified: site.verified, score: shownScoreOf(site) };
+}
+
+/**
+ * Which of the user's sites is active: the remembered one while the user owns it, else their first. `pickActiveSite`
+ * picks from the rows of `ownedSitesQuery` (oldest first); `activeSiteIdSql` says the same in SQL.
+ */
+const activeSiteOrder = (remembered: SQL) => [sql`${sites.id} = ${remembered} DESC`, asc(sites.createdAt), asc(sites.id)];
+
+export function pickActiveSite<T extends { id: string }>(oldestFirst: readonly T[], remembered: string | null): T | null {
+  return oldestFirst.find((site) => site.id === remembered) ?? oldestFirst[0] ?? null;
 }
 
 /** The active site's id as SQL, for a statement that is sent before the session has been read (NULL without a site). */
