@@ -1,7 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import { defineConfig } from "vite";
 import tsconfigPaths from "vite-tsconfig-paths";
-import { routeMatchingCache } from "./vite/route-matching-cache";
+import { serverDependencyPatches } from "./vite/server-dependency-patches";
 
 declare module "@remix-run/cloudflare" {
   interface Future {
@@ -59,7 +59,7 @@ export default defineConfig(({ isSsrBuild }) => ({
       },
     }),
     tsconfigPaths(),
-    routeMatchingCache(),
+    serverDependencyPatches(),
   ],
   ssr: {
     target: "webworker",

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
-import { cacheRouteMatching } from "../../vite/route-matching-cache";
+import { cacheEntityKinds, cacheRouteMatching } from "../../vite/server-dependency-patches";
 
 type Route = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: Route[] };
 type Match = { params: Record<string, string | undefined>; pathname: string; pathnameBase: string; route: Route };
@@ -88,7 +88,7 @@ const paths = [
 const summary = (matches: Match[] | null) =>
   matches?.map((match) => ({ id: match.route.id, params: match.params, pathname: match.pathname, base: match.pathnameBase })) ?? null;
 
-describe("route matching with its branches and patterns made once", () => {
+describe("React Router's route matching with its branches and patterns made once", () => {
   it("matches every path as React Router's own code does, the first time and every time after", async () => {
     const upstream = await load(source);
     const cached = await load(cacheRouteMatching(source));
@@ -116,6 +116,58 @@ describe("route matching with its branches and patterns made once", () => {
   });
 
   it("fails the build when React Router's code no longer reads as the plugin expects", () => {
-    expect(() => cacheRouteMatching(source.replace("rankRouteBranches(branches);", "rankBranches(branches);"))).toThrow(/route-matching-cache/);
+    expect(() => cacheRouteMatching(source.replace("rankRouteBranches(branches);", "rankBranches(branches);"))).toThrow(/server-dependency-patches/);
+  });
+});
+
+const require = createRequire(import.meta.url);
+const entityFile = join(require.resolve("drizzle-orm").replace(/index\.cjs$/, ""), "entity.js");
+const entitySource = readFileSync(entityFile, "utf8");
+
+describe("drizzle's is() with each class's kinds gathered once", () => {
+  type Entity = { entityKind: symbol; is(value: unknown, type: unknown): boolean };
+  const kind = Symbol.for("drizzle:entityKind");
+  // A chain as drizzle's classes make one: each class names its kind in a static property.
+  class Piece {
+    static [kind] = "Piece";
+  }
+  class Column extends Piece {
+    static [kind] = "Column";
+  }
+  class TextColumn extends Column {
+    static [kind] = "TextColumn";
+  }
+  class Sql {
+    static [kind] = "SQL";
+  }
+  // The same kinds from another copy of the classes (another bundle of drizzle), where instanceof says no.
+  class OtherCopyColumn {
+    static [kind] = "Column";
+  }
+  class OtherCopyText extends OtherCopyColumn {
+    static [kind] = "TextColumn";
+  }
+  class NotAnEntity {}
+
+  it("answers as drizzle's own is() does, the first time and every time after", async () => {
+    const upstream = (await load(entitySource)) as unknown as Entity;
+    const cached = (await load(cacheEntityKinds(entitySource))) as unknown as Entity;
+    const values = [new TextColumn(), new Column(), new Piece(), new Sql(), new OtherCopyText(), {}, [], null, "text", 3];
+    for (const type of [Piece, Column, TextColumn, Sql, OtherCopyColumn]) {
+      for (const value of values) {
+        const expected = upstream.is(value, type);
+        expect(cached.is(value, type), `${String(value?.constructor?.name)} is ${type.name}`).toBe(expected);
+        expect(cached.is(value, type), `${String(value?.constructor?.name)} is ${type.name}, again`).toBe(expected);
+      }
+    }
+    expect(cached.is(new OtherCopyText(), Column)).toBe(true);
+    expect(cached.is(new Sql(), Column)).toBe(false);
+    expect(() => cached.is(new Sql(), NotAnEntity)).toThrow(/doesn't look like a Drizzle entity/);
+  });
+
+  it("fails the build when drizzle's is() no longer reads as the patch expects", () => {
+    expect(() => cacheEntityKinds(entitySource.replace("cls = Object.getPrototypeOf(cls);", "cls = parentOf(cls);"))).toThrow(
+      /server-dependency-patches/,
+    );
   });
 });

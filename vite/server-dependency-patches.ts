@@ -1,0 +1,109 @@
+import type { Plugin } from "vite";
+
+/**
+ * Two changes to dependencies' code in the server build, each for CPU the Worker spent on every page (decision 31,
+ * docs/decisions/0031-one-server-bundle-and-dependency-patches.md). Each fails the build when the code it
+ * changes no longer reads as it expects, so an upgrade cannot drop it unseen.
+ */
+
+/** React Router's matching code, which Remix 2 runs on the server (`@remix-run/router` 1.x). */
+const ROUTER_MODULE = /[\\/]node_modules[\\/]@remix-run[\\/]router[\\/]dist[\\/]router\.js$/;
+const FLATTEN_AND_RANK = /let branches = flattenRoutes\(routes\);\s*rankRouteBranches\(branches\);/;
+const COMPILE_PATH = /function compilePath\(path, caseSensitive, end\) \{/;
+
+/** Compiled path patterns kept at most: route definitions are a few dozen; the bound is for `matchPath` callers. */
+export const COMPILED_PATHS_KEPT = 1000;
+
+const routeMatchingHelpers = `
+const rankedBranchesByRoutes = new WeakMap();
+/** A route tree's branches, flattened and ranked once: the server's route trees do not change once made. */
+function rankedBranches(routes) {
+  let branches = rankedBranchesByRoutes.get(routes);
+  if (!branches) {
+    branches = flattenRoutes(routes);
+    rankRouteBranches(branches);
+    rankedBranchesByRoutes.set(routes, branches);
+  }
+  return branches;
+}
+const compiledPaths = new Map();
+/** A path pattern's regular expression and parameters, made once (they are only read). */
+function compilePath(path, caseSensitive, end) {
+  const key = (caseSensitive === true ? "1" : "0") + (end === false ? "0" : "1") + path;
+  let compiled = compiledPaths.get(key);
+  if (!compiled) {
+    if (compiledPaths.size >= ${COMPILED_PATHS_KEPT}) compiledPaths.clear();
+    compiled = compilePathEachTime(path, caseSensitive, end);
+    compiledPaths.set(key, compiled);
+  }
+  return compiled;
+}
+function compilePathEachTime(path, caseSensitive, end) {`;
+
+/**
+ * Remix 2's router flattens and ranks every route, and compiles each route's path into a regular expression, on every
+ * `matchRoutes` call: three calls a page. React Router 7 now computes the branches once (remix-run/react-router#14967
+ * and #14971); Remix 2 will not get that release, so the server build does the same here. (Not the browser's: there,
+ * lazy route discovery adds routes to the trees it has already matched.)
+ */
+export function cacheRouteMatching(code: string): string {
+  if (!FLATTEN_AND_RANK.test(code) || !COMPILE_PATH.test(code)) {
+    throw new Error(
+      "server-dependency-patches: @remix-run/router's matchRoutesImpl or compilePath changed; check the patch against the new version (vite/server-dependency-patches.ts)",
+    );
+  }
+  return code.replace(FLATTEN_AND_RANK, "let branches = rankedBranches(routes);").replace(COMPILE_PATH, routeMatchingHelpers);
+}
+
+/** drizzle's `is()`, its check of what kind of object a piece of a query is. */
+const DRIZZLE_ENTITY_MODULE = /[\\/]node_modules[\\/]drizzle-orm[\\/]entity\.js$/;
+const CLASS_WALK =
+  /let cls = Object\.getPrototypeOf\(value\)\.constructor;\s*if \(cls\) \{\s*while \(cls\) \{\s*if \(entityKind in cls && cls\[entityKind\] === type\[entityKind\]\) \{\s*return true;\s*\}\s*cls = Object\.getPrototypeOf\(cls\);\s*\}\s*\}\s*return false;/;
+const IS_FUNCTION = /function is\(value, type\) \{/;
+
+/**
+ * drizzle builds a statement's SQL by asking of each piece, in turn, whether it is a string, a name, SQL, a table, a
+ * column, a parameter…; when `instanceof` says no, `is()` walks the piece's class chain comparing each class's kind.
+ * The kinds along a class's chain never change, so they are gathered once per class: the same answers, and building a
+ * page's statements takes about a third less time (the dashboard's seven: 1.6 ms to 1.05 ms in Node).
+ */
+export function cacheEntityKinds(code: string): string {
+  if (!CLASS_WALK.test(code) || !IS_FUNCTION.test(code)) {
+    throw new Error(
+      "server-dependency-patches: drizzle-orm's is() changed; check the patch against the new version (vite/server-dependency-patches.ts)",
+    );
+  }
+  return code
+    .replace(
+      CLASS_WALK,
+      `const cls = Object.getPrototypeOf(value).constructor;
+  if (!cls) return false;
+  let kinds = kindsOfClass.get(cls);
+  if (!kinds) {
+    kinds = new Set();
+    for (let c = cls; c; c = Object.getPrototypeOf(c)) if (entityKind in c) kinds.add(c[entityKind]);
+    kindsOfClass.set(cls, kinds);
+  }
+  return kinds.has(type[entityKind]);`,
+    )
+    .replace(IS_FUNCTION, "/** The entity kinds along each class's chain. */\nconst kindsOfClass = new WeakMap();\nfunction is(value, type) {");
+}
+
+const patches = [
+  { module: ROUTER_MODULE, apply: cacheRouteMatching },
+  { module: DRIZZLE_ENTITY_MODULE, apply: cacheEntityKinds },
+];
+
+/** The patches above, applied to the server build's copy of each module. */
+export function serverDependencyPatches(): Plugin {
+  return {
+    name: "server-dependency-patches",
+    enforce: "pre",
+    transform(code, id, options) {
+      if (!options?.ssr) return undefined;
+      const file = id.split("?")[0] ?? id;
+      const patch = patches.find(({ module }) => module.test(file));
+      return patch ? { code: patch.apply(code), map: null } : undefined;
+    },
+  };
+}
