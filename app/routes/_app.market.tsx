@@ -24,8 +24,8 @@ import { propose } from "~/services/offer-proposal.server";
 import {
   listMarketByRecord,
   marketPageOf,
-  marketPageQuery,
-  marketPostQuery,
+  marketPageStatements,
+  marketPostStatements,
   parseMarketCursor,
   parseMarketSort,
   type MarketPost,
@@ -46,11 +46,9 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const [page, selected] = await Promise.all([
     sort === "record"
       ? requireAuth(request, context).then((auth) => listMarketByRecord(context.db, auth.user.id, after))
-      : requireAuthWith(request, context, (viewer) => [marketPageQuery(context.db, viewer.userId, after)]).then(({ rows: [rows] }) =>
-          marketPageOf(rows),
-        ),
+      : requireAuthWith(request, context, (viewer) => marketPageStatements(context.db, viewer, after)).then(({ rows: [rows] }) => marketPageOf(rows)),
     postId && postId.length <= 64
-      ? requireAuthWith(request, context, (viewer) => [marketPostQuery(context.db, viewer.userId, postId)]).then(({ rows: [[post]] }) => post)
+      ? requireAuthWith(request, context, (viewer) => marketPostStatements(context.db, viewer, postId)).then(({ rows: [[post]] }) => post)
       : undefined,
   ]);
   return { posts: page.posts.map(forDisplay), next: page.next, sort, isFirstPage: !after, selected: selected ? forDisplay(selected) : null };

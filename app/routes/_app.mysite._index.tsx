@@ -11,7 +11,7 @@ import { listWith, offersPageHref, type ListParam } from "~/domain/offer-links";
 import { labelOf, CATEGORY_TAGS } from "~/domain/options";
 import { displayScore } from "~/domain/score";
 import { requireAuthWith } from "~/services/auth.server";
-import { dashboardOf, dashboardQueries } from "~/services/dashboard.server";
+import { dashboardOf, dashboardStatements } from "~/services/dashboard.server";
 import { loadActiveSite, loadSignedInShell } from "~/services/layout.server";
 import type { MySiteData } from "./_app.mysite";
 import { recordOfSite } from "~/services/reputation.server";
@@ -24,7 +24,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const now = context.now();
   const timeZone = timeZoneOf(request);
   // Read in the session's round trip.
-  const { auth, rows } = await requireAuthWith(request, context, (viewer) => dashboardQueries(context.db, viewer, now, timeZone));
+  const { auth, rows } = await requireAuthWith(request, context, (viewer) => dashboardStatements(context.db, viewer, now, timeZone));
   const [site, shell] = await Promise.all([loadActiveSite(context, auth), loadSignedInShell(context, auth)]);
   if (!site) return null;
   const { suggestions, ...dashboard } = dashboardOf(site, now, timeZone, rows);

@@ -9,7 +9,7 @@ import { requireAuth, requireAuthWith } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 import { actOnOffer } from "~/services/offer-answers.server";
 import { offerDetail } from "~/services/offer-detail.server";
-import { FIRST_PAGES, offerListsOf, offerListsQueries, type OfferLists, type OfferListPositions } from "~/services/offer-lists.server";
+import { FIRST_PAGES, offerListsOf, offerListsStatements, type OfferLists, type OfferListPositions } from "~/services/offer-lists.server";
 import { moveTradeEntry } from "~/services/trade-progress.server";
 
 const NO_LISTS: OfferLists = { offers: { rows: [], next: null }, trades: { rows: [], next: null } };
@@ -37,7 +37,7 @@ export async function loadOffersPage(request: Request, context: AppContext) {
   const offerId = params.get("offer");
   // The lists are always the active site's (a cursor is only a position in them), read in the session's round trip.
   const [{ auth, rows }, detail] = await Promise.all([
-    requireAuthWith(request, context, (viewer) => offerListsQueries(context.db, viewer.userId, viewer.siteId, positions)),
+    requireAuthWith(request, context, (viewer) => offerListsStatements(context.db, viewer, positions)),
     offerId && offerId.length <= 64 ? requireAuth(request, context).then((auth) => offerDetail(context.db, auth.user.id, offerId)) : null,
   ]);
   const site = await loadActiveSite(context, auth);

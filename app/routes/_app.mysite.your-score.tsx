@@ -18,7 +18,7 @@ import { formatRunDate, formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
 import { scoreCards } from "~/domain/score-cards";
 import { parseForm, readFormData } from "~/lib/forms.server";
-import { requestOwnerAudit, scoreHistoryQuery, scoreRunsQuery } from "~/services/audit.server";
+import { requestOwnerAudit, scorePageStatements } from "~/services/audit.server";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 import { useTimeZone } from "~/components/use-time-zone";
@@ -35,10 +35,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const {
     auth,
     rows: [runs, done],
-  } = await requireAuthWith(request, context, (viewer) => [
-    scoreRunsQuery(context.db, viewer.siteId, RECENT_RUNS),
-    scoreHistoryQuery(context.db, viewer.siteId, CHART_RUNS),
-  ]);
+  } = await requireAuthWith(request, context, (viewer) => scorePageStatements(context.db, viewer, RECENT_RUNS, CHART_RUNS));
   const site = await loadActiveSite(context, auth);
   if (!site) throw redirect("/sites/new");
   const now = context.now();

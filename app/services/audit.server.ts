@@ -7,7 +7,7 @@
  * It runs after the response of sign-up and add-site, on demand from Your Score (once an hour per site), and weekly
  * for every site from the five-minute job, a few sites per run. See docs/decisions/0011-authority-score-audit.md.
  */
-import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { offerEntries, offers, scoreRuns, sites } from "#drizzle/schema";
 import { forEachConcurrently } from "~/lib/concurrency";
 import type { AppContext } from "~/lib/context";
@@ -16,6 +16,7 @@ import { numberVar } from "~/lib/env";
 import { scanOnPage } from "~/lib/html.server";
 import { newId } from "~/lib/ids";
 import { safeFetch, safeFetchOptionsFor, type FetchedPage, type SafeFetchOptions } from "~/lib/safe-fetch.server";
+import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
 import {
   attributesOf,
   AUDIT_INTERVAL_MS,
@@ -34,6 +35,7 @@ import { lookUpRank } from "./rank-provider.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
 import type { OwnedSite } from "./sites.server";
 import { fetchHomePage } from "./verification.server";
+import { sessionKeys, sqlViewer, type Viewer } from "./viewer.server";
 
 /** One audit's fetches share this deadline, well inside what a Worker gives `waitUntil` and a cron run. */
 export const AUDIT_MS = 20_000;
@@ -374,7 +376,7 @@ export async function auditDueSites(context: AppContext, limit = auditsPerRun(co
  * A site's latest runs, newest first: one running now, the last failure, the owner's hourly turn (the chart reads
  * `scoreHistoryQuery`). A query to batch.
  */
-export function scoreRunsQuery(db: Database, siteId: string | SQL, limit = 60) {
+export function scoreRunsQuery(db: Database, siteId: string | SQL, limit: number | Placeholder = 60) {
   return db
     .select({ status: scoreRuns.status, reason: scoreRuns.reason, step: scoreRuns.step, error: scoreRuns.error, startedAt: scoreRuns.startedAt })
     .from(scoreRuns)
@@ -387,7 +389,7 @@ export function scoreRunsQuery(db: Database, siteId: string | SQL, limit = 60) {
  * The done runs, newest first, with the facts only of the newest (the chart needs the scores alone; SQLite reads a
  * row's facts only for the run the CASE picks). A query to batch.
  */
-export function scoreHistoryQuery(db: Database, siteId: string | SQL, limit = 60) {
+export function scoreHistoryQuery(db: Database, siteId: string | SQL, limit: number | Placeholder = 60) {
   const done = and(eq(scoreRuns.siteId, siteId), eq(scoreRuns.status, "done"));
   // The same order in both, ties on the id: the first row is the one whose facts are read.
   const order = [desc(scoreRuns.startedAt), desc(scoreRuns.id)];
@@ -408,6 +410,17 @@ export function scoreHistoryQuery(db: Database, siteId: string | SQL, limit = 60
     .where(done)
     .orderBy(...order)
     .limit(limit);
+}
+
+/** `scoreRunsQuery` and `scoreHistoryQuery` of the active site built once, for the session's round trip (Your Score). */
+const scorePageShape = statementShapes((db) => {
+  const { siteId } = sqlViewer(db, sessionKeys(valueOf("session")));
+  return [scoreRunsQuery(db, siteId, valueOf("runs")), scoreHistoryQuery(db, siteId, valueOf("history"))] as const;
+});
+
+/** The latest `runs` runs and `history` done runs of the viewer's active site (one of `requireAuthWith`'s viewers). */
+export function scorePageStatements(db: Database, viewer: Viewer, runs: number, history: number) {
+  return scorePageShape(db, { session: viewer.sessionId, runs, history });
 }
 
 /**

@@ -3,6 +3,7 @@ import { redirect } from "@remix-run/cloudflare";
 import { sql } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AppContext } from "~/lib/context";
+import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
 import { safeRedirectPath } from "~/domain/redirects";
 import { closeChatSockets } from "./chats.server";
 import {
@@ -42,6 +43,12 @@ export function getCurrentAuth(request: Request, context: AppContext): Promise<C
   return context.auth;
 }
 
+/** Every signed-in request's statements: the session and its user, and the user's sites (the active one among them). */
+const sessionShell = statementShapes((db) => {
+  const session = valueOf("session");
+  return [sessionQuery(db, session), ownedSitesQuery(db, sessionKeys(session).userId)] as const;
+});
+
 async function lookUpSession(request: Request, context: AppContext): Promise<CurrentAuth | null> {
   const token = readCookie(request, sessionCookieName(context.env));
   if (!token) return null;
@@ -52,11 +59,10 @@ async function lookUpSession(request: Request, context: AppContext): Promise<Cur
   await endOfTurn();
   context.sessionReads = undefined;
   const id = sessionIdOf(token);
-  const keys = sessionKeys(id);
-  const shell = [sessionQuery(context.db, id), ownedSitesQuery(context.db, keys.userId)] as const;
+  const shell = sessionShell(context.db, { session: id });
   let results: BatchResponse<typeof shell>;
   try {
-    const viewer = sessionViewer(context.db, keys);
+    const viewer = sessionViewer(context.db, id);
     const asked = reads.map((read) => ({ read, statements: read.statements(viewer) }));
     results = await context.db.batch([...shell, ...asked.flatMap((ask) => ask.statements)] as unknown as typeof shell);
     let at = shell.length;
@@ -99,7 +105,7 @@ export async function requireAuthWith<T extends Statements>(
   }
   const auth = await authenticated;
   const site = await loadActiveSite(context, auth);
-  const rows = await context.db.batch(statements({ userId: auth.user.id, siteId: site?.id ?? sql`NULL` }));
+  const rows = await context.db.batch(statements({ userId: auth.user.id, siteId: site?.id ?? sql`NULL`, sessionId: auth.session.id }));
   return { auth, rows };
 }
 

@@ -1,5 +1,5 @@
 /** The owner's dashboard: counters, the offers and trades lists, and suggestions of sites to trade with. */
-import { and, eq, ne, sql, type SQL } from "drizzle-orm";
+import { and, eq, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { BatchResponse } from "drizzle-orm/batch";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
@@ -8,7 +8,8 @@ import { FIRST_PAGES, offerListsOf, offerListsQueries } from "./offer-lists.serv
 import { offerSidesQuery } from "./trades-read.server";
 import { linkProblemsQuery } from "./delivered-links.server";
 import { dayOfWeek, SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
-import type { Viewer } from "./viewer.server";
+import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
+import { sessionKeys, sqlViewer, type Viewer } from "./viewer.server";
 import { hasTag, shownScore } from "./sites.server";
 
 // Read in a batch, where drizzle maps rows by column name: every column needs a name of its own (sites.id and
@@ -34,7 +35,7 @@ const TAG_CANDIDATES = 200;
  * The day's tag of the site (`tagOfTheDay`: its stored tags in turn, by the viewer's weekday) in SQL, NULL when it has
  * none. Worked out in SQL, the suggestions need not wait for the site to be read.
  */
-function tagOfTheDaySql(siteId: string | SQL, weekday: number) {
+function tagOfTheDaySql(siteId: string | SQL, weekday: number | Placeholder) {
   // D1 binds a number as a REAL, which would make the path '$[1.0]'.
   const path = sql`'$[' || (CAST(${weekday} AS INTEGER) % json_array_length(${sites.tags})) || ']'`;
   return sql`(SELECT json_extract(${sites.tags}, ${path}) FROM ${sites} WHERE ${sites.id} = ${siteId})`;
@@ -47,7 +48,7 @@ function tagOfTheDaySql(siteId: string | SQL, weekday: number) {
  * sites). Neighbours in the index are sites listed around the same time. With a tag, the tag's entries in the
  * full-text index are walked the same way.
  */
-function randomSitesQuery(db: Database, userId: string | SQL, tag: SQL | null, count: number, fraction: number) {
+function randomSitesQuery(db: Database, userId: string | SQL, tag: SQL | null, count: number, fraction: number | Placeholder) {
   const start = sql`(SELECT CAST(${fraction} * max(${sites.searchRowid}) AS INTEGER) FROM ${sites})`;
   const tradable = and(eq(sites.verified, true), ne(sites.userId, userId));
   const stretch = (after: boolean) => {
@@ -102,15 +103,36 @@ function suggestionsOf(tag: string | null, tagged: SuggestionRow[], any: Suggest
  * and the suggestions: from a random point, with the day's tag (none without one) and without. Each is the viewer's
  * and their active site's alone, so the batch can be read in the session's round trip.
  */
-export function dashboardQueries(db: Database, viewer: Viewer, now: number, timeZone: string, random = Math.random) {
+export function dashboardQueries(db: Database, viewer: Pick<Viewer, "userId" | "siteId">, now: number, timeZone: string, random = Math.random) {
+  return dashboardStatementsFor(db, viewer, { now, weekday: dayOfWeek(now, timeZone), taggedFrom: random(), anyFrom: random() });
+}
+
+type DashboardValues<V> = { now: V; weekday: V; taggedFrom: V; anyFrom: V };
+
+function dashboardStatementsFor(db: Database, viewer: Pick<Viewer, "userId" | "siteId">, values: DashboardValues<number | Placeholder>) {
   return [
     ...offerListsQueries(db, viewer.userId, viewer.siteId, FIRST_PAGES),
     offerSidesQuery(db, viewer.siteId),
-    linkProblemsQuery(db, viewer.siteId, now),
-    randomSitesQuery(db, viewer.userId, tagOfTheDaySql(viewer.siteId, dayOfWeek(now, timeZone)), SUGGESTIONS_PER_SECTION, random()),
+    linkProblemsQuery(db, viewer.siteId, values.now),
+    randomSitesQuery(db, viewer.userId, tagOfTheDaySql(viewer.siteId, values.weekday), SUGGESTIONS_PER_SECTION, values.taggedFrom),
     // Enough for both sections, in case the tag matches too few.
-    randomSitesQuery(db, viewer.userId, null, SUGGESTIONS_PER_SECTION * 2, random()),
+    randomSitesQuery(db, viewer.userId, null, SUGGESTIONS_PER_SECTION * 2, values.anyFrom),
   ] as const;
+}
+
+/** `dashboardQueries` built once, for the session's round trip: the statements find the viewer from the session's id. */
+const dashboardShape = statementShapes((db) =>
+  dashboardStatementsFor(db, sqlViewer(db, sessionKeys(valueOf("session"))), {
+    now: valueOf("now"),
+    weekday: valueOf("weekday"),
+    taggedFrom: valueOf("taggedFrom"),
+    anyFrom: valueOf("anyFrom"),
+  }),
+);
+
+/** `dashboardQueries` for the viewer of a session (one of `requireAuthWith`'s), with SQL built once. */
+export function dashboardStatements(db: Database, viewer: Viewer, now: number, timeZone: string, random = Math.random) {
+  return dashboardShape(db, { session: viewer.sessionId, now, weekday: dayOfWeek(now, timeZone), taggedFrom: random(), anyFrom: random() });
 }
 
 type DashboardRows = BatchResponse<ReturnType<typeof dashboardQueries>>;

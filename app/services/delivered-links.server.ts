@@ -3,7 +3,7 @@
  * the other party's site (any page of that host). What was found is recorded: the link's rel, its anchor text, and
  * whether it is hidden. See docs/decisions/0015-trade-progress-and-delivery.md and 0016-delivered-link-rechecks.md.
  */
-import { and, asc, desc, eq, gt, isNotNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, isNotNull, lte, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { linkChecks, offerEntries, offers, sites } from "#drizzle/schema";
 import { messages } from "~/domain/messages";
@@ -292,7 +292,7 @@ async function recheckOne(
 }
 
 /** Delivered links with a problem on the trades of this site, as both parties' dashboards show them. */
-export function linkProblemsQuery(db: Database, siteId: string | SQL, now: number) {
+export function linkProblemsQuery(db: Database, siteId: string | SQL, now: number | Placeholder) {
   return db
     .select({
       offerId: offerEntries.offerId,

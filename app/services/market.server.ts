@@ -1,10 +1,12 @@
 /** The market: listings of verified sites other than the viewer's own, newest first or best record first. */
-import { and, desc, eq, inArray, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
+import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
 import { formatCursor, parseCursor, type Cursor } from "~/domain/cursor";
 import { recordColumns } from "./reputation.server";
 import { shownScore } from "./sites.server";
+import { sessionKeys, type Viewer } from "./viewer.server";
 
 export const MARKET_PAGE_SIZE = 24;
 
@@ -47,7 +49,7 @@ const tradable = (viewerUserId: string | SQL) => and(eq(listings.active, true), 
  * One page of the market, newest first (a query to batch, see `marketPageOf`). Pages follow each other by the last
  * post shown (keyset): `createdAt_id` of the listing.
  */
-export function marketPageQuery(db: Database, viewerUserId: string | SQL, cursor: Cursor | null) {
+export function marketPageQuery(db: Database, viewerUserId: string | SQL, cursor: { at: number | Placeholder; id: string | Placeholder } | null) {
   return db
     .select(postColumns)
     .from(listings)
@@ -63,6 +65,19 @@ export function marketPageQuery(db: Database, viewerUserId: string | SQL, cursor
 }
 
 type PostRow = Awaited<ReturnType<typeof marketPageQuery>>[number];
+
+/** `marketPageQuery` built once, for the session's round trip; the first page starts after a position before every listing. */
+const marketPageShape = statementShapes(
+  (db) => [marketPageQuery(db, sessionKeys(valueOf("session")).userId, { at: valueOf("at"), id: valueOf("id") })] as const,
+);
+
+const BEFORE_EVERY_LISTING: Cursor = { at: Number.MAX_SAFE_INTEGER, id: "" };
+
+/** `marketPageQuery` for the viewer of a session (one of `requireAuthWith`'s), with SQL built once. */
+export function marketPageStatements(db: Database, viewer: Viewer, cursor: Cursor | null) {
+  const after = cursor ?? BEFORE_EVERY_LISTING;
+  return marketPageShape(db, { session: viewer.sessionId, at: after.at, id: after.id });
+}
 
 /** The posts `marketPageQuery` read, and the position of the next page (null on the last). */
 export function marketPageOf(rows: PostRow[]) {
@@ -109,13 +124,21 @@ export async function listMarketByRecord(db: Database, viewerUserId: string, cur
 }
 
 /** One post for the trade terms panel; only a post the viewer could trade with (a query to batch). */
-export function marketPostQuery(db: Database, viewerUserId: string | SQL, listingId: string) {
+export function marketPostQuery(db: Database, viewerUserId: string | SQL, listingId: string | Placeholder) {
   return db
     .select(postColumns)
     .from(listings)
     .innerJoin(sites, eq(sites.id, listings.siteId))
     .where(and(eq(listings.id, listingId), tradable(viewerUserId)))
     .limit(1);
+}
+
+/** `marketPostQuery` built once, for the session's round trip. */
+const marketPostShape = statementShapes((db) => [marketPostQuery(db, sessionKeys(valueOf("session")).userId, valueOf("listing"))] as const);
+
+/** `marketPostQuery` for the viewer of a session (one of `requireAuthWith`'s), with SQL built once. */
+export function marketPostStatements(db: Database, viewer: Viewer, listingId: string) {
+  return marketPostShape(db, { session: viewer.sessionId, listing: listingId });
 }
 
 export type MarketPost = PostRow;

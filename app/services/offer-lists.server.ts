@@ -3,12 +3,14 @@
  * not trashed by the viewer, oldest first. Trades: accepted, newest first. Pages follow each other by the last row
  * shown (keyset on created_at, then id), so offers that come and go meanwhile neither repeat nor skip a row.
  */
-import { and, asc, desc, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { offerEntries, offers, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
+import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
 import { formatCursor, type Cursor } from "~/domain/cursor";
 import { offerStatusCode, type EntryStatus } from "~/domain/offer-rules";
+import { sessionKeys, sqlViewer, type Viewer } from "./viewer.server";
 
 /** Rows on a page of either list. */
 export const OFFER_PAGE_SIZE = 20;
@@ -30,7 +32,7 @@ export const receiverSite = alias(sites, "receiver_site");
  * accepted ones or the others (a query to batch). Its columns have names of their own: in a batch drizzle maps rows by
  * column name.
  */
-function pageQuery(db: Database, userId: string | SQL, siteId: string | SQL, accepted: boolean, after: Cursor | null) {
+function pageQuery(db: Database, userId: string | SQL, siteId: string | SQL, accepted: boolean, after: Position | null) {
   const position = sql`(${offers.createdAt}, ${offers.id})`;
   return db
     .select({
@@ -66,9 +68,37 @@ function pageQuery(db: Database, userId: string | SQL, siteId: string | SQL, acc
     .limit(OFFER_PAGE_SIZE + 1);
 }
 
+/** A row's position in a list, or a statement shape's place for one. */
+type Position = { at: number | Placeholder; id: string | Placeholder };
+
 /** The two lists' page queries, to run in one batch with others; `offerListsOf` reads their rows. */
 export function offerListsQueries(db: Database, userId: string | SQL, siteId: string | SQL, positions: OfferListPositions) {
   return [pageQuery(db, userId, siteId, false, positions.offersAfter), pageQuery(db, userId, siteId, true, positions.tradesAfter)] as const;
+}
+
+/** `offerListsQueries` built once, for the session's round trip; a first page starts after a position before every row. */
+const offerListsShape = statementShapes((db) => {
+  const viewer = sqlViewer(db, sessionKeys(valueOf("session")));
+  return [
+    pageQuery(db, viewer.userId, viewer.siteId, false, { at: valueOf("offersAt"), id: valueOf("offersId") }),
+    pageQuery(db, viewer.userId, viewer.siteId, true, { at: valueOf("tradesAt"), id: valueOf("tradesId") }),
+  ] as const;
+});
+
+/** Before every offer in the oldest-first list, and every trade in the newest-first one. */
+const BEFORE_ALL = { oldestFirst: { at: Number.MIN_SAFE_INTEGER, id: "" }, newestFirst: { at: Number.MAX_SAFE_INTEGER, id: "" } };
+
+/** `offerListsQueries` for the viewer of a session (one of `requireAuthWith`'s), with SQL built once. */
+export function offerListsStatements(db: Database, viewer: Viewer, positions: OfferListPositions) {
+  const offersAfter = positions.offersAfter ?? BEFORE_ALL.oldestFirst;
+  const tradesAfter = positions.tradesAfter ?? BEFORE_ALL.newestFirst;
+  return offerListsShape(db, {
+    session: viewer.sessionId,
+    offersAt: offersAfter.at,
+    offersId: offersAfter.id,
+    tradesAt: tradesAfter.at,
+    tradesId: tradesAfter.id,
+  });
 }
 
 type PageRow = Awaited<ReturnType<ReturnType<typeof pageQuery>["all"]>>[number];

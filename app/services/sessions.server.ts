@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { eq } from "drizzle-orm";
+import { eq, type Placeholder } from "drizzle-orm";
 import { sessions, users } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
@@ -61,7 +61,7 @@ export function sessionIdOf(token: string): string {
  * The session and its user (a query to run or to batch). Every column has a name of its own, as a batch needs: the
  * user's id is the session's `user_id`.
  */
-export function sessionQuery(db: Database, id: string) {
+export function sessionQuery(db: Database, id: string | Placeholder) {
   return db
     .select({
       session: sessions,

@@ -1,5 +1,5 @@
 /** Who a signed-in page's statements are for, before the session has been read (auth.server.ts, `requireAuthWith`). */
-import { sql, type SQL } from "drizzle-orm";
+import { sql, type Placeholder, type SQL } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
 import { activeSiteIdSql } from "./sites.server";
 
@@ -11,6 +11,8 @@ export interface Viewer {
   userId: string | SQL;
   /** The active site's id; NULL (no rows) for a user without a site. */
   siteId: string | SQL;
+  /** The session's id, for statements built once (`statementShapes`) that find the user and site from it themselves. */
+  sessionId: string;
 }
 
 /**
@@ -18,7 +20,7 @@ export interface Viewer {
  * `user_id <> NULL` matches no row, so a page's statements would walk whole tables for rows that never come, where
  * `user_id <> ''` costs what a real user's page costs (their rows are dropped all the same).
  */
-export function sessionKeys(sessionId: string) {
+export function sessionKeys(sessionId: string | Placeholder) {
   return {
     userId: sql`coalesce((SELECT user_id FROM sessions WHERE id = ${sessionId}), '')`,
     remembered: sql`(SELECT active_site_id FROM sessions WHERE id = ${sessionId})`,
@@ -26,6 +28,11 @@ export function sessionKeys(sessionId: string) {
 }
 
 /** Who the statements read in the session's round trip are for: the user and the active site of this session. */
-export function sessionViewer(db: Database, { userId, remembered }: ReturnType<typeof sessionKeys>): Viewer {
+export function sessionViewer(db: Database, sessionId: string): Viewer {
+  return { ...sqlViewer(db, sessionKeys(sessionId)), sessionId };
+}
+
+/** The user and the active site of a session as SQL (the session's id a value, or a statement shape's `valueOf`). */
+export function sqlViewer(db: Database, { userId, remembered }: ReturnType<typeof sessionKeys>) {
   return { userId, siteId: activeSiteIdSql(db, userId, remembered) };
 }
