@@ -1,5 +1,6 @@
 /**
- * The Worker's handlers: every request goes to Remix with a typed load context; the cron trigger runs the daily jobs.
+ * The Worker's handlers: every request goes to Remix with a typed load context; the cron triggers run the daily jobs and
+ * the five-minute ones.
  * They are part of the Remix server build (the server entry exports them, `app/worker.ts` takes them from there), so
  * the Worker holds one copy of Remix, React Router, drizzle and the app's modules.
  */
@@ -12,11 +13,11 @@ import { RequestTiming, timedDatabase, withTiming } from "./lib/server-timing.se
 import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
 import { messages } from "./domain/messages";
 import { everyFiveMinutes, runHousekeeping } from "./services/housekeeping.server";
+import { chatSocketId, openChatSocket } from "./services/chat-socket.server";
+import { paymentPolicy } from "./services/payments.server";
 
 /** The cron trigger (wrangler.toml) of the five-minute jobs (link checks, email); the other one runs the daily jobs. */
 const FIVE_MINUTE_CRON = "*/5 * * * *";
-import { chatSocketId, openChatSocket } from "./services/chat-socket.server";
-import { paymentPolicy } from "./services/payments.server";
 
 export { ChatRoom } from "./durable/chat-room";
 

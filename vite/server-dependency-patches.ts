@@ -29,7 +29,7 @@ function rankedBranches(routes) {
 const compiledPaths = new Map();
 /** A path pattern's regular expression and parameters, made once (they are only read). */
 function compilePath(path, caseSensitive, end) {
-  const key = (caseSensitive === true ? "1" : "0") + (end === false ? "0" : "1") + path;
+  const key = (caseSensitive ? "1" : "0") + (end === undefined || end ? "1" : "0") + path;
   let compiled = compiledPaths.get(key);
   if (!compiled) {
     if (compiledPaths.size >= ${COMPILED_PATHS_KEPT}) compiledPaths.clear();
@@ -90,20 +90,36 @@ export function cacheEntityKinds(code: string): string {
 }
 
 const patches = [
-  { module: ROUTER_MODULE, apply: cacheRouteMatching },
-  { module: DRIZZLE_ENTITY_MODULE, apply: cacheEntityKinds },
+  { name: "@remix-run/router's route matching", module: ROUTER_MODULE, apply: cacheRouteMatching },
+  { name: "drizzle-orm's is()", module: DRIZZLE_ENTITY_MODULE, apply: cacheEntityKinds },
 ];
 
-/** The patches above, applied to the server build's copy of each module. */
+/**
+ * The patches above, applied to the server build's copy of each module. A server build in which a patch found no
+ * module to change (a dependency that moved its code) fails too.
+ */
 export function serverDependencyPatches(): Plugin {
+  let serverBuild = false;
+  const applied = new Set<string>();
   return {
     name: "server-dependency-patches",
     enforce: "pre",
+    configResolved(config) {
+      serverBuild = config.command === "build" && Boolean(config.build.ssr);
+    },
     transform(code, id, options) {
       if (!options?.ssr) return undefined;
       const file = id.split("?")[0] ?? id;
       const patch = patches.find(({ module }) => module.test(file));
-      return patch ? { code: patch.apply(code), map: null } : undefined;
+      if (!patch) return undefined;
+      applied.add(patch.name);
+      return { code: patch.apply(code), map: null };
+    },
+    buildEnd(error) {
+      const missing = patches.filter(({ name }) => !applied.has(name)).map(({ name }) => name);
+      if (serverBuild && !error && missing.length) {
+        this.error(`server-dependency-patches: no module found to patch for ${missing.join(" and ")} (vite/server-dependency-patches.ts)`);
+      }
     },
   };
 }

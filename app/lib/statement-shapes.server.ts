@@ -33,13 +33,19 @@ function filled(prepared: PreparedQuery, values: Values) {
     stmt: prepared.stmt,
     mapResult: (result, isFromBatch) => prepared.mapResult(result, isFromBatch),
   };
-  return { _prepare: () => statement };
+  return {
+    _prepare: () => statement,
+    // Awaited, it would otherwise give itself back as its rows.
+    then() {
+      throw new Error("A statement shape runs only in db.batch (app/lib/statement-shapes.server.ts)");
+    },
+  };
 }
 
 /**
  * Statements for `db.batch` built once per database binding (an isolate keeps its bindings across requests). They are
- * typed as the query builders `build` returns, so a batch's rows are typed as theirs; they can only be batched, not
- * run on their own (`await`, `.all()`).
+ * typed as the query builders `build` returns, so a batch's rows are typed as theirs; they can only be batched: one
+ * awaited on its own throws.
  */
 export function statementShapes<T extends readonly Preparable[]>(build: (db: Database) => T) {
   const built = new WeakMap<Database, PreparedQuery[]>();

@@ -35,7 +35,7 @@ import { lookUpRank } from "./rank-provider.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
 import type { OwnedSite } from "./sites.server";
 import { fetchHomePage } from "./verification.server";
-import { sessionKeys, sqlViewer, type Viewer } from "./viewer.server";
+import { shapeViewer, viewerValues, type Viewer } from "./viewer.server";
 
 /** One audit's fetches share this deadline, well inside what a Worker gives `waitUntil` and a cron run. */
 export const AUDIT_MS = 20_000;
@@ -412,15 +412,15 @@ export function scoreHistoryQuery(db: Database, siteId: string | SQL, limit: num
     .limit(limit);
 }
 
-/** `scoreRunsQuery` and `scoreHistoryQuery` of the active site built once, for the session's round trip (Your Score). */
+/** `scoreRunsQuery` and `scoreHistoryQuery` of the active site built once, for `requireAuthWith`'s viewers (Your Score). */
 const scorePageShape = statementShapes((db) => {
-  const { siteId } = sqlViewer(db, sessionKeys(valueOf("session")));
+  const { siteId } = shapeViewer(db);
   return [scoreRunsQuery(db, siteId, valueOf("runs")), scoreHistoryQuery(db, siteId, valueOf("history"))] as const;
 });
 
 /** The latest `runs` runs and `history` done runs of the viewer's active site (one of `requireAuthWith`'s viewers). */
 export function scorePageStatements(db: Database, viewer: Viewer, runs: number, history: number) {
-  return scorePageShape(db, { session: viewer.sessionId, runs, history });
+  return scorePageShape(db, { ...viewerValues(viewer), runs, history });
 }
 
 /**

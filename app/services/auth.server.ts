@@ -1,6 +1,5 @@
 /** Who is asking: the session cookie, resolved once per request, and the guards routes use. */
 import { redirect } from "@remix-run/cloudflare";
-import { sql } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import type { AppContext } from "~/lib/context";
 import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
@@ -19,7 +18,7 @@ import {
 } from "./sessions.server";
 import { loadActiveSite, rememberSites } from "./layout.server";
 import { ownedSitesQuery } from "./sites.server";
-import { sessionKeys, sessionViewer, type Viewer } from "./viewer.server";
+import { sessionKeys, type Viewer } from "./viewer.server";
 
 export interface CurrentAuth {
   session: ValidSession["session"];
@@ -52,9 +51,9 @@ const sessionShell = statementShapes((db) => {
 async function lookUpSession(request: Request, context: AppContext): Promise<CurrentAuth | null> {
   const token = readCookie(request, sessionCookieName(context.env));
   if (!token) return null;
-  // One round trip for the session, the user's sites (the active one among them) and the page's own statements: every signed-in
-  // page needs the first three, and a page's statements that wait for the session cost users far from the database a
-  // second trip. Like DataLoader, the read waits for the end of this turn, so every loader of the request can join it.
+  // One round trip for the session, the user's sites (the active one among them) and the page's own statements: every
+  // signed-in page needs the first two, and a page's statements that wait for the session cost users far from the
+  // database a second trip. Like DataLoader, the read waits for the end of this turn, so every loader of the request can join it.
   const reads: SessionRead[] = (context.sessionReads = []);
   await endOfTurn();
   context.sessionReads = undefined;
@@ -62,7 +61,7 @@ async function lookUpSession(request: Request, context: AppContext): Promise<Cur
   const shell = sessionShell(context.db, { session: id });
   let results: BatchResponse<typeof shell>;
   try {
-    const viewer = sessionViewer(context.db, id);
+    const viewer: Viewer = { sessionId: id, siteId: null };
     const asked = reads.map((read) => ({ read, statements: read.statements(viewer) }));
     results = await context.db.batch([...shell, ...asked.flatMap((ask) => ask.statements)] as unknown as typeof shell);
     let at = shell.length;
@@ -105,7 +104,7 @@ export async function requireAuthWith<T extends Statements>(
   }
   const auth = await authenticated;
   const site = await loadActiveSite(context, auth);
-  const rows = await context.db.batch(statements({ userId: auth.user.id, siteId: site?.id ?? sql`NULL`, sessionId: auth.session.id }));
+  const rows = await context.db.batch(statements({ sessionId: auth.session.id, siteId: site?.id ?? null }));
   return { auth, rows };
 }
 

@@ -9,7 +9,7 @@ import { offerSidesQuery } from "./trades-read.server";
 import { linkProblemsQuery } from "./delivered-links.server";
 import { dayOfWeek, SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
 import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
-import { sessionKeys, sqlViewer, type Viewer } from "./viewer.server";
+import { shapeViewer, viewerValues, type Viewer } from "./viewer.server";
 import { hasTag, shownScore } from "./sites.server";
 
 // Read in a batch, where drizzle maps rows by column name: every column needs a name of its own (sites.id and
@@ -103,13 +103,16 @@ function suggestionsOf(tag: string | null, tagged: SuggestionRow[], any: Suggest
  * and the suggestions: from a random point, with the day's tag (none without one) and without. Each is the viewer's
  * and their active site's alone, so the batch can be read in the session's round trip.
  */
-export function dashboardQueries(db: Database, viewer: Pick<Viewer, "userId" | "siteId">, now: number, timeZone: string, random = Math.random) {
+export function dashboardQueries(db: Database, viewer: ViewerIds, now: number, timeZone: string, random = Math.random) {
   return dashboardStatementsFor(db, viewer, { now, weekday: dayOfWeek(now, timeZone), taggedFrom: random(), anyFrom: random() });
 }
 
+/** The user and the active site, as ids or as SQL. */
+type ViewerIds = { userId: string | SQL; siteId: string | SQL };
+
 type DashboardValues<V> = { now: V; weekday: V; taggedFrom: V; anyFrom: V };
 
-function dashboardStatementsFor(db: Database, viewer: Pick<Viewer, "userId" | "siteId">, values: DashboardValues<number | Placeholder>) {
+function dashboardStatementsFor(db: Database, viewer: ViewerIds, values: DashboardValues<number | Placeholder>) {
   return [
     ...offerListsQueries(db, viewer.userId, viewer.siteId, FIRST_PAGES),
     offerSidesQuery(db, viewer.siteId),
@@ -120,9 +123,9 @@ function dashboardStatementsFor(db: Database, viewer: Pick<Viewer, "userId" | "s
   ] as const;
 }
 
-/** `dashboardQueries` built once, for the session's round trip: the statements find the viewer from the session's id. */
+/** `dashboardQueries` built once, for `requireAuthWith`'s viewers. */
 const dashboardShape = statementShapes((db) =>
-  dashboardStatementsFor(db, sqlViewer(db, sessionKeys(valueOf("session"))), {
+  dashboardStatementsFor(db, shapeViewer(db), {
     now: valueOf("now"),
     weekday: valueOf("weekday"),
     taggedFrom: valueOf("taggedFrom"),
@@ -130,9 +133,9 @@ const dashboardShape = statementShapes((db) =>
   }),
 );
 
-/** `dashboardQueries` for the viewer of a session (one of `requireAuthWith`'s), with SQL built once. */
+/** `dashboardQueries` for one of `requireAuthWith`'s viewers, with SQL built once. */
 export function dashboardStatements(db: Database, viewer: Viewer, now: number, timeZone: string, random = Math.random) {
-  return dashboardShape(db, { session: viewer.sessionId, now, weekday: dayOfWeek(now, timeZone), taggedFrom: random(), anyFrom: random() });
+  return dashboardShape(db, { ...viewerValues(viewer), now, weekday: dayOfWeek(now, timeZone), taggedFrom: random(), anyFrom: random() });
 }
 
 type DashboardRows = BatchResponse<ReturnType<typeof dashboardQueries>>;

@@ -6,7 +6,7 @@ import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
 import { formatCursor, parseCursor, type Cursor } from "~/domain/cursor";
 import { recordColumns } from "./reputation.server";
 import { shownScore } from "./sites.server";
-import { sessionKeys, type Viewer } from "./viewer.server";
+import { shapeViewer, viewerValues, type Viewer } from "./viewer.server";
 
 export const MARKET_PAGE_SIZE = 24;
 
@@ -67,16 +67,15 @@ export function marketPageQuery(db: Database, viewerUserId: string | SQL, cursor
 type PostRow = Awaited<ReturnType<typeof marketPageQuery>>[number];
 
 /** `marketPageQuery` built once, for the session's round trip; the first page starts after a position before every listing. */
-const marketPageShape = statementShapes(
-  (db) => [marketPageQuery(db, sessionKeys(valueOf("session")).userId, { at: valueOf("at"), id: valueOf("id") })] as const,
-);
+const marketPageShape = statementShapes((db) => [marketPageQuery(db, shapeViewer(db).userId, { at: valueOf("at"), id: valueOf("id") })] as const);
 
+/** A cursor's time has at most 15 digits (app/domain/cursor.ts); listings' times are the epoch milliseconds the app writes. */
 const BEFORE_EVERY_LISTING: Cursor = { at: Number.MAX_SAFE_INTEGER, id: "" };
 
-/** `marketPageQuery` for the viewer of a session (one of `requireAuthWith`'s), with SQL built once. */
+/** `marketPageQuery` for one of `requireAuthWith`'s viewers, with SQL built once. */
 export function marketPageStatements(db: Database, viewer: Viewer, cursor: Cursor | null) {
   const after = cursor ?? BEFORE_EVERY_LISTING;
-  return marketPageShape(db, { session: viewer.sessionId, at: after.at, id: after.id });
+  return marketPageShape(db, { ...viewerValues(viewer), at: after.at, id: after.id });
 }
 
 /** The posts `marketPageQuery` read, and the position of the next page (null on the last). */
@@ -134,11 +133,11 @@ export function marketPostQuery(db: Database, viewerUserId: string | SQL, listin
 }
 
 /** `marketPostQuery` built once, for the session's round trip. */
-const marketPostShape = statementShapes((db) => [marketPostQuery(db, sessionKeys(valueOf("session")).userId, valueOf("listing"))] as const);
+const marketPostShape = statementShapes((db) => [marketPostQuery(db, shapeViewer(db).userId, valueOf("listing"))] as const);
 
-/** `marketPostQuery` for the viewer of a session (one of `requireAuthWith`'s), with SQL built once. */
+/** `marketPostQuery` for one of `requireAuthWith`'s viewers, with SQL built once. */
 export function marketPostStatements(db: Database, viewer: Viewer, listingId: string) {
-  return marketPostShape(db, { session: viewer.sessionId, listing: listingId });
+  return marketPostShape(db, { ...viewerValues(viewer), listing: listingId });
 }
 
 export type MarketPost = PostRow;

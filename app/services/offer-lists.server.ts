@@ -10,7 +10,7 @@ import type { Database } from "~/lib/db.server";
 import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
 import { formatCursor, type Cursor } from "~/domain/cursor";
 import { offerStatusCode, type EntryStatus } from "~/domain/offer-rules";
-import { sessionKeys, sqlViewer, type Viewer } from "./viewer.server";
+import { shapeViewer, viewerValues, type Viewer } from "./viewer.server";
 
 /** Rows on a page of either list. */
 export const OFFER_PAGE_SIZE = 20;
@@ -76,24 +76,27 @@ export function offerListsQueries(db: Database, userId: string | SQL, siteId: st
   return [pageQuery(db, userId, siteId, false, positions.offersAfter), pageQuery(db, userId, siteId, true, positions.tradesAfter)] as const;
 }
 
-/** `offerListsQueries` built once, for the session's round trip; a first page starts after a position before every row. */
+/** `offerListsQueries` built once, for `requireAuthWith`'s viewers; a first page starts after a position before every row. */
 const offerListsShape = statementShapes((db) => {
-  const viewer = sqlViewer(db, sessionKeys(valueOf("session")));
+  const viewer = shapeViewer(db);
   return [
     pageQuery(db, viewer.userId, viewer.siteId, false, { at: valueOf("offersAt"), id: valueOf("offersId") }),
     pageQuery(db, viewer.userId, viewer.siteId, true, { at: valueOf("tradesAt"), id: valueOf("tradesId") }),
   ] as const;
 });
 
-/** Before every offer in the oldest-first list, and every trade in the newest-first one. */
+/**
+ * Before every offer in the oldest-first list, and every trade in the newest-first one: a cursor's time has at most 15
+ * digits (app/domain/cursor.ts), and rows' times are the epoch milliseconds the app writes.
+ */
 const BEFORE_ALL = { oldestFirst: { at: Number.MIN_SAFE_INTEGER, id: "" }, newestFirst: { at: Number.MAX_SAFE_INTEGER, id: "" } };
 
-/** `offerListsQueries` for the viewer of a session (one of `requireAuthWith`'s), with SQL built once. */
+/** `offerListsQueries` for one of `requireAuthWith`'s viewers, with SQL built once. */
 export function offerListsStatements(db: Database, viewer: Viewer, positions: OfferListPositions) {
   const offersAfter = positions.offersAfter ?? BEFORE_ALL.oldestFirst;
   const tradesAfter = positions.tradesAfter ?? BEFORE_ALL.newestFirst;
   return offerListsShape(db, {
-    session: viewer.sessionId,
+    ...viewerValues(viewer),
     offersAt: offersAfter.at,
     offersId: offersAfter.id,
     tradesAt: tradesAfter.at,

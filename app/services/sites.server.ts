@@ -67,7 +67,7 @@ export function ownedSitesQuery(db: Database, userId: string | SQL) {
 }
 
 /** `shownScore` of a whole row. (The placeholder's formula never gives NULL; drizzle types a generated column as nullable.) */
-export function shownScoreOf(site: Pick<OwnedSite, "score" | "placeholderScore">): number {
+function shownScoreOf(site: Pick<OwnedSite, "score" | "placeholderScore">): number {
   return site.score ?? site.placeholderScore ?? 0;
 }
 

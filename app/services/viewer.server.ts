@@ -1,18 +1,23 @@
 /** Who a signed-in page's statements are for, before the session has been read (auth.server.ts, `requireAuthWith`). */
-import { sql, type Placeholder, type SQL } from "drizzle-orm";
+import { sql, type Placeholder } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
+import { valueOf } from "~/lib/statement-shapes.server";
 import { activeSiteIdSql } from "./sites.server";
 
 /**
- * Who a page's own statements are for, when they are read in the session's round trip: SQL that finds the user and
- * their active site from the session (the session has not been read yet), or their ids once it has.
+ * Who a page's own statements are for. They are statement shapes (decision 32) that find the user from the session's
+ * id in SQL, since in the session's round trip the session has not been read yet; after an action the session has
+ * been read, and its active site is known too.
  */
 export interface Viewer {
-  userId: string | SQL;
-  /** The active site's id; NULL (no rows) for a user without a site. */
-  siteId: string | SQL;
-  /** The session's id, for statements built once (`statementShapes`) that find the user and site from it themselves. */
   sessionId: string;
+  /** The active site's id when the request knows it already; null: the statements find it from the session. */
+  siteId: string | null;
+}
+
+/** A statement shape's values for `viewer`, where `shapeViewer` put them. */
+export function viewerValues(viewer: Viewer) {
+  return { session: viewer.sessionId, site: viewer.siteId };
 }
 
 /**
@@ -27,12 +32,16 @@ export function sessionKeys(sessionId: string | Placeholder) {
   };
 }
 
-/** Who the statements read in the session's round trip are for: the user and the active site of this session. */
-export function sessionViewer(db: Database, sessionId: string): Viewer {
-  return { ...sqlViewer(db, sessionKeys(sessionId)), sessionId };
-}
-
-/** The user and the active site of a session as SQL (the session's id a value, or a statement shape's `valueOf`). */
+/** The user and the active site of a session as SQL (NULL for a user without a site). */
 export function sqlViewer(db: Database, { userId, remembered }: ReturnType<typeof sessionKeys>) {
   return { userId, siteId: activeSiteIdSql(db, userId, remembered) };
+}
+
+/**
+ * The viewer in a statement shape, with `viewerValues` filled in: the user from the session's id, and the active site
+ * given, or else found from the session (so a page's lists are of the site the request has already read, when it has).
+ */
+export function shapeViewer(db: Database) {
+  const { userId, siteId } = sqlViewer(db, sessionKeys(valueOf("session")));
+  return { userId, siteId: sql`coalesce(${valueOf("site")}, ${siteId})` };
 }

@@ -2,7 +2,6 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "~/lib/db.server";
 import { sessionIdOf } from "~/services/sessions.server";
-import { sessionViewer } from "~/services/viewer.server";
 import { dashboardQueries, dashboardStatements } from "~/services/dashboard.server";
 import { marketPageOf, marketPageQuery, marketPageStatements, marketPostQuery, marketPostStatements } from "~/services/market.server";
 import { FIRST_PAGES, offerListsQueries, offerListsStatements } from "~/services/offer-lists.server";
@@ -33,7 +32,7 @@ describe("statements built once (statement shapes)", () => {
     const now = Date.now();
     // One, the other and one again: a shape filled for one user must not answer the next.
     for (const user of [one, other, one]) {
-      const viewer = sessionViewer(db, user.sessionId);
+      const viewer = { sessionId: user.sessionId, siteId: null };
       const ids = { userId: user.userId, siteId: user.siteId };
       const random = () => 0.4;
 
@@ -56,10 +55,24 @@ describe("statements built once (statement shapes)", () => {
     }
   });
 
+  it("read the lists of the site the request already knows, after an action, and otherwise of the session's active site", async () => {
+    const db = database(env.DB);
+    const { one } = await tradersWithAnOffer();
+    const second = await listSite(one.userId, { host: uniqueHost("second") });
+    const listsOf = async (siteId: string | null) => {
+      const [offerRows, tradeRows] = await db.batch(offerListsStatements(db, { sessionId: one.sessionId, siteId }, FIRST_PAGES));
+      return [...offerRows, ...tradeRows].length;
+    };
+    // The session's active site is the first one, which sent the offer.
+    expect(await listsOf(null)).toBe(1);
+    expect(await listsOf(one.siteId)).toBe(1);
+    expect(await listsOf(second.siteId)).toBe(0);
+  });
+
   it("page the market as the query builder does, and open a post only for someone else's listing", async () => {
     const db = database(env.DB);
     const { one, other } = await tradersWithAnOffer();
-    const viewer = sessionViewer(db, one.sessionId);
+    const viewer = { sessionId: one.sessionId, siteId: null };
     const [firstShaped] = await db.batch(marketPageStatements(db, viewer, null));
     const [firstBuilt] = await db.batch([marketPageQuery(db, one.userId, null)]);
     expect(firstShaped).toEqual(firstBuilt);
@@ -75,7 +88,7 @@ describe("statements built once (statement shapes)", () => {
     const [[post]] = await db.batch(marketPostStatements(db, viewer, other.listing.listingId));
     expect(post).toEqual((await db.batch([marketPostQuery(db, one.userId, other.listing.listingId)]))[0][0]);
     expect(post?.id).toBe(other.listing.listingId);
-    const [ownPost] = await db.batch(marketPostStatements(db, sessionViewer(db, other.sessionId), other.listing.listingId));
+    const [ownPost] = await db.batch(marketPostStatements(db, { sessionId: other.sessionId, siteId: null }, other.listing.listingId));
     expect(ownPost).toEqual([]);
   });
 });

@@ -109,6 +109,22 @@ describe("React Router's route matching with its branches and patterns made once
     expect(cached.matchRoutes(routes, "/search/two")?.at(-1)?.params).toEqual({ term: "two" });
   });
 
+  it("tells patterns apart by their options as React Router does, whatever values the options are given", async () => {
+    const upstream = await load(source);
+    const cached = await load(cacheRouteMatching(source));
+    const options = [undefined, true, false, 1, 0, null, ""] as unknown as boolean[];
+    for (const caseSensitive of options) {
+      for (const end of options) {
+        for (const pathname of ["/Orders/7", "/orders/7/lines"]) {
+          const pattern = { path: "/orders/:id", caseSensitive, end };
+          expect(cached.matchPath(pattern, pathname), JSON.stringify({ caseSensitive, end, pathname })).toEqual(
+            upstream.matchPath(pattern, pathname),
+          );
+        }
+      }
+    }
+  });
+
   it("still matches patterns past the bound of its cache", async () => {
     const cached = await load(cacheRouteMatching(source));
     for (let i = 0; i < 1500; i++) expect(cached.matchPath({ path: `/p${i}/:id` }, `/p${i}/7`)).toMatchObject({ params: { id: "7" } });
@@ -160,6 +176,16 @@ describe("drizzle's is() with each class's kinds gathered once", () => {
         expect(cached.is(value, type), `${String(value?.constructor?.name)} is ${type.name}, again`).toBe(expected);
       }
     }
+    // An object without a prototype, or whose prototype has no constructor: the same answer, or the same error.
+    const orphan = Object.create(Object.create(null, { constructor: { value: undefined } })) as object;
+    const outcome = (entity: Entity, value: unknown) => {
+      try {
+        return entity.is(value, Column);
+      } catch (error) {
+        return (error as Error).constructor.name;
+      }
+    };
+    for (const value of [orphan, Object.create(null)]) expect(outcome(cached, value)).toBe(outcome(upstream, value));
     expect(cached.is(new OtherCopyText(), Column)).toBe(true);
     expect(cached.is(new Sql(), Column)).toBe(false);
     expect(() => cached.is(new Sql(), NotAnEntity)).toThrow(/doesn't look like a Drizzle entity/);
