@@ -53,7 +53,8 @@ async function lookUpSession(request: Request, context: AppContext): Promise<Cur
   if (!token) return null;
   // One round trip for the session, the user's sites (the active one among them) and the page's own statements: every
   // signed-in page needs the first two, and a page's statements that wait for the session cost users far from the
-  // database a second trip. Like DataLoader, the read waits for the end of this turn, so every loader of the request can join it.
+  // database a second trip. Like DataLoader, the read waits for the end of this turn, so every loader of the request
+  // can join it.
   const reads: SessionRead[] = (context.sessionReads = []);
   await endOfTurn();
   context.sessionReads = undefined;
