@@ -12,6 +12,16 @@ export interface Cursor {
 /** A non-negative whole number of up to 15 digits (a safe integer: epoch milliseconds, record sort keys), then an id. */
 const CURSOR_PATTERN = /^([a-z]?)(\d{1,15})_([\w-]{1,64})$/;
 
+/**
+ * Where a list's first page starts, as a position: a cursor's value has at most 15 digits, and stored values (epoch
+ * milliseconds) are never negative, so every row comes after the first and before the second. A statement then needs
+ * no variant without a cursor.
+ */
+export const BEFORE_ALL: { ascending: Cursor; descending: Cursor } = {
+  ascending: { at: Number.MIN_SAFE_INTEGER, id: "" },
+  descending: { at: Number.MAX_SAFE_INTEGER, id: "" },
+};
+
 export function formatCursor(cursor: Cursor, prefix = ""): string {
   return `${prefix}${cursor.at}_${cursor.id}`;
 }

@@ -12,10 +12,10 @@ export function valueOf<Name extends string>(name: Name): Placeholder<Name> {
   return sql.placeholder(name);
 }
 
-type Values = Record<string, unknown>;
+export type Values = Record<string, unknown>;
 
 /** A query builder (`db.select()…`), which drizzle can prepare. */
-interface Preparable {
+export interface Preparable {
   prepare(): unknown;
 }
 

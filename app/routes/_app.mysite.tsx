@@ -7,6 +7,7 @@ import { OWNER_AREA_PAGES } from "~/domain/owner-area";
 import { Spinner } from "~/components/spinner";
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
+import { shownScoreOf } from "~/services/sites.server";
 
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
@@ -20,7 +21,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
       icon: site.icon,
       verified: site.verified,
       // Until the first audit, the site's placeholder (docs/decisions/0024-placeholder-score.md), as everywhere else.
-      score: site.score ?? site.placeholderScore,
+      score: shownScoreOf(site),
       description: site.description,
       tags: site.tags,
       materials: site.materials,
@@ -72,7 +73,7 @@ export default function MySiteLayout() {
             </Link>
           </div>
           <div className="authority">
-            <ScoreBadge score={site.score ?? 0} label="Authority" />
+            <ScoreBadge score={site.score} label="Authority" />
             <span>Authority</span>
           </div>
         </header>

@@ -16,7 +16,7 @@ import { numberVar } from "~/lib/env";
 import { scanOnPage } from "~/lib/html.server";
 import { newId } from "~/lib/ids";
 import { safeFetch, safeFetchOptionsFor, type FetchedPage, type SafeFetchOptions } from "~/lib/safe-fetch.server";
-import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
+import { valueOf } from "~/lib/statement-shapes.server";
 import {
   attributesOf,
   AUDIT_INTERVAL_MS,
@@ -35,7 +35,7 @@ import { lookUpRank } from "./rank-provider.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
 import type { OwnedSite } from "./sites.server";
 import { fetchHomePage } from "./verification.server";
-import { shapeViewer, viewerValues, type Viewer } from "./viewer.server";
+import { viewerShapes, type Viewer } from "./viewer.server";
 
 /** One audit's fetches share this deadline, well inside what a Worker gives `waitUntil` and a cron run. */
 export const AUDIT_MS = 20_000;
@@ -413,14 +413,13 @@ export function scoreHistoryQuery(db: Database, siteId: string | SQL, limit: num
 }
 
 /** `scoreRunsQuery` and `scoreHistoryQuery` of the active site built once, for `requireAuthWith`'s viewers (Your Score). */
-const scorePageShape = statementShapes((db) => {
-  const { siteId } = shapeViewer(db);
-  return [scoreRunsQuery(db, siteId, valueOf("runs")), scoreHistoryQuery(db, siteId, valueOf("history"))] as const;
-});
+const scorePageShape = viewerShapes(
+  (db, { siteId }) => [scoreRunsQuery(db, siteId, valueOf("runs")), scoreHistoryQuery(db, siteId, valueOf("history"))] as const,
+);
 
 /** The latest `runs` runs and `history` done runs of the viewer's active site (one of `requireAuthWith`'s viewers). */
 export function scorePageStatements(db: Database, viewer: Viewer, runs: number, history: number) {
-  return scorePageShape(db, { ...viewerValues(viewer), runs, history });
+  return scorePageShape(db, viewer, { runs, history });
 }
 
 /**

@@ -8,8 +8,8 @@ import { FIRST_PAGES, offerListsOf, offerListsQueries } from "./offer-lists.serv
 import { offerSidesQuery } from "./trades-read.server";
 import { linkProblemsQuery } from "./delivered-links.server";
 import { dayOfWeek, SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
-import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
-import { shapeViewer, viewerValues, type Viewer } from "./viewer.server";
+import { valueOf } from "~/lib/statement-shapes.server";
+import { viewerShapes, type Viewer } from "./viewer.server";
 import { hasTag, shownScore } from "./sites.server";
 
 // Read in a batch, where drizzle maps rows by column name: every column needs a name of its own (sites.id and
@@ -124,8 +124,8 @@ function dashboardStatementsFor(db: Database, viewer: ViewerIds, values: Dashboa
 }
 
 /** `dashboardQueries` built once, for `requireAuthWith`'s viewers. */
-const dashboardShape = statementShapes((db) =>
-  dashboardStatementsFor(db, shapeViewer(db), {
+const dashboardShape = viewerShapes((db, viewer) =>
+  dashboardStatementsFor(db, viewer, {
     now: valueOf("now"),
     weekday: valueOf("weekday"),
     taggedFrom: valueOf("taggedFrom"),
@@ -135,7 +135,7 @@ const dashboardShape = statementShapes((db) =>
 
 /** `dashboardQueries` for one of `requireAuthWith`'s viewers, with SQL built once. */
 export function dashboardStatements(db: Database, viewer: Viewer, now: number, timeZone: string, random = Math.random) {
-  return dashboardShape(db, { ...viewerValues(viewer), now, weekday: dayOfWeek(now, timeZone), taggedFrom: random(), anyFrom: random() });
+  return dashboardShape(db, viewer, { now, weekday: dayOfWeek(now, timeZone), taggedFrom: random(), anyFrom: random() });
 }
 
 type DashboardRows = BatchResponse<ReturnType<typeof dashboardQueries>>;

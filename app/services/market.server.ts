@@ -2,11 +2,11 @@
 import { and, desc, eq, inArray, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
-import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
-import { formatCursor, parseCursor, type Cursor } from "~/domain/cursor";
+import { valueOf } from "~/lib/statement-shapes.server";
+import { BEFORE_ALL, formatCursor, parseCursor, type Cursor } from "~/domain/cursor";
 import { recordColumns } from "./reputation.server";
 import { shownScore } from "./sites.server";
-import { shapeViewer, viewerValues, type Viewer } from "./viewer.server";
+import { viewerShapes, type Viewer } from "./viewer.server";
 
 export const MARKET_PAGE_SIZE = 24;
 
@@ -67,15 +67,12 @@ export function marketPageQuery(db: Database, viewerUserId: string | SQL, cursor
 type PostRow = Awaited<ReturnType<typeof marketPageQuery>>[number];
 
 /** `marketPageQuery` built once, for the session's round trip; the first page starts after a position before every listing. */
-const marketPageShape = statementShapes((db) => [marketPageQuery(db, shapeViewer(db).userId, { at: valueOf("at"), id: valueOf("id") })] as const);
-
-/** A cursor's time has at most 15 digits (app/domain/cursor.ts); listings' times are the epoch milliseconds the app writes. */
-const BEFORE_EVERY_LISTING: Cursor = { at: Number.MAX_SAFE_INTEGER, id: "" };
+const marketPageShape = viewerShapes((db, viewer) => [marketPageQuery(db, viewer.userId, { at: valueOf("at"), id: valueOf("id") })] as const);
 
 /** `marketPageQuery` for one of `requireAuthWith`'s viewers, with SQL built once. */
 export function marketPageStatements(db: Database, viewer: Viewer, cursor: Cursor | null) {
-  const after = cursor ?? BEFORE_EVERY_LISTING;
-  return marketPageShape(db, { ...viewerValues(viewer), at: after.at, id: after.id });
+  const after = cursor ?? BEFORE_ALL.descending;
+  return marketPageShape(db, viewer, { at: after.at, id: after.id });
 }
 
 /** The posts `marketPageQuery` read, and the position of the next page (null on the last). */
@@ -133,11 +130,11 @@ export function marketPostQuery(db: Database, viewerUserId: string | SQL, listin
 }
 
 /** `marketPostQuery` built once, for the session's round trip. */
-const marketPostShape = statementShapes((db) => [marketPostQuery(db, shapeViewer(db).userId, valueOf("listing"))] as const);
+const marketPostShape = viewerShapes((db, viewer) => [marketPostQuery(db, viewer.userId, valueOf("listing"))] as const);
 
 /** `marketPostQuery` for one of `requireAuthWith`'s viewers, with SQL built once. */
 export function marketPostStatements(db: Database, viewer: Viewer, listingId: string) {
-  return marketPostShape(db, { ...viewerValues(viewer), listing: listingId });
+  return marketPostShape(db, viewer, { listing: listingId });
 }
 
 export type MarketPost = PostRow;

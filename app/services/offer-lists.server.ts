@@ -7,10 +7,10 @@ import { and, asc, desc, eq, isNull, or, sql, type Placeholder, type SQL } from 
 import { alias } from "drizzle-orm/sqlite-core";
 import { offerEntries, offers, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
-import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
-import { formatCursor, type Cursor } from "~/domain/cursor";
+import { valueOf } from "~/lib/statement-shapes.server";
+import { BEFORE_ALL, formatCursor, type Cursor } from "~/domain/cursor";
 import { offerStatusCode, type EntryStatus } from "~/domain/offer-rules";
-import { shapeViewer, viewerValues, type Viewer } from "./viewer.server";
+import { viewerShapes, type Viewer } from "./viewer.server";
 
 /** Rows on a page of either list. */
 export const OFFER_PAGE_SIZE = 20;
@@ -77,26 +77,20 @@ export function offerListsQueries(db: Database, userId: string | SQL, siteId: st
 }
 
 /** `offerListsQueries` built once, for `requireAuthWith`'s viewers; a first page starts after a position before every row. */
-const offerListsShape = statementShapes((db) => {
-  const viewer = shapeViewer(db);
-  return [
-    pageQuery(db, viewer.userId, viewer.siteId, false, { at: valueOf("offersAt"), id: valueOf("offersId") }),
-    pageQuery(db, viewer.userId, viewer.siteId, true, { at: valueOf("tradesAt"), id: valueOf("tradesId") }),
-  ] as const;
-});
-
-/**
- * Before every offer in the oldest-first list, and every trade in the newest-first one: a cursor's time has at most 15
- * digits (app/domain/cursor.ts), and rows' times are the epoch milliseconds the app writes.
- */
-const BEFORE_ALL = { oldestFirst: { at: Number.MIN_SAFE_INTEGER, id: "" }, newestFirst: { at: Number.MAX_SAFE_INTEGER, id: "" } };
+const offerListsShape = viewerShapes(
+  (db, viewer) =>
+    [
+      pageQuery(db, viewer.userId, viewer.siteId, false, { at: valueOf("offersAt"), id: valueOf("offersId") }),
+      pageQuery(db, viewer.userId, viewer.siteId, true, { at: valueOf("tradesAt"), id: valueOf("tradesId") }),
+    ] as const,
+);
 
 /** `offerListsQueries` for one of `requireAuthWith`'s viewers, with SQL built once. */
 export function offerListsStatements(db: Database, viewer: Viewer, positions: OfferListPositions) {
-  const offersAfter = positions.offersAfter ?? BEFORE_ALL.oldestFirst;
-  const tradesAfter = positions.tradesAfter ?? BEFORE_ALL.newestFirst;
-  return offerListsShape(db, {
-    ...viewerValues(viewer),
+  // Offers are oldest first, trades newest first.
+  const offersAfter = positions.offersAfter ?? BEFORE_ALL.ascending;
+  const tradesAfter = positions.tradesAfter ?? BEFORE_ALL.descending;
+  return offerListsShape(db, viewer, {
     offersAt: offersAfter.at,
     offersId: offersAfter.id,
     tradesAt: tradesAfter.at,

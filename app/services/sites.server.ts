@@ -67,7 +67,7 @@ export function ownedSitesQuery(db: Database, userId: string | SQL) {
 }
 
 /** `shownScore` of a whole row. (The placeholder's formula never gives NULL; drizzle types a generated column as nullable.) */
-function shownScoreOf(site: Pick<OwnedSite, "score" | "placeholderScore">): number {
+export function shownScoreOf(site: Pick<OwnedSite, "score" | "placeholderScore">): number {
   return site.score ?? site.placeholderScore ?? 0;
 }
 

@@ -1,7 +1,7 @@
 /** Who a signed-in page's statements are for, before the session has been read (auth.server.ts, `requireAuthWith`). */
 import { sql, type Placeholder } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
-import { valueOf } from "~/lib/statement-shapes.server";
+import { statementShapes, valueOf, type Preparable, type Values } from "~/lib/statement-shapes.server";
 import { activeSiteIdSql } from "./sites.server";
 
 /**
@@ -13,11 +13,6 @@ export interface Viewer {
   sessionId: string;
   /** The active site's id when the request knows it already; null: the statements find it from the session. */
   siteId: string | null;
-}
-
-/** A statement shape's values for `viewer`, where `shapeViewer` put them. */
-export function viewerValues(viewer: Viewer) {
-  return { session: viewer.sessionId, site: viewer.siteId };
 }
 
 /**
@@ -32,16 +27,20 @@ export function sessionKeys(sessionId: string | Placeholder) {
   };
 }
 
-/** The user and the active site of a session as SQL (NULL for a user without a site). */
-export function sqlViewer(db: Database, { userId, remembered }: ReturnType<typeof sessionKeys>) {
-  return { userId, siteId: activeSiteIdSql(db, userId, remembered) };
-}
-
 /**
- * The viewer in a statement shape, with `viewerValues` filled in: the user from the session's id, and the active site
+ * The viewer in a statement shape (`viewerShapes` fills it in): the user from the session's id, and the active site
  * given, or else found from the session (so a page's lists are of the site the request has already read, when it has).
  */
 export function shapeViewer(db: Database) {
-  const { userId, siteId } = sqlViewer(db, sessionKeys(valueOf("session")));
-  return { userId, siteId: sql`coalesce(${valueOf("site")}, ${siteId})` };
+  const { userId, remembered } = sessionKeys(valueOf("session"));
+  return { userId, siteId: sql`coalesce(${valueOf("site")}, ${activeSiteIdSql(db, userId, remembered)})` };
+}
+
+/**
+ * Statement shapes (decision 32) for `requireAuthWith`'s viewers: `build` writes the statements for the viewer as
+ * `shapeViewer`'s SQL, and each use fills in the viewer and the statements' own `values`.
+ */
+export function viewerShapes<T extends readonly Preparable[]>(build: (db: Database, viewer: ReturnType<typeof shapeViewer>) => T) {
+  const shapes = statementShapes((db) => build(db, shapeViewer(db)));
+  return (db: Database, viewer: Viewer, values: Values = {}): T => shapes(db, { ...values, session: viewer.sessionId, site: viewer.siteId });
 }
