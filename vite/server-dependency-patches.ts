@@ -1,9 +1,9 @@
 import type { Plugin } from "vite";
 
 /**
- * Two changes to dependencies' code in the server build, each for CPU the Worker spent on every page (decision 31,
- * docs/decisions/0031-one-server-bundle-and-dependency-patches.md). Each fails the build when the code it
- * changes no longer reads as it expects, so an upgrade cannot drop it unseen.
+ * Three changes to dependencies' code in the server build, each for CPU the Worker spent on every page (decisions 31
+ * and 33, docs/decisions/0031-one-server-bundle-and-dependency-patches.md and 0033-react-output-encoded-once.md). Each
+ * fails the build when the code it changes no longer reads as it expects, so an upgrade cannot drop it unseen.
  */
 
 /** React Router's matching code, which Remix 2 runs on the server (`@remix-run/router` 1.x). */
@@ -89,9 +89,40 @@ export function cacheEntityKinds(code: string): string {
     .replace(IS_FUNCTION, "/** The entity kinds along each class's chain. */\nconst kindsOfClass = new WeakMap();\nfunction is(value, type) {");
 }
 
+/** React 18's streaming server renderer for web streams (`react-dom/server` in a Worker), as published minified. */
+const REACT_SERVER_MODULE = /[\\/]node_modules[\\/]react-dom[\\/]cjs[\\/]react-dom-server\.browser\.production\.min\.js$/;
+/** Its writing of chunks: `p` writes a chunk, `t` writes one and goes on, `ba` ends a flush, `u` and `w` make chunks. */
+const REACT_CHUNK_WRITING =
+  "function p(a,b){if(0!==b.length)if(512<b.length)0<n&&(a.enqueue(new Uint8Array(l.buffer,0,n)),l=new Uint8Array(512),n=0),a.enqueue(b);else{var c=l.length-n;c<b.length&&(0===c?a.enqueue(l):(l.set(b.subarray(0,c),n),a.enqueue(l),b=b.subarray(c)),l=new Uint8Array(512),n=0);l.set(b,n);n+=b.length}}function t(a,b){p(a,b);return!0}function ba(a){l&&0<n&&(a.enqueue(new Uint8Array(l.buffer,0,n)),l=null,n=0)}var ca=new TextEncoder;function u(a){return ca.encode(a)}function w(a){return ca.encode(a)}";
+/** Where a flush begins (and, after its first part, goes on): a new 512-byte view. */
+const REACT_VIEW_RESET = /l=new Uint8Array\(512\);n=0/g;
+
+/**
+ * React 18's renderer encodes every piece of a page to bytes as it writes it (each tag's parts, each attribute's value,
+ * each text) and copies them into 512-byte chunks, each handed to the response's stream: thousands of calls into the
+ * runtime's encoder and about eighty stream chunks for the market's 39 KB. Here a flush gathers its text and encodes it
+ * once, as one chunk. React's flushes are synchronous, as its own shared view already assumes, so one pending text
+ * serves every render; the bytes are the same.
+ */
+export function encodeReactOutputOnce(code: string): string {
+  const resets = code.match(REACT_VIEW_RESET)?.length ?? 0;
+  if (!code.includes(REACT_CHUNK_WRITING) || resets !== 2) {
+    throw new Error(
+      "server-dependency-patches: react-dom's server renderer writes chunks differently; check the patch against the new version (vite/server-dependency-patches.ts)",
+    );
+  }
+  return code
+    .replace(
+      REACT_CHUNK_WRITING,
+      'var pendingText="";function p(a,b){pendingText+=b}function t(a,b){pendingText+=b;return!0}function ba(a){pendingText&&(a.enqueue(ca.encode(pendingText)),pendingText="")}var ca=new TextEncoder;function u(a){return a}function w(a){return a}',
+    )
+    .replace(REACT_VIEW_RESET, 'pendingText=""');
+}
+
 const patches = [
   { name: "@remix-run/router's route matching", module: ROUTER_MODULE, apply: cacheRouteMatching },
   { name: "drizzle-orm's is()", module: DRIZZLE_ENTITY_MODULE, apply: cacheEntityKinds },
+  { name: "react-dom's server renderer", module: REACT_SERVER_MODULE, apply: encodeReactOutputOnce },
 ];
 
 /**
@@ -108,9 +139,9 @@ export function serverDependencyPatches(): Plugin {
       serverBuild = config.command === "build" && Boolean(config.build.ssr);
     },
     transform(code, id, options) {
-      if (!options?.ssr) return undefined;
-      const file = id.split("?")[0] ?? id;
-      const patch = patches.find(({ module }) => module.test(file));
+      // A module with a query is one Vite or Rollup made from the file (a CommonJS module's `?commonjs-exports`).
+      if (!options?.ssr || id.includes("?")) return undefined;
+      const patch = patches.find(({ module }) => module.test(id));
       if (!patch) return undefined;
       applied.add(patch.name);
       return { code: patch.apply(code), map: null };

@@ -3,8 +3,9 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { createElement, Suspense } from "react";
 import { describe, expect, it } from "vitest";
-import { cacheEntityKinds, cacheRouteMatching } from "../../vite/server-dependency-patches";
+import { cacheEntityKinds, cacheRouteMatching, encodeReactOutputOnce } from "../../vite/server-dependency-patches";
 
 type Route = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: Route[] };
 type Match = { params: Record<string, string | undefined>; pathname: string; pathnameBase: string; route: Route };
@@ -193,6 +194,100 @@ describe("drizzle's is() with each class's kinds gathered once", () => {
 
   it("fails the build when drizzle's is() no longer reads as the patch expects", () => {
     expect(() => cacheEntityKinds(entitySource.replace("cls = Object.getPrototypeOf(cls);", "cls = parentOf(cls);"))).toThrow(
+      /server-dependency-patches/,
+    );
+  });
+});
+
+const reactServerFile = join(
+  require.resolve("react-dom/package.json").replace(/package\.json$/, ""),
+  "cjs",
+  "react-dom-server.browser.production.min.js",
+);
+const reactServerSource = readFileSync(reactServerFile, "utf8");
+
+describe("React's server renderer with each flush encoded once", () => {
+  type Renderer = {
+    renderToReadableStream(element: unknown, options?: Record<string, unknown>): Promise<ReadableStream<Uint8Array> & { allReady: Promise<void> }>;
+  };
+  // The published CommonJS module, run with this test's React.
+  const loadRenderer = (code: string) => {
+    const module = { exports: {} as Renderer };
+    new Function("module", "exports", "require", code)(module, module.exports, require);
+    return module.exports;
+  };
+  const h = createElement;
+
+  /** A part of the page that waits `ms` before it can render (its own promise per page). */
+  function later(text: string, ms: number) {
+    let done = false;
+    const ready = new Promise<void>((resolve) =>
+      setTimeout(() => {
+        done = true;
+        resolve();
+      }, ms),
+    );
+    return function Later() {
+      if (!done) throw ready;
+      return h("p", { className: "later" }, text);
+    };
+  }
+
+  // Text and attributes to escape, characters of two to four bytes, a text longer than React's 512-byte chunks, many
+  // small pieces, and a part that streams in after the shell (a second flush).
+  function page(name: string) {
+    const Later = later(`${name}: arrived — ünïcödé 日本 🎉`, 15);
+    return h(
+      "html",
+      { lang: "en" },
+      h("head", null, h("title", null, `${name} & <friends>`)),
+      h(
+        "body",
+        null,
+        h("h1", { title: `"${name}" & 'co'`, "data-x": "ü" }, "Café — 日本語 🎉"),
+        h("p", null, "long ".repeat(400) + "🎉"),
+        h(
+          "ul",
+          null,
+          ...Array.from({ length: 300 }, (_, i) =>
+            h("li", { key: i, className: `item-${i}` }, `${name} ${i} ✓`, h("a", { href: `/x?i=${i}&n=${name}` }, "link")),
+          ),
+        ),
+        h(Suspense, { fallback: h("p", null, "waiting…") }, h(Later)),
+      ),
+    );
+  }
+
+  async function render(renderer: Renderer, name: string) {
+    const stream = await renderer.renderToReadableStream(page(name), {
+      nonce: "n0nce",
+      bootstrapScriptContent: "window.started = true;",
+      bootstrapModules: ["/entry.js"],
+    });
+    const chunks: Uint8Array[] = [];
+    const reader = stream.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
+    return { bytes: Buffer.concat(chunks), chunks: chunks.length };
+  }
+
+  it("writes the same bytes as React's own renderer, in fewer chunks, with two pages rendering at once", async () => {
+    const upstream = loadRenderer(reactServerSource);
+    const patched = loadRenderer(encodeReactOutputOnce(reactServerSource));
+    const [a, b] = await Promise.all([render(upstream, "first"), render(upstream, "second")]);
+    const [patchedA, patchedB] = await Promise.all([render(patched, "first"), render(patched, "second")]);
+    expect(patchedA.bytes.equals(a.bytes)).toBe(true);
+    expect(patchedB.bytes.equals(b.bytes)).toBe(true);
+    const html = patchedA.bytes.toString("utf8");
+    expect(html).toContain("Café — 日本語 🎉");
+    expect(html).toContain("first: arrived — ünïcödé 日本 🎉");
+    expect(html).toContain("first 299 ✓");
+    expect(html).not.toContain("second");
+    expect(patchedA.chunks).toBeLessThan(a.chunks / 4);
+  });
+
+  it("fails the build when React's writing of chunks no longer reads as the patch expects", () => {
+    expect(() => encodeReactOutputOnce(reactServerSource.replace("function ba(a){", "function bb(a){"))).toThrow(/server-dependency-patches/);
+    expect(() => encodeReactOutputOnce(reactServerSource.replace("l=new Uint8Array(512);n=0", "l=new Uint8Array(2048);n=0"))).toThrow(
       /server-dependency-patches/,
     );
   });
