@@ -11,7 +11,8 @@
 // BENCH_PROPOSALS (default 400), BENCH_CHECKS (default 300), BENCH_CHAT_SOCKETS (default 100),
 // BENCH_CHAT_MESSAGES (default 1000), BENCH_WEBHOOKS (default 300 checkouts, each delivered 5 times),
 // BENCH_LINK_CHECKS (default 200 delivered links re-checked by the five-minute job), BENCH_AUDITS (default 120
-// sites audited by the five-minute job, AUDITS_PER_RUN at its default of 40).
+// sites audited by the five-minute job, AUDITS_PER_RUN at its default of 40), BENCH_LOCAL_OBSERVABILITY=1 (keeps
+// wrangler's local tracing of every invocation on, as `npm start` has it).
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -553,6 +554,9 @@ try {
   worker = await startWorker({
     port: PORT,
     persistTo,
+    // What is measured is the Worker: wrangler's local tracing of each invocation cost a page 1.2 to 1.8 ms of the
+    // Worker's thread (docs/decisions/0034-bench-without-local-observability.md). BENCH_LOCAL_OBSERVABILITY=1 keeps it.
+    localObservability: process.env.BENCH_LOCAL_OBSERVABILITY === "1",
     vars: {
       SIGNUP_DELAY_MS: "0",
       APP_URL: base,

@@ -42,8 +42,12 @@ export function executeFile(file, persistTo) {
   run("wrangler", ["d1", "execute", "DB", "--local", "--file", file, ...persistArgs(persistTo)], { quiet: true, env: { CI: "true" } });
 }
 
-/** Starts `wrangler dev` on the built Worker and resolves once it answers. */
-export async function startWorker({ port, persistTo, vars = {}, inherit = false }) {
+/**
+ * Starts `wrangler dev` on the built Worker and resolves once it answers. `localObservability: false` turns off
+ * wrangler's local observability (on by default): it traces every invocation of the Worker, each database call
+ * included, to a collector on the Worker's own thread, which a deployed Worker does not pay for.
+ */
+export async function startWorker({ port, persistTo, vars = {}, inherit = false, localObservability = true }) {
   // --test-scheduled: GET /__scheduled?cron=… runs a cron job on this local Worker (the daily jobs, or "*/5 * * * *").
   const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", ...persistArgs(persistTo), "--show-interactive-dev-session=false", "--test-scheduled"];
   // Local runs are development explicitly; the Worker treats anything else as production.
@@ -51,7 +55,7 @@ export async function startWorker({ port, persistTo, vars = {}, inherit = false 
   const child = spawn(bin("wrangler"), args, {
     cwd: root,
     stdio: inherit ? "inherit" : ["ignore", "pipe", "pipe"],
-    env: { ...process.env },
+    env: { ...process.env, ...(localObservability ? {} : { X_LOCAL_OBSERVABILITY: "false" }) },
     detached: !inherit,
   });
   let log = "";
