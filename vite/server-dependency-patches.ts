@@ -102,7 +102,8 @@ const REACT_VIEW_RESET = /l=new Uint8Array\(512\);n=0/g;
  * each text) and copies them into 512-byte chunks, each handed to the response's stream: thousands of calls into the
  * runtime's encoder and about eighty stream chunks for the market's 39 KB. Here a flush gathers its text and encodes it
  * once, as one chunk. React's flushes are synchronous, as its own shared view already assumes, so one pending text
- * serves every render; the bytes are the same.
+ * serves every render; the bytes are the same. Each flush begins by clearing it, as React starts a new view: a flush
+ * to a stream whose reader has gone throws before it sends, and leaves its text behind.
  */
 export function encodeReactOutputOnce(code: string): string {
   const resets = code.match(REACT_VIEW_RESET)?.length ?? 0;

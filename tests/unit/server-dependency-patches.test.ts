@@ -285,6 +285,52 @@ describe("React's server renderer with each flush encoded once", () => {
     expect(patchedA.chunks).toBeLessThan(a.chunks / 4);
   });
 
+  // A part that fails (rendered in the browser instead), and parts nested in parts that arrive at different times.
+  function failingAndNested(name: string) {
+    const Outer = later(`${name}: outer`, 10);
+    const Inner = later(`${name}: inner`, 25);
+    const Fails = () => {
+      throw new Error(`${name} failed`);
+    };
+    return h(
+      "div",
+      null,
+      h(Suspense, { fallback: h("p", null, "failing…") }, h(Fails)),
+      h(Suspense, { fallback: h("p", null, "outer…") }, h(Outer), h(Suspense, { fallback: h("p", null, "inner…") }, h(Inner))),
+    );
+  }
+
+  async function bytesOf(stream: ReadableStream<Uint8Array>) {
+    return Buffer.from(await new Response(stream).arrayBuffer());
+  }
+
+  it("writes the same bytes as React's own renderer when a part fails and when parts arrive nested and late", async () => {
+    const upstream = loadRenderer(reactServerSource);
+    const patched = loadRenderer(encodeReactOutputOnce(reactServerSource));
+    const quiet = { onError: () => undefined };
+    const expected = await bytesOf(await upstream.renderToReadableStream(failingAndNested("page"), quiet));
+    const written = await bytesOf(await patched.renderToReadableStream(failingAndNested("page"), quiet));
+    expect(written.equals(expected)).toBe(true);
+    expect(written.toString("utf8")).toContain("page: inner");
+  });
+
+  it("leaves nothing of a page whose reader went away in the next page", async () => {
+    // The first page's reader cancels after the shell: the part that arrives later is written to a closed stream, and
+    // what React had gathered of it is never sent. The next page must start clean.
+    const renderOnceCancelled = async (renderer: Renderer) => {
+      const cancelled = await renderer.renderToReadableStream(page("cancelled"), { onError: () => undefined });
+      const reader = cancelled.getReader();
+      await reader.read();
+      await reader.cancel();
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      return (await render(renderer, "next")).bytes;
+    };
+    const expected = await renderOnceCancelled(loadRenderer(reactServerSource));
+    const written = await renderOnceCancelled(loadRenderer(encodeReactOutputOnce(reactServerSource)));
+    expect(written.toString("utf8")).not.toContain("cancelled");
+    expect(written.equals(expected)).toBe(true);
+  });
+
   it("fails the build when React's writing of chunks no longer reads as the patch expects", () => {
     expect(() => encodeReactOutputOnce(reactServerSource.replace("function ba(a){", "function bb(a){"))).toThrow(/server-dependency-patches/);
     expect(() => encodeReactOutputOnce(reactServerSource.replace("l=new Uint8Array(512);n=0", "l=new Uint8Array(2048);n=0"))).toThrow(
