@@ -6,6 +6,11 @@ import type { Plugin } from "vite";
  * fails the build when the code it changes no longer reads as it expects, so an upgrade cannot drop it unseen.
  */
 
+/** The build's error when a dependency's code no longer reads as its patch expects. */
+function changedUpstream(what: string): Error {
+  return new Error(`server-dependency-patches: ${what}; check the patch against the new version (vite/server-dependency-patches.ts)`);
+}
+
 /** React Router's matching code, which Remix 2 runs on the server (`@remix-run/router` 1.x). */
 const ROUTER_MODULE = /[\\/]node_modules[\\/]@remix-run[\\/]router[\\/]dist[\\/]router\.js$/;
 const FLATTEN_AND_RANK = /let branches = flattenRoutes\(routes\);\s*rankRouteBranches\(branches\);/;
@@ -48,9 +53,7 @@ function compilePathEachTime(path, caseSensitive, end) {`;
  */
 export function cacheRouteMatching(code: string): string {
   if (!FLATTEN_AND_RANK.test(code) || !COMPILE_PATH.test(code)) {
-    throw new Error(
-      "server-dependency-patches: @remix-run/router's matchRoutesImpl or compilePath changed; check the patch against the new version (vite/server-dependency-patches.ts)",
-    );
+    throw changedUpstream("@remix-run/router's matchRoutesImpl or compilePath changed");
   }
   return code.replace(FLATTEN_AND_RANK, "let branches = rankedBranches(routes);").replace(COMPILE_PATH, routeMatchingHelpers);
 }
@@ -69,9 +72,7 @@ const IS_FUNCTION = /function is\(value, type\) \{/;
  */
 export function cacheEntityKinds(code: string): string {
   if (!CLASS_WALK.test(code) || !IS_FUNCTION.test(code)) {
-    throw new Error(
-      "server-dependency-patches: drizzle-orm's is() changed; check the patch against the new version (vite/server-dependency-patches.ts)",
-    );
+    throw changedUpstream("drizzle-orm's is() changed");
   }
   return code
     .replace(
@@ -108,9 +109,7 @@ const REACT_VIEW_RESET = /l=new Uint8Array\(512\);n=0/g;
 export function encodeReactOutputOnce(code: string): string {
   const resets = code.match(REACT_VIEW_RESET)?.length ?? 0;
   if (!code.includes(REACT_CHUNK_WRITING) || resets !== 2) {
-    throw new Error(
-      "server-dependency-patches: react-dom's server renderer writes chunks differently; check the patch against the new version (vite/server-dependency-patches.ts)",
-    );
+    throw changedUpstream("react-dom's server renderer writes chunks differently");
   }
   return code
     .replace(

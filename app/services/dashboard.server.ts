@@ -104,13 +104,18 @@ function suggestionsOf(tag: string | null, tagged: SuggestionRow[], any: Suggest
  * and their active site's alone, so the batch can be read in the session's round trip.
  */
 export function dashboardQueries(db: Database, viewer: ViewerIds, now: number, timeZone: string, random = Math.random) {
-  return dashboardStatementsFor(db, viewer, { now, weekday: dayOfWeek(now, timeZone), taggedFrom: random(), anyFrom: random() });
+  return dashboardStatementsFor(db, viewer, dashboardValues(now, timeZone, random));
 }
 
 /** The user and the active site, as ids or as SQL. */
 type ViewerIds = { userId: string | SQL; siteId: string | SQL };
 
 type DashboardValues<V> = { now: V; weekday: V; taggedFrom: V; anyFrom: V };
+
+/** The request's values of the dashboard's statements: the time, the viewer's weekday, the suggestions' random points. */
+function dashboardValues(now: number, timeZone: string, random: () => number): DashboardValues<number> {
+  return { now, weekday: dayOfWeek(now, timeZone), taggedFrom: random(), anyFrom: random() };
+}
 
 function dashboardStatementsFor(db: Database, viewer: ViewerIds, values: DashboardValues<number | Placeholder>) {
   return [
@@ -135,7 +140,7 @@ const dashboardShape = viewerShapes((db, viewer) =>
 
 /** `dashboardQueries` for one of `requireAuthWith`'s viewers, with SQL built once. */
 export function dashboardStatements(db: Database, viewer: Viewer, now: number, timeZone: string, random = Math.random) {
-  return dashboardShape(db, viewer, { now, weekday: dayOfWeek(now, timeZone), taggedFrom: random(), anyFrom: random() });
+  return dashboardShape(db, viewer, dashboardValues(now, timeZone, random));
 }
 
 type DashboardRows = BatchResponse<ReturnType<typeof dashboardQueries>>;
