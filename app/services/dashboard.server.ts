@@ -10,7 +10,7 @@ import { linkProblemsQuery } from "./delivered-links.server";
 import { dayOfWeek, SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
 import { valueOf } from "~/lib/statement-shapes.server";
 import { viewerShapes, type Viewer } from "./viewer.server";
-import { hasTag, shownScore } from "./sites.server";
+import { shownScore } from "./sites.server";
 
 // Read in a batch, where drizzle maps rows by column name: every column needs a name of its own (sites.id and
 // listings.id would collide and shift the row).
@@ -26,8 +26,8 @@ const suggestionColumns = {
 };
 
 /**
- * How many index entries after the random point are looked at for a tag: bounds the work for a common tag (reading
- * 1,000 entries took 0.8 ms at 100,000 sites, 200 take 0.2 ms) and is plenty to find five tradable sites among them.
+ * How many of a tag's sites after the random point are looked at: bounds the work when few of them can be traded
+ * with (unverified, unlisted or the viewer's own), and is plenty to find five tradable sites among them.
  */
 const TAG_CANDIDATES = 200;
 
@@ -45,22 +45,18 @@ function tagOfTheDaySql(siteId: string | SQL, weekday: number | Placeholder) {
  * Tradable sites from a random point of the search index onwards, wrapping round to the start: one statement, a
  * UNION ALL of the stretch after the point and the stretch before it, where the outer LIMIT stops before the second
  * stretch is read when the first has enough. `ORDER BY random()` read every listed site (half a second at 100,000
- * sites). Neighbours in the index are sites listed around the same time. With a tag, the tag's entries in the
- * full-text index are walked the same way.
+ * sites). Neighbours in the index are sites listed around the same time. With a tag, the tag's rows of `site_tags`
+ * (migrations/0021, docs/decisions/0035-tags-index-for-suggestions.md; in the same order) are walked the same way.
  */
 function randomSitesQuery(db: Database, userId: string | SQL, tag: SQL | null, count: number, fraction: number | Placeholder) {
   const start = sql`(SELECT CAST(${fraction} * max(${sites.searchRowid}) AS INTEGER) FROM ${sites})`;
   const tradable = and(eq(sites.verified, true), ne(sites.userId, userId));
   const stretch = (after: boolean) => {
     const side = after ? sql`>=` : sql`<`;
+    // A site without tags has no tag of the day (NULL), which no row has.
     const where = tag
-      ? // The point is MATERIALIZED, worked out once: as a plain subquery it was worked out again for every entry of
-        // the tag in the index (100 ms for a common tag at 100,000 sites). The phrase is ftsPhrase(tagToken(tag)), one
-        // that matches nothing without a tag; a description can spell a tag's token too, so the tags are checked after.
-        sql`${sites.searchRowid} IN (WITH point(at) AS MATERIALIZED ${start}
-          SELECT rowid FROM site_search WHERE site_search MATCH coalesce('"' || replace('#' || ${tag} || '#', '"', '""') || '"', '""')
-            AND rowid ${side} (SELECT at FROM point)
-          ORDER BY rowid LIMIT ${TAG_CANDIDATES}) AND ${hasTag(sites.tags, tag)}`
+      ? sql`${sites.searchRowid} IN (SELECT search_rowid FROM site_tags WHERE tag = ${tag} AND search_rowid ${side} ${start}
+          ORDER BY search_rowid LIMIT ${TAG_CANDIDATES})`
       : sql`${sites.searchRowid} ${side} ${start}`;
     return (
       db

@@ -572,6 +572,45 @@ describe("the day's tag", () => {
   });
 });
 
+describe("the tags' index of the suggestions (site_tags)", () => {
+  it("follows a site's tags as they are saved, and forgets a site that goes", async () => {
+    const db = database(env.DB);
+    const me = await signUp();
+    const other = await signUp();
+    const mine = await listSite(me.userId, { host: uniqueHost("mine"), tags: ["gaming"] });
+    const changing = await listSite(other.userId, { host: uniqueHost("changing"), tags: ["gaming", "seo"] });
+    for (let i = 0; i < 3; i += 1) await listSite(other.userId, { host: uniqueHost("gamer"), tags: ["gaming"] });
+    const rowsOf = async (siteId: string) =>
+      (
+        await env.DB.prepare("SELECT t.tag FROM site_tags t JOIN sites s ON s.search_rowid = t.search_rowid WHERE s.id = ? ORDER BY t.tag")
+          .bind(siteId)
+          .all<{ tag: string }>()
+      ).results.map((row) => row.tag);
+    const gamingSuggestions = async () => {
+      const { suggestions } = await dashboardFor(db, me.userId, mine.siteId, Date.now(), "UTC", () => 0);
+      expect(suggestions.tag).toBe("gaming");
+      return suggestions.matched.map((site) => site.siteId);
+    };
+    expect(await rowsOf(changing.siteId)).toEqual(["gaming", "seo"]);
+    expect(await gamingSuggestions()).toContain(changing.siteId);
+
+    // Saved through the settings, as an owner does.
+    const settings = { description: "Now about travel", tags: ["travel"], materials: [], contentTypes: [], listed: true, connects: 10 };
+    expect(await updateSiteSettings(db, other.userId, changing.siteId, settings, Date.now())).toBe(true);
+    expect(await rowsOf(changing.siteId)).toEqual(["travel"]);
+    expect(await gamingSuggestions()).not.toContain(changing.siteId);
+
+    const { search_rowid: rowid } = (await env.DB.prepare("SELECT search_rowid FROM sites WHERE id = ?")
+      .bind(changing.siteId)
+      .first<{ search_rowid: number }>())!;
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM listings WHERE site_id = ?").bind(changing.siteId),
+      env.DB.prepare("DELETE FROM sites WHERE id = ?").bind(changing.siteId),
+    ]);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM site_tags WHERE search_rowid = ?").bind(rowid).first("n")).toBe(0);
+  });
+});
+
 describe("your score", () => {
   it("shows the stored audit with the card formatting", async () => {
     const me = await signUp();
