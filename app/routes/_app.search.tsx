@@ -4,9 +4,9 @@ import { PostCard } from "~/components/post-card";
 import { messages } from "~/domain/messages";
 import { CATEGORY_TAGS, type Option } from "~/domain/options";
 import { AUTHORITY_BANDS, displayScore } from "~/domain/score";
-import { parseSearchQuery } from "~/domain/search";
-import { requireAuth } from "~/services/auth.server";
-import { searchListings } from "~/services/search.server";
+import { parseSearchQuery, type SearchQuery } from "~/domain/search";
+import { requireAuth, requireAuthWith } from "~/services/auth.server";
+import { browseResultOf, browseStatements, isBrowsing, searchListings, type SearchPost } from "~/services/search.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.query.term ? `Results for ${data.query.term}` : "Search results"} - Backlink Market` },
@@ -14,14 +14,27 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 
 /** Serves /search?term=… and, through search.$term.tsx, /search/{term}. */
 export async function loader({ request, context, params }: LoaderFunctionArgs) {
-  const auth = await requireAuth(request, context);
   const url = new URL(request.url);
   const query = parseSearchQuery(url.searchParams, params.term);
-  // Counted at the edge (no database write per search); people never reach it, scripts do.
-  const limited = context.env.SEARCH_LIMITER && !(await context.env.SEARCH_LIMITER.limit({ key: auth.user.id })).success;
+  const after = url.searchParams.get("after");
+  if (isBrowsing(query) && query.sort === "newest") {
+    // Nothing to search for: the market's list, read in the session's round trip and not counted as a search.
+    const started = performance.now();
+    const { rows } = await requireAuthWith(request, context, (viewer) => browseStatements(context.db, viewer, after));
+    context.responseHeaders.set("Server-Timing", `search;dur=${(performance.now() - started).toFixed(1)}`);
+    return found(query, browseResultOf(rows));
+  }
+  const auth = await requireAuth(request, context);
+  // Counted at the edge (no database write per search); people never reach it, scripts do. Browsing sorted by record
+  // is /market?sort=record's list, which has no limit either.
+  const limited = !isBrowsing(query) && context.env.SEARCH_LIMITER && !(await context.env.SEARCH_LIMITER.limit({ key: auth.user.id })).success;
   if (limited) return data({ query, posts: [], count: 0, next: null, limited: true }, { status: 429 });
-  const result = await searchListings(context.db, auth.user.id, query, url.searchParams.get("after"));
+  const result = await searchListings(context.db, auth.user.id, query, after);
   context.responseHeaders.set("Server-Timing", `search;dur=${result.durationMs.toFixed(1)}`);
+  return found(query, result);
+}
+
+function found(query: SearchQuery, result: { posts: SearchPost[]; count: number; next: string | null }) {
   return {
     query,
     posts: result.posts.map((post) => ({ ...post, score: displayScore(post.score) })),

@@ -75,6 +75,18 @@ export function marketPageStatements(db: Database, viewer: Viewer, cursor: Curso
   return marketPageShape(db, viewer, { at: after.at, id: after.id });
 }
 
+/** How many posts the market has for the viewer, counted up to `cap` (a query to batch): the search's count line. */
+export function marketCountQuery(db: Database, viewerUserId: string | SQL, cap: number) {
+  const capped = db
+    .select({ one: sql`1`.as("one") })
+    .from(listings)
+    .innerJoin(sites, eq(sites.id, listings.siteId))
+    .where(tradable(viewerUserId))
+    .limit(cap)
+    .as("capped");
+  return db.select({ count: sql<number>`count(*)`.mapWith(Number) }).from(capped);
+}
+
 /** The posts `marketPageQuery` read, and the position of the next page (null on the last). */
 export function marketPageOf(rows: PostRow[]) {
   const page = rows.slice(0, MARKET_PAGE_SIZE);

@@ -16,10 +16,14 @@ import type { Database } from "~/lib/db.server";
 import { AUTHORITY_BANDS } from "~/domain/score";
 import type { ReputationCounts } from "~/domain/reputation";
 import { ftsPhrase, gramToken, tagToken, type SearchQuery } from "~/domain/search";
-import { parseCursor } from "~/domain/cursor";
+import { BEFORE_ALL, parseCursor } from "~/domain/cursor";
+import type { BatchResponse } from "drizzle-orm/batch";
+import { valueOf } from "~/lib/statement-shapes.server";
+import { marketCountQuery, marketPageOf, marketPageQuery, MARKET_PAGE_SIZE } from "./market.server";
 import { hasTag } from "./sites.server";
+import { viewerShapes, type Viewer } from "./viewer.server";
 
-export const SEARCH_PAGE_SIZE = 24;
+export const SEARCH_PAGE_SIZE = MARKET_PAGE_SIZE;
 export const SEARCH_COUNT_CAP = 100;
 
 export interface SearchPost {
@@ -189,5 +193,48 @@ export async function searchListings(
     count: counted.length,
     next: rows.length > SEARCH_PAGE_SIZE ? page.at(-1)?.position ?? null : null,
     durationMs: performance.now() - started,
+  };
+}
+
+/**
+ * A search with nothing to search for (no term, tag or band), newest first: the market's own list, which /market shows
+ * to any signed-in user without a limit (docs/decisions/0036-browsing-search-is-the-market.md). Its page and count are
+ * read in the session's round trip, as the market's page is, and it is not counted against the search limit.
+ */
+export function isBrowsing(query: SearchQuery): boolean {
+  return query.term === "" && query.tags.length === 0 && query.bands.length === 0;
+}
+
+/** The market's page from the position `after` and its count up to SEARCH_COUNT_CAP, built once for `requireAuthWith`. */
+const browseShape = viewerShapes(
+  (db, viewer) =>
+    [marketPageQuery(db, viewer.userId, { at: valueOf("at"), id: valueOf("id") }), marketCountQuery(db, viewer.userId, SEARCH_COUNT_CAP)] as const,
+);
+
+/** `isBrowsing`'s statements for one of `requireAuthWith`'s viewers: a page from `after` (a market cursor) and the count. */
+export function browseStatements(db: Database, viewer: Viewer, after: string | null) {
+  const from = parseCursor(after) ?? BEFORE_ALL.descending;
+  return browseShape(db, viewer, { at: from.at, id: from.id });
+}
+
+/** The results `browseStatements` read, as `searchListings` gives them. */
+export function browseResultOf([rows, [counted]]: BatchResponse<ReturnType<typeof browseStatements>>) {
+  const { posts, next } = marketPageOf(rows);
+  return {
+    posts: posts.map(
+      ({ id, connects, url, description, category, icon, score, tags, record }): SearchPost => ({
+        id,
+        connects,
+        url,
+        description,
+        category,
+        icon,
+        score,
+        tags,
+        record,
+      }),
+    ),
+    count: counted?.count ?? 0,
+    next,
   };
 }

@@ -28,7 +28,11 @@ describe("per-address limits", () => {
       );
       expect(response.status).toBe(302);
     }
-    const eleventh = await post("/signup", { intent: "create", email: newEmail("v6"), password: PASSWORD, url: uniqueHost("v6"), description }, { address: `${prefix}:ffff::1`, at });
+    const eleventh = await post(
+      "/signup",
+      { intent: "create", email: newEmail("v6"), password: PASSWORD, url: uniqueHost("v6"), description },
+      { address: `${prefix}:ffff::1`, at },
+    );
     expect(eleventh.status).toBe(429);
   });
 });
@@ -38,7 +42,8 @@ describe("the waitlist (site-add form, sources hero and other)", () => {
     const at = windowStart(HOUR);
     const address = "203.0.113.50";
     const email = newEmail("wait");
-    const join = (url: string, mail = email) => post("/add-site?source=hero", { url, email: mail, category: "blog", description: "First version of it." }, { address, at });
+    const join = (url: string, mail = email) =>
+      post("/add-site?source=hero", { url, email: mail, category: "blog", description: "First version of it." }, { address, at });
     expect((await join("first-site.com")).status).toBe(302);
     expect((await join("second-site.com", email.toUpperCase())).status).toBe(302);
     const rows = await env.DB.prepare("SELECT url FROM beta_signups WHERE email = ?").bind(email).all();
@@ -67,7 +72,9 @@ describe("limits of signed-in actions", () => {
     const { cookie } = await signUp();
     for (let i = 0; i < 5; i += 1) expect((await post("/sites/new", { url: uniqueHost("added"), description }, { cookie, at })).status).toBe(302);
     for (let i = 0; i < 5; i += 1) {
-      expect((await post("/add-site?source=market", { url: uniqueHost("listed"), category: "blog", description, connects: "5" }, { cookie, at })).status).toBe(302);
+      expect(
+        (await post("/add-site?source=market", { url: uniqueHost("listed"), category: "blog", description, connects: "5" }, { cookie, at })).status,
+      ).toBe(302);
     }
     const refused = await post("/sites/new", { url: uniqueHost("extra"), description }, { cookie, at });
     expect(refused.status).toBe(429);
@@ -93,6 +100,20 @@ describe("limits of signed-in actions", () => {
     }
     expect(refused).not.toBeNull();
     expect(await read(refused!)).toContain(messages.tooManySearches);
+  });
+
+  it("search: browsing without a term, tag or band is the market's list, and not counted", async () => {
+    const { cookie } = await signUp();
+    for (let i = 0; i < 125; i += 1) {
+      for (const path of ["/search", "/search?sort=record"]) {
+        const response = await get(i % 2 ? path : `${path}${path.includes("?") ? "&" : "?"}term=`, { cookie });
+        expect(response.status, path).toBe(200);
+        await response.arrayBuffer();
+      }
+    }
+    const searched = await get("/search?term=garden", { cookie });
+    expect(searched.status).toBe(200);
+    expect(await read(searched)).not.toContain(messages.tooManySearches);
   });
 });
 

@@ -171,6 +171,18 @@ describe("search", () => {
     const all = await walk("/search?band=mid");
     expect(new Set(all).size).toBe(all.length);
     expect(new Set(all.slice(0, 30))).toEqual(new Set(listed));
+    // Without a term, tag or band: the market's own list, in the market's order, paged the same way.
+    const browsing = await walk("/search");
+    expect(new Set(browsing).size).toBe(browsing.length);
+    expect(new Set(browsing.slice(0, 30))).toEqual(new Set(listed));
+    const market = await read(await get("/market", { cookie: viewer.cookie }));
+    expect(browsing.slice(0, 24)).toEqual([...market.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]));
+    const total = (await env.DB.prepare(
+      "SELECT count(*) AS n FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.active = 1 AND s.verified = 1 AND s.user_id <> ?",
+    )
+      .bind(viewer.userId)
+      .first<number>("n"))!;
+    expect(await read(await get("/search", { cookie: viewer.cookie }))).toContain(`${Math.min(total, 100)}+ sites available`);
   });
 
   it("finds one- and two-character terms anywhere, literally", async () => {

@@ -238,7 +238,7 @@ describe("Server-Timing in development", () => {
     await response.text();
   });
 
-  it("reads the market, its open post, the Offers lists, the dashboard and Your Score in the session's own round trip", async () => {
+  it("reads the market, its open post, browsing search, the Offers lists, the dashboard and Your Score in the session's own round trip", async () => {
     const viewer = await trader();
     const seller = await trader();
     const theirHost = uniqueHost("theirs");
@@ -252,6 +252,12 @@ describe("Server-Timing in development", () => {
     expect(page).toContain("Trade terms");
     expect(page).toContain(`value="${theirs.listingId}"`);
     expect(page).not.toContain(mine.listingId);
+    // A search with nothing to search for is the market's list, read the same way.
+    const browsing = await devFetch("/search", { headers: { Cookie: cookie } });
+    expect(roundTrips(browsing)).toBe(1);
+    const results = await read(browsing);
+    expect(results).toContain(`href="/market?post=${theirs.listingId}"`);
+    expect(results).not.toContain(mine.listingId);
 
     expect((await propose(viewer.cookie, theirs.listingId)).status).toBe(302);
     for (const path of ["/mysite/offers", "/mysite"]) {
