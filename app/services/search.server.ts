@@ -23,6 +23,7 @@ import { marketCountQuery, marketPageOf, marketPageQuery, MARKET_PAGE_SIZE } fro
 import { hasTag } from "./sites.server";
 import { viewerShapes, type Viewer } from "./viewer.server";
 
+/** The market's page size: a search with nothing to search for shows the market's own pages (`isBrowsing`). */
 export const SEARCH_PAGE_SIZE = MARKET_PAGE_SIZE;
 export const SEARCH_COUNT_CAP = 100;
 
