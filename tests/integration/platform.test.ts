@@ -10,7 +10,8 @@ import { deliverOutbox, emailToUser, outboxSelection, SECRET_BODY_REMOVED } from
 import { requestPasswordReset } from "~/services/password-reset.server";
 import { shapeViewer } from "~/services/viewer.server";
 import { dashboardQueries } from "~/services/dashboard.server";
-import { marketPageQuery } from "~/services/market.server";
+import { marketCountQuery, marketPageQuery } from "~/services/market.server";
+import { SEARCH_COUNT_CAP } from "~/services/search.server";
 import {
   devFetch,
   get,
@@ -302,6 +303,19 @@ describe("Server-Timing in development", () => {
       // A walk of every listing would read more than the 150 listed here.
       expect(meta.rows_read, text.slice(0, 80)).toBeLessThan(100);
     }
+    // Browsing search's count (decision 36) stops at 100 listings: no more for a made-up session than for a real one.
+    const count = marketCountQuery(db, viewer.userId, SEARCH_COUNT_CAP).toSQL();
+    const readFor = async (session: string) =>
+      (
+        await env.DB.prepare(count.sql)
+          .bind(...fillPlaceholders(count.params, { session, site: null }))
+          .all()
+      ).meta.rows_read;
+    const someone = await signUp();
+    const real = await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ?").bind(someone.userId).first<string>("id");
+    const forReal = await readFor(real!);
+    expect(forReal).toBeLessThan(2 * SEARCH_COUNT_CAP + 10);
+    expect(await readFor("no-such-session")).toBeLessThanOrEqual(forReal);
   });
 
   it("answers an expired session's page with a redirect to /login and none of what was read with it", async () => {
