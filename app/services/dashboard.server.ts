@@ -53,22 +53,33 @@ function randomSitesQuery(db: Database, userId: string | SQL, tag: SQL | null, c
   const tradable = and(eq(sites.verified, true), ne(sites.userId, userId));
   const stretch = (after: boolean) => {
     const side = after ? sql`>=` : sql`<`;
-    // A site without tags has no tag of the day (NULL), which no row has.
-    const where = tag
-      ? sql`${sites.searchRowid} IN (SELECT search_rowid FROM site_tags WHERE tag = ${tag} AND search_rowid ${side} ${start}
-          ORDER BY search_rowid LIMIT ${TAG_CANDIDATES})`
-      : sql`${sites.searchRowid} ${side} ${start}`;
-    return (
-      db
+    // `+` keeps SQLite from walking every active listing (its index on `active`): the walk starts in the index.
+    const listed = and(eq(listings.siteId, sites.id), sql`+${listings.active} = 1`);
+    const name = after ? "after_point" : "before_point";
+    if (tag) {
+      // The tag's rows in order, joined to their sites one by one until `count` are tradable. (As `search_rowid IN
+      // (…)`, SQLite read all TAG_CANDIDATES sites and sorted them: 0.5 ms instead of 0.1 ms.) A site without tags
+      // has no tag of the day (NULL), which no row has.
+      const candidates = sql`(SELECT search_rowid FROM site_tags WHERE tag = ${tag} AND search_rowid ${side} ${start}
+        ORDER BY search_rowid LIMIT ${TAG_CANDIDATES}) AS candidates`;
+      return db
         .select(suggestionColumns)
-        .from(sites)
-        // `+` keeps SQLite from walking every active listing (its index on `active`): the walk starts in the index above.
-        .innerJoin(listings, and(eq(listings.siteId, sites.id), sql`+${listings.active} = 1`))
-        .where(and(tradable, where))
-        .orderBy(sites.searchRowid)
+        .from(candidates)
+        .innerJoin(sites, sql`${sites.searchRowid} = candidates.search_rowid`)
+        .innerJoin(listings, listed)
+        .where(tradable)
+        .orderBy(sql`candidates.search_rowid`)
         .limit(count)
-        .as(after ? "after_point" : "before_point")
-    );
+        .as(name);
+    }
+    return db
+      .select(suggestionColumns)
+      .from(sites)
+      .innerJoin(listings, listed)
+      .where(and(tradable, sql`${sites.searchRowid} ${side} ${start}`))
+      .orderBy(sites.searchRowid)
+      .limit(count)
+      .as(name);
   };
   return db
     .select()
