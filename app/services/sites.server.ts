@@ -1,5 +1,5 @@
 /** A user's sites: creating them, listing them, and the active site of a session. */
-import { and, asc, eq, sql, type SQL, type SQLWrapper } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { listings, sessions, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
@@ -49,14 +49,6 @@ export async function addSite(db: Database, site: NewSite, now: number): Promise
 
 /** The score a site shows: its audited score, or until the first audit its placeholder (docs/decisions/0024-placeholder-score.md). */
 export const shownScore = sql<number>`coalesce(${sites.score}, ${sites.placeholderScore})`;
-
-/**
- * The site carries this tag in its own tags. The search index's tag token can be spelt by a description too, so a
- * match in the index is checked with this.
- */
-export function hasTag(tags: SQLWrapper, tag: string | SQL): SQL {
-  return sql`EXISTS (SELECT 1 FROM json_each(${tags}) WHERE json_each.value = ${tag})`;
-}
 
 /**
  * The whole rows of the user's sites, oldest first (a query to run or to batch). The site switcher shows some fields

@@ -133,6 +133,49 @@ describe("search", () => {
     expect(await read(await get(`/search?term=${word}&tag=ai`, { cookie: viewer.cookie }))).toContain("0+ sites available");
   });
 
+  it("without a long term, reads a tag's sites newest first and needs every other tag; a short term decides by its text", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const pair = `${String.fromCodePoint(0x4e00 + Math.floor(Math.random() * 20000))}k`;
+    const onlyAi = await listSite(other.userId, { host: uniqueHost("only-ai"), description: `Pair ${pair} one`, tags: ["ai"] });
+    const posing = await listSite(other.userId, { host: uniqueHost("posing"), description: `Pair ${pair} says #ai# in its text`, tags: ["travel"] });
+    const both = await listSite(other.userId, { host: uniqueHost("both"), description: `Pair ${pair} two`, tags: ["travel", "ai"] });
+    const ids = (html: string) => [...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]!);
+    const tagsOf = async (listingIds: string[]) =>
+      (
+        await env.DB.prepare(`SELECT s.tags FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.id IN (${listingIds.map(() => "?").join(",")})`)
+          .bind(...listingIds)
+          .all<{ tags: string }>()
+      ).results.map((row) => JSON.parse(row.tags) as string[]);
+
+    const first = await read(await get("/search?tag=ai&tag=travel", { cookie: viewer.cookie }));
+    const page = ids(first);
+    expect(page[0]).toBe(both.listingId);
+    expect(page).not.toContain(onlyAi.listingId);
+    expect(page).not.toContain(posing.listingId);
+    for (const tags of await tagsOf(page)) expect(tags).toEqual(expect.arrayContaining(["ai", "travel"]));
+    // The next page goes on from the last site shown, older ones only, with both tags.
+    const next = first.match(/href="(\/search\?[^"]*after=[^"]+)"/)?.[1]?.replaceAll("&amp;", "&");
+    if (next) {
+      const second = ids(await read(await get(next, { cookie: viewer.cookie })));
+      expect(second.filter((id) => page.includes(id))).toEqual([]);
+      for (const tags of await tagsOf(second)) expect(tags).toEqual(expect.arrayContaining(["ai", "travel"]));
+      const rowids = async (listingIds: string[]) =>
+        Promise.all(
+          listingIds.map((id) =>
+            env.DB.prepare("SELECT s.search_rowid AS r FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.id = ?").bind(id).first<number>("r"),
+          ),
+        );
+      expect(Math.max(...(await rowids(second)).map(Number))).toBeLessThan(Math.min(...(await rowids(page)).map(Number)));
+    }
+
+    const short = async (query: string) => ids(await read(await get(`/search?term=${encodeURIComponent(pair)}&${query}`, { cookie: viewer.cookie })));
+    expect(await short("tag=ai")).toEqual([both.listingId, onlyAi.listingId]);
+    expect(await short("tag=travel")).toEqual([both.listingId, posing.listingId]);
+    expect(await short("tag=travel&tag=ai")).toEqual([both.listingId]);
+    expect(await short("tag=seo")).toEqual([]);
+  });
+
   it("titles a search without a term 'Search results' and survives any input", async () => {
     const viewer = await signUp();
     const page = await read(await get("/search?tag=seo", { cookie: viewer.cookie }));
