@@ -669,7 +669,10 @@ describe("the tags' index of the suggestions (site_tags)", () => {
     // The triggers' statement; a scan of the table here made each of them read every site's tags.
     const plan = await env.DB.prepare("EXPLAIN QUERY PLAN DELETE FROM site_tags WHERE search_rowid = ?").bind(1).all<{ detail: string }>();
     const details = plan.results.map((row) => row.detail);
-    expect(details.some((detail) => /^SEARCH site_tags USING (COVERING )?INDEX \w+ \(search_rowid=\?\)$/.test(detail)), details.join("; ")).toBe(true);
+    expect(
+      details.some((detail) => /^SEARCH site_tags USING (COVERING )?INDEX \w+ \(search_rowid=\?\)$/.test(detail)),
+      details.join("; "),
+    ).toBe(true);
   });
 });
 
