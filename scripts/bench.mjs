@@ -599,24 +599,34 @@ try {
     { name: "/search?term=blog&sort=record", path: "/search?term=blog&sort=record", headers: users },
   ];
   console.log(`\n${SITES} sites, ${SECONDS} s per page, ${CONCURRENCY} concurrent clients, against wrangler dev on this machine.\n`);
-  // The static file is measured before and after the pages; the ratio is to their mean, so a machine that slows
-  // down (or warms up) during the run does not favour the pages.
+  // The static file is measured before the pages and again after each one; a page's ratio is to the mean of the
+  // measurements right before and right after it, so a machine that slows down (or warms up) during the run (by up
+  // to 28% between its start and end on a 2-core machine) neither favours nor penalises the pages measured late.
   await load("/favicon.svg");
   const staticBefore = await load("/favicon.svg");
   const measured = [];
+  let staticPrevious = staticBefore;
+  const statics = [staticBefore.rps];
   for (const target of targets) {
     await load(target.path, target.headers); // warm up
-    measured.push({ target, result: await load(target.path, target.headers), js: await javascriptOf(target.path, target.headers) });
+    const result = await load(target.path, target.headers);
+    const js = await javascriptOf(target.path, target.headers);
+    const staticNext = await load("/favicon.svg");
+    measured.push({ target, result, js, staticRps: (staticPrevious.rps + staticNext.rps) / 2 });
+    staticPrevious = staticNext;
+    statics.push(staticNext.rps);
   }
-  const staticAfter = await load("/favicon.svg");
-  const staticRps = (staticBefore.rps + staticAfter.rps) / 2;
-  console.log(`Static file: ${staticBefore.rps.toFixed(0)} req/s before the pages, ${staticAfter.rps.toFixed(0)} after.`);
-  const rows = measured.map(({ target, result, js }) => {
+  console.log(
+    `Static file: ${staticBefore.rps.toFixed(0)} req/s before the pages, ${staticPrevious.rps.toFixed(0)} after them, ` +
+      `from ${Math.min(...statics).toFixed(0)} to ${Math.max(...statics).toFixed(0)} between the pages.`,
+  );
+  const rows = measured.map(({ target, result, js, staticRps }) => {
     const ratio = result.rps / staticRps;
     const required = signedIn.includes(target.path);
     return {
       page: target.name,
       "req/s": result.rps.toFixed(0),
+      "static req/s": staticRps.toFixed(0),
       "vs static": `${ratio.toFixed(2)}x${required ? (ratio >= RATIO_TARGET ? " ok" : " LOW") : ""}`,
       "p50 ms": result.p50.toFixed(1),
       "p99 ms": result.p99.toFixed(1),
