@@ -1,6 +1,6 @@
 /**
  * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, re-check verified
- * sites that are due, retry email. Every five minutes (`everyFiveMinutes`): delivered links and audits that are due,
+ * sites that are due, retry email, merge the search indexes. Every five minutes (`everyFiveMinutes`): delivered links and audits that are due,
  * and email.
  */
 import { lt, or } from "drizzle-orm";
@@ -16,6 +16,7 @@ import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteOldWindows } from "./rate-limit.server";
 import { refreshDueReputations } from "./reputation.server";
 import { recheckVerifiedSites } from "./verification.server";
+import { mergeSearchIndexes } from "./search.server";
 
 /**
  * The five-minute cron: the delivered links whose daily check is due (spread over the day), the sites whose weekly
@@ -53,4 +54,10 @@ export async function runHousekeeping(context: AppContext) {
   // And again for what the jobs above queued.
   await deliverOutbox(db, env, Math.max(now, Date.now()));
   await purgeExpiredSecrets(db, now);
+  // Last: the longest writes of the run, and nothing above waits for them.
+  try {
+    await mergeSearchIndexes(db);
+  } catch (error) {
+    console.error("search index merge", error);
+  }
 }

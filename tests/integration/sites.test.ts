@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it } from "vitest";
 import worker from "~/worker";
 import { messages } from "~/domain/messages";
-import { get, newEmail, post, signUp } from "./helpers";
+import { get, listSite, newEmail, post, read, signUp, uniqueHost } from "./helpers";
 
 const DESCRIPTION = "A second site about the best coffee in small towns.";
 
@@ -54,7 +54,9 @@ describe("site switcher", () => {
   it("switches to an own site and refuses someone else's", async () => {
     const owner = await signUp();
     await post("/sites/new", { url: "second-site.com", description: DESCRIPTION }, { cookie: owner.cookie });
-    const first = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ? ORDER BY created_at LIMIT 1").bind(owner.userId).first<{ id: string }>();
+    const first = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ? ORDER BY created_at LIMIT 1")
+      .bind(owner.userId)
+      .first<{ id: string }>();
     const switched = await post("/sites/active", { siteId: first!.id, redirectTo: "/market" }, { cookie: owner.cookie });
     expect(switched.status).toBe(302);
     expect(switched.headers.get("Location")).toBe("/market");
@@ -63,7 +65,9 @@ describe("site switcher", () => {
     const stranger = await signUp();
     const refused = await post("/sites/active", { siteId: first!.id }, { cookie: stranger.cookie });
     expect(refused.status).toBe(403);
-    const strangerSession = await env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?").bind(stranger.userId).first<{ id: string }>();
+    const strangerSession = await env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?")
+      .bind(stranger.userId)
+      .first<{ id: string }>();
     expect(strangerSession!.id).not.toBe(first!.id);
   });
 });
@@ -105,7 +109,11 @@ describe("daily housekeeping", () => {
     const { userId } = await signUp();
     const past = Date.now() - 1000;
     await env.DB.batch([
-      env.DB.prepare("INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at) VALUES ('expired-session', ?, ?, ?)").bind(userId, past, past),
+      env.DB.prepare("INSERT INTO sessions (id, user_id, expires_at, absolute_expires_at) VALUES ('expired-session', ?, ?, ?)").bind(
+        userId,
+        past,
+        past,
+      ),
       env.DB.prepare("INSERT INTO password_reset_tokens (id, user_id, expires_at) VALUES ('expired-token', ?, ?)").bind(userId, past),
     ]);
     const ctx = createExecutionContext();
@@ -114,5 +122,38 @@ describe("daily housekeeping", () => {
     expect(await env.DB.prepare("SELECT id FROM sessions WHERE id = 'expired-session'").first()).toBeNull();
     expect(await env.DB.prepare("SELECT id FROM password_reset_tokens WHERE id = 'expired-token'").first()).toBeNull();
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first()).toEqual({ n: 1 });
+  });
+
+  it("merges each search index into one segment, and every kind of search finds the same", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const word = `zm${crypto.randomUUID().slice(0, 6)}`;
+    const pair = `${String.fromCodePoint(0x4e00 + Math.floor(Math.random() * 20000))}m`;
+    for (let i = 0; i < 12; i += 1) {
+      await listSite(other.userId, { host: uniqueHost("merged"), description: `Merged ${word} ${pair} ${i}`, tags: i % 2 ? ["seo"] : ["seo", "ai"] });
+    }
+    // Each site's change wrote its index rows as segments of their own.
+    const segments = async (index: string) => (await env.DB.prepare(`SELECT count(DISTINCT segid) AS n FROM ${index}_idx`).first<number>("n"))!;
+    expect(await segments("site_search")).toBeGreaterThan(1);
+    expect(await segments("site_grams")).toBeGreaterThan(1);
+    const found = async () =>
+      Promise.all(
+        [`term=${word}`, `term=${word}&tag=ai`, `term=${encodeURIComponent(pair)}`, `term=${encodeURIComponent(pair)}&tag=ai`, "tag=seo&tag=ai"].map(
+          async (query) =>
+            [...(await read(await get(`/search?${query}`, { cookie: viewer.cookie }))).matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]),
+        ),
+      );
+    const before = await found();
+    expect(before.map((ids) => ids.length).slice(0, 4)).toEqual([12, 6, 12, 6]);
+
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await segments("site_search")).toBe(1);
+    expect(await segments("site_grams")).toBe(1);
+    expect(await found()).toEqual(before);
+    // FTS5's own check of each index against its rows (it throws on any difference).
+    await env.DB.prepare("INSERT INTO site_search (site_search) VALUES ('integrity-check')").run();
+    await env.DB.prepare("INSERT INTO site_grams (site_grams) VALUES ('integrity-check')").run();
   });
 });
