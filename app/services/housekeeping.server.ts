@@ -1,6 +1,6 @@
 /**
  * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, re-check verified
- * sites that are due, retry email, merge the search indexes. Every five minutes (`everyFiveMinutes`): delivered links and audits that are due,
+ * sites that are due, retry email, and on Sundays merge the search indexes. Every five minutes (`everyFiveMinutes`): delivered links and audits that are due,
  * and email.
  */
 import { lt, or } from "drizzle-orm";
@@ -54,10 +54,12 @@ export async function runHousekeeping(context: AppContext) {
   // And again for what the jobs above queued.
   await deliverOutbox(db, env, Math.max(now, Date.now()));
   await purgeExpiredSecrets(db, now);
-  // Last: the longest writes of the run, and nothing above waits for them.
-  try {
-    await mergeSearchIndexes(db);
-  } catch (error) {
-    console.error("search index merge", error);
+  // Sundays (UTC), last: the longest writes of the week, and nothing above waits for them.
+  if (new Date(now).getUTCDay() === 0) {
+    try {
+      await mergeSearchIndexes(db);
+    } catch (error) {
+      console.error("search index merge", error);
+    }
   }
 }

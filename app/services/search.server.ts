@@ -42,7 +42,10 @@ export interface SearchPost {
 
 interface Row extends Omit<SearchPost, "tags" | "record">, ReputationCounts {
   tags: string;
-  /** Index row id (MATCH searches) or `createdAt_id` of the listing (walks): the position for the next page. */
+  /**
+   * The position for the next page: the site's `search_rowid` (a search of an index), `r{rep_sort}_{site id}` (sorted
+   * by record) or `{created_at}_{listing id}` (a walk of the listings).
+   */
   position: string;
 }
 
@@ -143,8 +146,9 @@ export const RECORD_WALK_MIN_MATCHES = 10_000;
 
 /**
  * How to sort a search's matches by record. Few candidates ("from-index"): read them all from the index and sort
- * them. Many ("walk"): walk the sites best record first and check each one's own fields, which stops once a page is
- * full (at least one site in a hundred matches, so a page of a hundred is found within about ten thousand sites).
+ * them. Many ("walk"): walk the sites best record first and check each one's fields and tags, which stops once a page
+ * is full (when the index's candidates are at least one site in a hundred, a page of a hundred is found within about
+ * ten thousand sites; a short term or bands checked beyond the candidates can make the walk longer).
  * Reading every match of a common term took 240 ms at a million sites; checking each site in the walk against the
  * index instead (SQLite's plan for `IN (SELECT rowid … MATCH …)`) took seconds for a rare one. The candidates are
  * counted up to the threshold only.
@@ -297,29 +301,29 @@ export function browseResultOf([rows, [counted]]: BatchResponse<ReturnType<typeo
 
 /** Pages (about 4 KB each) one merge step of a search index writes at most. */
 const MERGE_STEP_PAGES = 1000;
-/** Merge steps per index and day: a day's new segments take a few; a million sites' never-merged index, a few days. */
-export const MERGE_STEPS_PER_DAY = 50;
 
 /**
- * Merges the search indexes' segments, a bounded step at a time (FTS5's 'merge' command), for the daily job. Every
+ * Merges each search index into one segment (FTS5's 'merge' command), for the weekly run of the daily job. Every
  * change of a site writes its index rows as a segment of their own, and FTS5 merges segments only within a level as
  * they come, so a phrase reads each of its trigrams from many segments: at a million sites, a term every site matches
- * with two tags took 6.9 ms from the index as seeded and 2.1 ms once merged, a common term's first hundred 0.5 to 1.7
- * ms and 0.17 ms (docs/decisions/0038-search-indexes-merged-daily.md). Answers the steps that did work, per index.
+ * with two tags took 6.9 ms from the index as seeded and 2.1 ms once merged
+ * (docs/decisions/0038-search-indexes-merged-weekly.md). The merge rewrites the whole index, in steps of
+ * MERGE_STEP_PAGES so that no write holds the database long: the first step gathers every segment into one merge (a
+ * negative size), the next ones carry it on, and a segment written meanwhile does not start it again. The steps are
+ * counted from the index's size, not from what each step reports, so the job does not depend on how D1 counts the
+ * changes of a virtual table. Answers the steps taken, per index.
  */
-export async function mergeSearchIndexes(db: Database, steps = MERGE_STEPS_PER_DAY) {
-  const worked: Record<string, number> = {};
+export async function mergeSearchIndexes(db: Database) {
+  const steps: Record<string, number> = {};
   for (const index of ["site_search", "site_grams"]) {
-    worked[index] = 0;
-    for (let step = 0; step < steps; step += 1) {
-      // The first step puts every segment into one merge (a negative size); the next ones carry that merge on, so a
-      // segment added meanwhile does not start it again.
+    const [size] = await db.all<{ pages: number }>(sql`SELECT count(*) AS pages FROM ${sql.raw(`${index}_data`)}`);
+    // Merged pages are about as many as the pages merged; a quarter more and two steps spare, and a step with
+    // nothing left to merge writes nothing.
+    steps[index] = Math.ceil(((size?.pages ?? 0) * 1.25) / MERGE_STEP_PAGES) + 2;
+    for (let step = 0; step < steps[index]; step += 1) {
       const pages = step === 0 ? -MERGE_STEP_PAGES : MERGE_STEP_PAGES;
-      const { meta } = await db.run(sql`INSERT INTO ${sql.raw(index)} (${sql.raw(index)}, rank) VALUES ('merge', ${pages})`);
-      // The command itself is one change; fewer than two means there was nothing left to merge.
-      if (meta.changes < 2) break;
-      worked[index] += 1;
+      await db.run(sql`INSERT INTO ${sql.raw(index)} (${sql.raw(index)}, rank) VALUES ('merge', ${pages})`);
     }
   }
-  return worked;
+  return steps;
 }

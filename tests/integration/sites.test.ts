@@ -124,7 +124,7 @@ describe("daily housekeeping", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first()).toEqual({ n: 1 });
   });
 
-  it("merges each search index into one segment, and every kind of search finds the same", async () => {
+  it("merges each search index into one segment on Sundays, and every kind of search finds the same", async () => {
     const viewer = await signUp();
     const other = await signUp();
     const word = `zm${crypto.randomUUID().slice(0, 6)}`;
@@ -146,9 +146,18 @@ describe("daily housekeeping", () => {
     const before = await found();
     expect(before.map((ids) => ids.length).slice(0, 4)).toEqual([12, 6, 12, 6]);
 
-    const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() }), env as never, ctx);
-    await waitOnExecutionContext(ctx);
+    const daily = async (scheduledTime: number) => {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime }), env as never, ctx);
+      await waitOnExecutionContext(ctx);
+    };
+    // The last Sunday (UTC) at the cron's time, and the Saturday before it: only Sunday's run merges.
+    const day = 24 * 3600_000;
+    const sunday = Math.floor(Date.now() / day) * day - new Date().getUTCDay() * day + (3 * 60 + 17) * 60_000;
+    expect(new Date(sunday).getUTCDay()).toBe(0);
+    await daily(sunday - day);
+    expect(await segments("site_search")).toBeGreaterThan(1);
+    await daily(sunday);
     expect(await segments("site_search")).toBe(1);
     expect(await segments("site_grams")).toBe(1);
     expect(await found()).toEqual(before);
