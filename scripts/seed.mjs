@@ -169,7 +169,7 @@ export function seedIfEmpty({ persistTo, sites = 150, force = false } = {}) {
       executeFile(file, persistTo);
       start = end;
     }
-    // The search indexes as the daily job leaves them (one segment each; app/services/search.server.ts,
+    // The search indexes as the weekly merge leaves them (one segment each; app/services/search.server.ts,
     // mergeSearchIndexes), not as many segments as the seed's statements wrote.
     queryLocal("INSERT INTO site_search (site_search) VALUES ('optimize')", persistTo);
     queryLocal("INSERT INTO site_grams (site_grams) VALUES ('optimize')", persistTo);
