@@ -266,6 +266,11 @@ describe("search", () => {
     const second = await read(await get(next!, { cookie: viewer.cookie }));
     const seen = [first, second].flatMap((html) => [...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]));
     expect(seen).toEqual([...listed].reverse());
+    // A later page counts the whole search, and so does one with nothing left on it (a link older than the results).
+    expect(second).toContain("30+ sites available");
+    const pastTheEnd = await read(await get(`/search?term=${encodeURIComponent(pair)}&after=1`, { cookie: viewer.cookie }));
+    expect(pastTheEnd).not.toContain('href="/market?post=');
+    expect(pastTheEnd).toContain("30+ sites available");
   });
 
   it("sorted by record, reads a rare term's matches from the index and walks the sites for a common one, with the same results", async () => {
