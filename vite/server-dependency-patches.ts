@@ -1,9 +1,10 @@
 import type { Plugin } from "vite";
 
 /**
- * Three changes to dependencies' code in the server build, each for CPU the Worker spent on every page (decisions 31
- * and 33, docs/decisions/0031-one-server-bundle-and-dependency-patches.md and 0033-react-output-encoded-once.md). Each
- * fails the build when the code it changes no longer reads as it expects, so an upgrade cannot drop it unseen.
+ * Changes to dependencies' code in the server build, each for CPU the Worker spent on every page (decisions 31, 33
+ * and 39: docs/decisions/0031-one-server-bundle-and-dependency-patches.md, 0033-react-output-encoded-once.md and
+ * 0039-route-trees-and-matches-made-once.md). Each fails the build when the code it changes no longer reads as it
+ * expects, so an upgrade cannot drop it unseen.
  */
 
 /** The build's error when a dependency's code no longer reads as its patch expects. */
@@ -14,10 +15,16 @@ function changedUpstream(what: string): Error {
 /** React Router's matching code, which Remix 2 runs on the server (`@remix-run/router` 1.x). */
 const ROUTER_MODULE = /[\\/]node_modules[\\/]@remix-run[\\/]router[\\/]dist[\\/]router\.js$/;
 const FLATTEN_AND_RANK = /let branches = flattenRoutes\(routes\);\s*rankRouteBranches\(branches\);/;
+const MATCH_IMPL = /function matchRoutesImpl\(routes, locationArg, basename, allowPartial\) \{/;
+const MATCH_IMPL_BRANCH_LOOP =
+  /let matches = null;\s*let decoded = decodePath\(pathname\);\s*for \(let i = 0; matches == null && i < branches\.length; \+\+i\) \{[^}]*matches = matchRouteBranch\(branches\[i\], decoded, allowPartial\);\s*\}\s*return matches;/;
 const COMPILE_PATH = /function compilePath\(path, caseSensitive, end\) \{/;
 
 /** Compiled path patterns kept at most: route definitions are a few dozen; the bound is for `matchPath` callers. */
 export const COMPILED_PATHS_KEPT = 1000;
+
+/** Matches kept per route tree, by path: paths come from requests (a search term is one), so the bound is for them. */
+export const MATCHED_PATHS_KEPT = 1000;
 
 const routeMatchingHelpers = `
 const rankedBranchesByRoutes = new WeakMap();
@@ -30,6 +37,27 @@ function rankedBranches(routes) {
     rankedBranchesByRoutes.set(routes, branches);
   }
   return branches;
+}
+const matchesByBranches = new WeakMap();
+/**
+ * The matches of a decoded path among a route tree's ranked branches, worked out once per path (each page matches its
+ * path three times, against about forty branches). Every call gets matches of its own, with params of its own shared
+ * by them as React Router shares them, so a caller that changes them changes nothing for the next.
+ */
+function matchRankedBranches(branches, decoded, allowPartial) {
+  let byPath = matchesByBranches.get(branches);
+  if (!byPath) matchesByBranches.set(branches, (byPath = new Map()));
+  const key = (allowPartial ? "1" : "0") + decoded;
+  let matches = byPath.get(key);
+  if (matches === undefined) {
+    matches = null;
+    for (let i = 0; matches == null && i < branches.length; ++i) matches = matchRouteBranch(branches[i], decoded, allowPartial);
+    if (byPath.size >= ${MATCHED_PATHS_KEPT}) byPath.clear();
+    byPath.set(key, matches);
+  }
+  if (!matches) return null;
+  const params = Object.assign({}, matches[matches.length - 1].params);
+  return matches.map((match) => ({ params, pathname: match.pathname, pathnameBase: match.pathnameBase, route: match.route }));
 }
 const compiledPaths = new Map();
 /** A path pattern's regular expression and parameters, made once (they are only read). */
@@ -48,14 +76,17 @@ function compilePathEachTime(path, caseSensitive, end) {`;
 /**
  * Remix 2's router flattens and ranks every route, and compiles each route's path into a regular expression, on every
  * `matchRoutes` call: three calls a page. React Router 7 now computes the branches once (remix-run/react-router#14967
- * and #14971); Remix 2 will not get that release, so the server build does the same here. (Not the browser's: there,
- * lazy route discovery adds routes to the trees it has already matched.)
+ * and #14971); Remix 2 will not get that release, so the server build does the same here, and matches each path once
+ * per tree too. (Not the browser's: there, lazy route discovery adds routes to the trees it has already matched.)
  */
 export function cacheRouteMatching(code: string): string {
-  if (!FLATTEN_AND_RANK.test(code) || !COMPILE_PATH.test(code)) {
+  if (!FLATTEN_AND_RANK.test(code) || !COMPILE_PATH.test(code) || !MATCH_IMPL.test(code) || !MATCH_IMPL_BRANCH_LOOP.test(code)) {
     throw changedUpstream("@remix-run/router's matchRoutesImpl or compilePath changed");
   }
-  return code.replace(FLATTEN_AND_RANK, "let branches = rankedBranches(routes);").replace(COMPILE_PATH, routeMatchingHelpers);
+  return code
+    .replace(FLATTEN_AND_RANK, "let branches = rankedBranches(routes);")
+    .replace(MATCH_IMPL_BRANCH_LOOP, "return matchRankedBranches(branches, decodePath(pathname), allowPartial);")
+    .replace(COMPILE_PATH, routeMatchingHelpers);
 }
 
 /** drizzle's `is()`, its check of what kind of object a piece of a query is. */
@@ -119,10 +150,76 @@ export function encodeReactOutputOnce(code: string): string {
     .replace(REACT_VIEW_RESET, 'pendingText=""');
 }
 
+/** React Router DOM's server rendering (`react-router-dom/server`), which Remix's `RemixServer` renders with. */
+const STATIC_ROUTER_MODULE = /[\\/]node_modules[\\/]react-router-dom[\\/]server\.m?js$/;
+const STATIC_ROUTER_DATA_ROUTES =
+  /function createStaticRouter\(routes, context, opts = \{\}\) \{\s*let manifest = \{\};\s*let dataRoutes = ([\w$.]*convertRoutesToDataRoutes)\(routes, ([\w$.]*mapRouteProperties), undefined, manifest\);/;
+
+/**
+ * `createStaticRouter` turns the routes it is given into data routes (with ids and a map of them by id) on every
+ * render. Given the same routes (`RemixServer`'s, made once below), the data routes are the same too; made once, the
+ * route matching above also finds their ranked branches and matches already worked out.
+ */
+export function cacheStaticDataRoutes(code: string): string {
+  const found = code.match(STATIC_ROUTER_DATA_ROUTES);
+  if (!found) throw changedUpstream("react-router-dom's createStaticRouter changed");
+  const [, convert, mapProperties] = found;
+  return code.replace(
+    STATIC_ROUTER_DATA_ROUTES,
+    `const dataRoutesByRoutes = new WeakMap();
+function createStaticRouter(routes, context, opts = {}) {
+  let made = dataRoutesByRoutes.get(routes);
+  if (!made) {
+    const manifest = {};
+    made = { manifest, dataRoutes: ${convert}(routes, ${mapProperties}, undefined, manifest) };
+    dataRoutesByRoutes.set(routes, made);
+  }
+  let { manifest, dataRoutes } = made;`,
+  );
+}
+
+/** Remix's `RemixServer` (`@remix-run/react`'s server entry). */
+const REMIX_SERVER_MODULE = /[\\/]node_modules[\\/]@remix-run[\\/]react[\\/]dist[\\/](esm[\\/])?server\.js$/;
+const REMIX_SERVER_ROUTES =
+  /let (routes(?:\$1)?) = ((?:routes\.)?createServerRoutes)\(manifest\.routes, routeModules, context\.future, context\.isSpaMode\);/;
+
+/**
+ * `RemixServer` builds the render's route tree from the build's manifest and route modules on every render: the same
+ * tree each time, as both are the build's (the route modules' object is made per request, its modules are not). Made
+ * once per manifest and kept while the modules, future flags and SPA mode are the same ones.
+ */
+export function cacheServerRoutes(code: string): string {
+  const found = code.match(REMIX_SERVER_ROUTES);
+  if (!found) throw changedUpstream("@remix-run/react's RemixServer changed");
+  const [, name, create] = found;
+  return code.replace(
+    REMIX_SERVER_ROUTES,
+    `let ${name} = serverRoutesOf(${create}, manifest.routes, routeModules, context.future, context.isSpaMode);`,
+  ).concat(`
+const serverRoutesByManifest = new WeakMap();
+/** The render's route tree, made once for the same manifest, route modules, future flags and SPA mode. */
+function serverRoutesOf(create, manifestRoutes, routeModules, future, isSpaMode) {
+  const made = serverRoutesByManifest.get(manifestRoutes);
+  if (made && made.future === future && made.isSpaMode === isSpaMode && sameModules(made.routeModules, routeModules)) return made.routes;
+  const routes = create(manifestRoutes, routeModules, future, isSpaMode);
+  serverRoutesByManifest.set(manifestRoutes, { routes, routeModules: { ...routeModules }, future, isSpaMode });
+  return routes;
+}
+function sameModules(a, b) {
+  const keys = Object.keys(b);
+  if (keys.length !== Object.keys(a).length) return false;
+  for (const key of keys) if (a[key] !== b[key]) return false;
+  return true;
+}
+`);
+}
+
 const patches = [
   { name: "@remix-run/router's route matching", module: ROUTER_MODULE, apply: cacheRouteMatching },
   { name: "drizzle-orm's is()", module: DRIZZLE_ENTITY_MODULE, apply: cacheEntityKinds },
   { name: "react-dom's server renderer", module: REACT_SERVER_MODULE, apply: encodeReactOutputOnce },
+  { name: "react-router-dom's static router", module: STATIC_ROUTER_MODULE, apply: cacheStaticDataRoutes },
+  { name: "Remix's RemixServer", module: REMIX_SERVER_MODULE, apply: cacheServerRoutes },
 ];
 
 /**

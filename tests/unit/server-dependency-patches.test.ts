@@ -1,11 +1,19 @@
-import { readFileSync, writeFileSync, mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { createElement, Suspense } from "react";
-import { describe, expect, it } from "vitest";
-import { cacheEntityKinds, cacheRouteMatching, encodeReactOutputOnce } from "../../vite/server-dependency-patches";
+import { afterAll, describe, expect, it } from "vitest";
+import { renderToString } from "react-dom/server";
+import {
+  cacheEntityKinds,
+  cacheRouteMatching,
+  cacheServerRoutes,
+  cacheStaticDataRoutes,
+  encodeReactOutputOnce,
+  MATCHED_PATHS_KEPT,
+} from "../../vite/server-dependency-patches";
 
 type Route = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: Route[] };
 type Match = { params: Record<string, string | undefined>; pathname: string; pathnameBase: string; route: Route };
@@ -103,11 +111,29 @@ describe("React Router's route matching with its branches and patterns made once
     expect(cached.matchRoutes(routes, "/casesensitive")).toBeNull();
   });
 
-  it("gives each caller its own params, so a caller that changes them changes no other request's", async () => {
+  it("gives each caller its own matches and params, so a caller that changes them changes no other request's", async () => {
     const cached = await load(cacheRouteMatching(source));
     const first = cached.matchRoutes(routes, "/search/one");
     first![0]!.params.term = "changed";
     expect(cached.matchRoutes(routes, "/search/two")?.at(-1)?.params).toEqual({ term: "two" });
+    // The same path again: worked out once, handed out afresh.
+    const again = cached.matchRoutes(routes, "/search/one")!;
+    expect(again.at(-1)?.params).toEqual({ term: "one" });
+    again.at(-1)!.pathname = "/changed";
+    again.pop();
+    expect(summary(cached.matchRoutes(routes, "/search/one"))?.map((match) => match.pathname)).toEqual(["/", "/", "/search/one"]);
+    // One params object for all of a path's matches, as React Router gives it.
+    const [root, , term] = cached.matchRoutes(routes, "/search/three")!;
+    expect(root!.params).toBe(term!.params);
+  });
+
+  it("matches a route tree made afresh, and paths past the bound of its cache, as React Router does", async () => {
+    const upstream = await load(source);
+    const cached = await load(cacheRouteMatching(source));
+    for (let i = 0; i < MATCHED_PATHS_KEPT + 10; i++) cached.matchRoutes(routes, `/search/term-${i}`);
+    for (const path of paths) expect(summary(cached.matchRoutes(routes, path)), path).toEqual(summary(upstream.matchRoutes(routes, path)));
+    const copy = structuredClone(routes);
+    expect(cached.matchRoutes(copy, "/mysite/offers")?.at(-1)?.route).toBe(copy[0]!.children![1]!.children![4]!.children![1]);
   });
 
   it("tells patterns apart by their options as React Router does, whatever values the options are given", async () => {
@@ -336,5 +362,129 @@ describe("React's server renderer with each flush encoded once", () => {
     expect(() => encodeReactOutputOnce(reactServerSource.replace("l=new Uint8Array(512);n=0", "l=new Uint8Array(2048);n=0"))).toThrow(
       /server-dependency-patches/,
     );
+  });
+});
+
+// Patched copies of modules that import others by name load from inside node_modules, where those names resolve.
+const besideFolder = join(process.cwd(), "node_modules", ".cache", "server-dependency-patches");
+afterAll(() => rmSync(besideFolder, { recursive: true, force: true }));
+function loadBeside(code: string, name: string): Promise<unknown> {
+  const folder = besideFolder;
+  mkdirSync(folder, { recursive: true });
+  const file = join(mkdtempSync(join(folder, "t-")), name);
+  writeFileSync(file, code.replace(/\/\/# sourceMappingURL=.*$/m, ""));
+  return import(/* @vite-ignore */ pathToFileURL(file).href);
+}
+
+const staticRouterFile = join(require.resolve("react-router-dom/package.json").replace(/package\.json$/, ""), "server.mjs");
+const staticRouterSource = readFileSync(staticRouterFile, "utf8");
+
+describe("React Router's static router with its data routes made once", () => {
+  type DataRoute = { id: string; path?: string; index?: boolean; children?: DataRoute[]; loader?: () => unknown; element?: unknown };
+  type StaticServer = {
+    createStaticHandler(routes: DataRoute[]): { query(request: Request): Promise<unknown> };
+    createStaticRouter(routes: DataRoute[], context: unknown): { routes: DataRoute[]; state: { matches: { route: DataRoute }[] } };
+    StaticRouterProvider: (props: { router: unknown; context: unknown; hydrate?: boolean }) => unknown;
+  };
+  const h = createElement;
+  // What a page renders: its route's id, its data, and its params, through React Router's hooks.
+  const routesOf = async (server: StaticServer) => {
+    const { Outlet, useLoaderData, useParams } = (await loadBeside("export * from 'react-router';", "hooks.mjs")) as {
+      Outlet: () => unknown;
+      useLoaderData: () => unknown;
+      useParams: () => Record<string, string>;
+    };
+    const Page = ({ id }: { id: string }) => h("p", null, `${id} ${JSON.stringify(useLoaderData())} ${JSON.stringify(useParams())}`);
+    const tree: DataRoute[] = [
+      {
+        id: "root",
+        path: "/",
+        element: h("main", null, h(Outlet as never)),
+        children: [
+          { id: "home", index: true, loader: () => "home data", element: h(Page, { id: "home" }) },
+          { id: "search", path: "search/:term", loader: () => "search data", element: h(Page, { id: "search" }) },
+        ],
+      },
+    ];
+    void server;
+    return tree;
+  };
+  const page = async (server: StaticServer, tree: DataRoute[], path: string) => {
+    const context = await server.createStaticHandler(tree).query(new Request(`http://x${path}`));
+    const router = server.createStaticRouter(tree, context);
+    return { router, html: renderToString(h(server.StaticRouterProvider as never, { router, context, hydrate: false })) };
+  };
+
+  it("renders each page as React Router's own code does, with the same data routes for the same routes", async () => {
+    const upstream = (await loadBeside(staticRouterSource, "upstream.mjs")) as StaticServer;
+    const patched = (await loadBeside(cacheStaticDataRoutes(staticRouterSource), "patched.mjs")) as StaticServer;
+    const tree = await routesOf(patched);
+    const first = await page(patched, tree, "/search/one");
+    const home = await page(patched, tree, "/");
+    const second = await page(patched, tree, "/search/two");
+    expect(first.html).toBe((await page(upstream, tree, "/search/one")).html);
+    expect(second.html).toBe((await page(upstream, tree, "/search/two")).html);
+    expect(home.html).toBe((await page(upstream, tree, "/")).html);
+    expect(second.html).toContain("search &quot;search data&quot; {&quot;term&quot;:&quot;two&quot;}");
+    expect(home.html).toContain("home &quot;home data&quot;");
+    // Made once: the same data routes, and each page's matches point into them.
+    expect(second.router.routes).toBe(first.router.routes);
+    expect(second.router.state.matches.at(-1)?.route).toBe(first.router.routes[0]!.children![1]);
+    // Other routes get data routes of their own.
+    const otherTree = await routesOf(patched);
+    expect((await page(patched, otherTree, "/search/one")).router.routes).not.toBe(first.router.routes);
+  });
+
+  it("fails the build when createStaticRouter no longer reads as the patch expects", () => {
+    expect(() => cacheStaticDataRoutes(staticRouterSource.replace("let manifest = {};", "const manifest = {};"))).toThrow(
+      /server-dependency-patches/,
+    );
+  });
+});
+
+const remixServerFolder = join(require.resolve("@remix-run/react/package.json").replace(/package\.json$/, ""), "dist");
+
+describe("Remix's RemixServer with its route tree made once", () => {
+  type Render = (
+    create: (...args: unknown[]) => unknown,
+    manifest: { routes: object },
+    routeModules: Record<string, unknown>,
+    context: { future: object; isSpaMode: boolean },
+  ) => unknown;
+  // RemixServer's statement, in a module of its own (the module's helpers are kept between renders, as in the build).
+  const statement = "let routes = createServerRoutes(manifest.routes, routeModules, context.future, context.isSpaMode);";
+  const renderer = async () =>
+    (
+      (await load(
+        cacheServerRoutes(`export function render(createServerRoutes, manifest, routeModules, context) {\n  ${statement}\n  return routes;\n}`),
+      )) as unknown as { render: Render }
+    ).render;
+
+  it("makes the tree once for the same manifest, modules, future flags and SPA mode, and again when any differs", async () => {
+    const render = await renderer();
+    let made = 0;
+    const create = (...args: unknown[]) => ({ tree: ++made, args });
+    const manifest = { routes: { root: {}, market: {} } };
+    const modules = { root: { default: "Root" }, market: { default: "Market" } };
+    const context = { future: { v3_singleFetch: true }, isSpaMode: false };
+    const first = render(create, manifest, { ...modules }, context);
+    // Each request has a new object of the same route modules.
+    expect(render(create, manifest, { ...modules }, context)).toBe(first);
+    expect(made).toBe(1);
+    expect(first).toEqual({ tree: 1, args: [manifest.routes, modules, context.future, false] });
+    expect(render(create, manifest, { ...modules, market: { default: "New market" } }, context)).toMatchObject({ tree: 2 });
+    expect(render(create, manifest, { root: modules.root }, context)).toMatchObject({ tree: 3 });
+    expect(render(create, manifest, { ...modules, extra: {} }, context)).toMatchObject({ tree: 4 });
+    expect(render(create, manifest, { ...modules }, { ...context, future: { v3_singleFetch: true } })).toMatchObject({ tree: 5 });
+    expect(render(create, manifest, { ...modules }, { ...context, isSpaMode: true })).toMatchObject({ tree: 6 });
+    expect(render(create, { routes: { ...manifest.routes } }, { ...modules }, context)).toMatchObject({ tree: 7 });
+  });
+
+  it("finds RemixServer's statement in both of Remix's builds, and fails the build when it no longer reads so", () => {
+    for (const file of ["server.js", join("esm", "server.js")]) {
+      const code = readFileSync(join(remixServerFolder, file), "utf8");
+      expect(cacheServerRoutes(code), file).toContain("serverRoutesOf(");
+    }
+    expect(() => cacheServerRoutes(statement.replace("context.isSpaMode", "isSpaMode"))).toThrow(/server-dependency-patches/);
   });
 });
