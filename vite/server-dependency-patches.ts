@@ -214,12 +214,35 @@ function sameModules(a, b) {
 `);
 }
 
+/** React Router's hooks and components (`react-router` 6), which Remix's links and forms use. */
+const REACT_ROUTER_MODULE = /[\\/]node_modules[\\/]react-router[\\/]dist[\\/]index\.js$/;
+const RESOLVED_PATH_ROUTES =
+  /let routePathnamesJson = JSON\.stringify\(([\w$]*getResolveToMatches)\(matches, future\.v7_relativeSplatPath\)\);(\s*return React\.useMemo\(\(\) => resolveTo\(to, JSON\.parse\(routePathnamesJson\), locationPathname, relative === "path"\))/;
+
+/**
+ * `useResolvedPath` gathers the matched routes' paths as JSON (and reads them back) for every link and form on the
+ * page, three times a link (Remix's `Link`, React Router's, and its click handler), though a path that starts with "/"
+ * resolves the same from any route: `resolveTo` takes the routes' paths only to start a relative path from. Such a
+ * path skips them.
+ */
+export function resolveAbsolutePathsDirectly(code: string): string {
+  const found = code.match(RESOLVED_PATH_ROUTES);
+  if (!found) throw changedUpstream("react-router's useResolvedPath changed");
+  const [, getMatches, memo] = found;
+  return code.replace(
+    RESOLVED_PATH_ROUTES,
+    `let absolute = typeof to === "string" ? to.startsWith("/") : typeof to?.pathname === "string" && to.pathname.startsWith("/");
+  let routePathnamesJson = absolute ? "[]" : JSON.stringify(${getMatches}(matches, future.v7_relativeSplatPath));${memo}`,
+  );
+}
+
 const patches = [
   { name: "@remix-run/router's route matching", module: ROUTER_MODULE, apply: cacheRouteMatching },
   { name: "drizzle-orm's is()", module: DRIZZLE_ENTITY_MODULE, apply: cacheEntityKinds },
   { name: "react-dom's server renderer", module: REACT_SERVER_MODULE, apply: encodeReactOutputOnce },
   { name: "react-router-dom's static router", module: STATIC_ROUTER_MODULE, apply: cacheStaticDataRoutes },
   { name: "Remix's RemixServer", module: REMIX_SERVER_MODULE, apply: cacheServerRoutes },
+  { name: "react-router's useResolvedPath", module: REACT_ROUTER_MODULE, apply: resolveAbsolutePathsDirectly },
 ];
 
 /**

@@ -13,6 +13,7 @@ import {
   cacheStaticDataRoutes,
   encodeReactOutputOnce,
   MATCHED_PATHS_KEPT,
+  resolveAbsolutePathsDirectly,
 } from "../../vite/server-dependency-patches";
 
 type Route = { id: string; path?: string; index?: boolean; caseSensitive?: boolean; children?: Route[] };
@@ -486,5 +487,86 @@ describe("Remix's RemixServer with its route tree made once", () => {
       expect(cacheServerRoutes(code), file).toContain("serverRoutesOf(");
     }
     expect(() => cacheServerRoutes(statement.replace("context.isSpaMode", "isSpaMode"))).toThrow(/server-dependency-patches/);
+  });
+});
+
+const reactRouterFile = join(require.resolve("react-router/package.json").replace(/package\.json$/, ""), "dist", "index.js");
+const reactRouterSource = readFileSync(reactRouterFile, "utf8");
+
+describe("React Router's useResolvedPath with paths from the root resolved directly", () => {
+  type Hooks = {
+    MemoryRouter: unknown;
+    Routes: unknown;
+    Route: unknown;
+    useResolvedPath(to: unknown, options?: { relative?: "route" | "path" }): unknown;
+    useHref(to: unknown): string;
+  };
+  const targets: unknown[] = [
+    "/market",
+    "/market?post=7#terms",
+    "/",
+    "/?term=blog",
+    "//elsewhere.example/x",
+    "/search/",
+    "offers",
+    "offers/",
+    ".",
+    "..",
+    "../other",
+    "?sort=record",
+    "#top",
+    "",
+    { pathname: "/mysite", search: "?feedback" },
+    { pathname: "settings", hash: "#tags" },
+    { search: "?after=5" },
+    {},
+  ];
+  // Every target from a nested route, and from a splat, as a route path and as a plain path.
+  const render = (hooks: Hooks, at: string) => {
+    const Show = () =>
+      h(
+        "ul",
+        null,
+        ...targets.flatMap((to, i) =>
+          (["route", "path"] as const).map((relative) =>
+            h("li", { key: `${i}${relative}` }, JSON.stringify([to, relative, hooks.useResolvedPath(to, { relative }), hooks.useHref(to)])),
+          ),
+        ),
+      );
+    return renderToString(
+      h(
+        hooks.MemoryRouter as never,
+        { initialEntries: [at] },
+        h(
+          hooks.Routes as never,
+          null,
+          h(
+            hooks.Route as never,
+            { path: "mysite" },
+            h(hooks.Route as never, { path: "offers", element: h(Show) }),
+            h(hooks.Route as never, { path: "*", element: h(Show) }),
+          ),
+          h(hooks.Route as never, { path: "*", element: h(Show) }),
+        ),
+      ),
+    );
+  };
+  const h = createElement;
+
+  it("resolves every kind of path as React Router's own code does, from a nested route and from a splat", async () => {
+    const upstream = (await loadBeside(reactRouterSource, "upstream.mjs")) as Hooks;
+    const patched = (await loadBeside(resolveAbsolutePathsDirectly(reactRouterSource), "patched.mjs")) as Hooks;
+    for (const at of ["/mysite/offers", "/mysite/offers/", "/mysite/a/b", "/elsewhere/deep/path"]) {
+      const expected = render(upstream, at);
+      expect(render(patched, at), at).toBe(expected);
+      // A relative path starts from the route: a check that the routes' paths were there to start from.
+      if (at === "/mysite/offers") expect(expected).toContain("&quot;/mysite/offers/offers&quot;");
+    }
+  });
+
+  it("fails the build when useResolvedPath no longer reads as the patch expects", () => {
+    expect(() => resolveAbsolutePathsDirectly(reactRouterSource.replaceAll("JSON.parse(routePathnamesJson)", "parse(routePathnamesJson)"))).toThrow(
+      /server-dependency-patches/,
+    );
   });
 });
