@@ -12,6 +12,13 @@ function changedUpstream(what: string): Error {
   return new Error(`server-dependency-patches: ${what}; check the patch against the new version (vite/server-dependency-patches.ts)`);
 }
 
+/** The code with what `pattern` finds replaced by `replacement` of its groups; the build's error when it finds nothing. */
+function replaceFound(code: string, pattern: RegExp, what: string, replacement: (...groups: string[]) => string): string {
+  const found = code.match(pattern);
+  if (!found) throw changedUpstream(what);
+  return code.replace(pattern, () => replacement(...found.slice(1)));
+}
+
 /** React Router's matching code, which Remix 2 runs on the server (`@remix-run/router` 1.x). */
 const ROUTER_MODULE = /[\\/]node_modules[\\/]@remix-run[\\/]router[\\/]dist[\\/]router\.js$/;
 const FLATTEN_AND_RANK = /let branches = flattenRoutes\(routes\);\s*rankRouteBranches\(branches\);/;
@@ -161,12 +168,11 @@ const STATIC_ROUTER_DATA_ROUTES =
  * route matching above also finds their ranked branches and matches already worked out.
  */
 export function cacheStaticDataRoutes(code: string): string {
-  const found = code.match(STATIC_ROUTER_DATA_ROUTES);
-  if (!found) throw changedUpstream("react-router-dom's createStaticRouter changed");
-  const [, convert, mapProperties] = found;
-  return code.replace(
+  return replaceFound(
+    code,
     STATIC_ROUTER_DATA_ROUTES,
-    `const dataRoutesByRoutes = new WeakMap();
+    "react-router-dom's createStaticRouter changed",
+    (convert, mapProperties) => `const dataRoutesByRoutes = new WeakMap();
 function createStaticRouter(routes, context, opts = {}) {
   let made = dataRoutesByRoutes.get(routes);
   if (!made) {
@@ -189,12 +195,11 @@ const REMIX_SERVER_ROUTES =
  * once per manifest and kept while the modules, future flags and SPA mode are the same ones.
  */
 export function cacheServerRoutes(code: string): string {
-  const found = code.match(REMIX_SERVER_ROUTES);
-  if (!found) throw changedUpstream("@remix-run/react's RemixServer changed");
-  const [, name, create] = found;
-  return code.replace(
+  return replaceFound(
+    code,
     REMIX_SERVER_ROUTES,
-    `let ${name} = serverRoutesOf(${create}, manifest.routes, routeModules, context.future, context.isSpaMode);`,
+    "@remix-run/react's RemixServer changed",
+    (name, create) => `let ${name} = serverRoutesOf(${create}, manifest.routes, routeModules, context.future, context.isSpaMode);`,
   ).concat(`
 const serverRoutesByManifest = new WeakMap();
 /** The render's route tree, made once for the same manifest, route modules, future flags and SPA mode. */
@@ -226,12 +231,14 @@ const RESOLVED_PATH_ROUTES =
  * path skips them.
  */
 export function resolveAbsolutePathsDirectly(code: string): string {
-  const found = code.match(RESOLVED_PATH_ROUTES);
-  if (!found) throw changedUpstream("react-router's useResolvedPath changed");
-  const [, getMatches, memo] = found;
-  return code.replace(
+  return replaceFound(
+    code,
     RESOLVED_PATH_ROUTES,
-    `let absolute = typeof to === "string" ? to.startsWith("/") : typeof to?.pathname === "string" && to.pathname.startsWith("/");
+    "react-router's useResolvedPath changed",
+    (
+      getMatches,
+      memo,
+    ) => `let absolute = typeof to === "string" ? to.startsWith("/") : typeof to?.pathname === "string" && to.pathname.startsWith("/");
   let routePathnamesJson = absolute ? "[]" : JSON.stringify(${getMatches}(matches, future.v7_relativeSplatPath));${memo}`,
   );
 }
