@@ -30,8 +30,13 @@ const COMPILE_PATH = /function compilePath\(path, caseSensitive, end\) \{/;
 /** Compiled path patterns kept at most: route definitions are a few dozen; the bound is for `matchPath` callers. */
 export const COMPILED_PATHS_KEPT = 1000;
 
-/** Matches kept per route tree, by path: paths come from requests (a search term is one), so the bound is for them. */
-export const MATCHED_PATHS_KEPT = 1000;
+/**
+ * Matches kept per route tree, by path, and the longest path kept: paths come from requests (anyone's, a search term
+ * is one), so the bounds hold what they can keep to a few megabytes (three trees a page). Longer paths are matched
+ * each time.
+ */
+export const MATCHED_PATHS_KEPT = 500;
+export const MATCHED_PATH_LONGEST = 200;
 
 const routeMatchingHelpers = `
 const rankedBranchesByRoutes = new WeakMap();
@@ -54,13 +59,16 @@ const matchesByBranches = new WeakMap();
 function matchRankedBranches(branches, decoded, allowPartial) {
   let byPath = matchesByBranches.get(branches);
   if (!byPath) matchesByBranches.set(branches, (byPath = new Map()));
+  const kept = decoded.length <= ${MATCHED_PATH_LONGEST};
   const key = (allowPartial ? "1" : "0") + decoded;
-  let matches = byPath.get(key);
+  let matches = kept ? byPath.get(key) : undefined;
   if (matches === undefined) {
     matches = null;
     for (let i = 0; matches == null && i < branches.length; ++i) matches = matchRouteBranch(branches[i], decoded, allowPartial);
-    if (byPath.size >= ${MATCHED_PATHS_KEPT}) byPath.clear();
-    byPath.set(key, matches);
+    if (kept) {
+      if (byPath.size >= ${MATCHED_PATHS_KEPT}) byPath.clear();
+      byPath.set(key, matches);
+    }
   }
   if (!matches) return null;
   const params = Object.assign({}, matches[matches.length - 1].params);

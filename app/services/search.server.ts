@@ -9,7 +9,8 @@
  * viewer's.
  *
  * The count line counts at most SEARCH_COUNT_CAP matches ('100+ sites available'), in the same statement as the
- * page, which reads the fields of its own results only. Sorted by record, results come best record first
+ * page (or, for a later page with nothing left on it, in one of its own), which reads the fields of its own results
+ * only. Sorted by record, results come best record first
  * (`sites.rep_sort`, then the site id), and pages follow each other by that pair.
  */
 import { sql, type SQL } from "drizzle-orm";

@@ -159,8 +159,13 @@ describe("search", () => {
     // The next page goes on from the last site shown, older ones only, with both tags.
     const next = first.match(/href="(\/search\?[^"]*after=[^"]+)"/)?.[1]?.replaceAll("&amp;", "&");
     expect(next).toBeDefined();
-    const second = ids(await read(await get(next!, { cookie: viewer.cookie })));
+    const secondPage = await read(await get(next!, { cookie: viewer.cookie }));
+    const second = ids(secondPage);
     expect(second.length).toBeGreaterThan(0);
+    // Both pages count the whole search: at least the 26 sites with both tags.
+    const countOf = (html: string) => Number(html.match(/(\d+)\+ sites available/)?.[1]);
+    expect(countOf(first)).toBeGreaterThanOrEqual(26);
+    expect(countOf(secondPage)).toBe(countOf(first));
     expect(second.filter((id) => page.includes(id))).toEqual([]);
     for (const tags of await tagsOf(second)) expect(tags).toEqual(expect.arrayContaining(["ai", "travel"]));
     const rowids = async (listingIds: string[]) =>
@@ -277,6 +282,7 @@ describe("search", () => {
     const owner = await trader();
     const word = `rec${crypto.randomUUID().slice(0, 6)}`;
     // The record's sort key (rep_sort) decides the order; tags and a short term take the same two ways.
+    const siteIds: string[] = [];
     for (let i = 0; i < 7; i += 1) {
       const { siteId } = await listSite(owner.userId, {
         host: uniqueHost(`${word}-${i}`),
@@ -286,6 +292,7 @@ describe("search", () => {
       await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?")
         .bind(1 + ((i * 3) % 7), siteId)
         .run();
+      siteIds.push(siteId);
     }
     const viewer = await trader();
     const db = database(env.DB);
@@ -303,6 +310,10 @@ describe("search", () => {
     expect(found.posts).toHaveLength(7);
     const descriptions = found.posts.map((post) => post.description);
     expect(descriptions).toEqual([2, 4, 6, 1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`));
+    // A later page (after site 6, whose rep_sort is 5) goes on in record order, and counts the whole search.
+    const later = await both({ term: word, tags: ["seo"] }, `r5_${siteIds[6]}`);
+    expect(later.posts.map((post) => post.description)).toEqual([1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`));
+    expect(later.count).toBe(7);
     expect((await both({ term: word, tags: ["seo"] })).posts).toHaveLength(7);
     expect((await both({ term: word.toUpperCase(), tags: [] })).posts).toHaveLength(7);
     expect((await both({ term: `${word}zz`, tags: [] })).posts).toHaveLength(0);

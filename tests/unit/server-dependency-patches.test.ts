@@ -12,6 +12,7 @@ import {
   cacheServerRoutes,
   cacheStaticDataRoutes,
   encodeReactOutputOnce,
+  MATCHED_PATH_LONGEST,
   MATCHED_PATHS_KEPT,
   resolveAbsolutePathsDirectly,
 } from "../../vite/server-dependency-patches";
@@ -128,11 +129,16 @@ describe("React Router's route matching with its branches and patterns made once
     expect(root!.params).toBe(term!.params);
   });
 
-  it("matches a route tree made afresh, and paths past the bound of its cache, as React Router does", async () => {
+  it("matches a route tree made afresh, after more paths than it keeps, and paths too long to keep, as React Router does", async () => {
     const upstream = await load(source);
     const cached = await load(cacheRouteMatching(source));
     for (let i = 0; i < MATCHED_PATHS_KEPT + 10; i++) cached.matchRoutes(routes, `/search/term-${i}`);
     for (const path of paths) expect(summary(cached.matchRoutes(routes, path)), path).toEqual(summary(upstream.matchRoutes(routes, path)));
+    for (const path of [`/search/${"x".repeat(MATCHED_PATH_LONGEST)}`, `/mysite/${"a/".repeat(MATCHED_PATH_LONGEST)}`]) {
+      const expected = summary(upstream.matchRoutes(routes, path));
+      expect(summary(cached.matchRoutes(routes, path))).toEqual(expected);
+      expect(summary(cached.matchRoutes(routes, path))).toEqual(expected);
+    }
     const copy = structuredClone(routes);
     expect(cached.matchRoutes(copy, "/mysite/offers")?.at(-1)?.route).toBe(copy[0]!.children![1]!.children![4]!.children![1]);
   });
