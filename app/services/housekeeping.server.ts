@@ -1,7 +1,7 @@
 /**
  * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, re-check verified
- * sites that are due, retry email, and on Sundays merge the search indexes. Every five minutes (`everyFiveMinutes`): delivered links and audits that are due,
- * and email.
+ * sites that are due, retry email, and on Sundays merge the search indexes. Every five minutes (`everyFiveMinutes`):
+ * delivered links and audits that are due, and email.
  */
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";

@@ -10,8 +10,8 @@
  *
  * The count line counts at most SEARCH_COUNT_CAP matches ('100+ sites available'), in the same statement as the
  * page (or, for a later page with nothing left on it, in one of its own), which reads the fields of its own results
- * only. Sorted by record, results come best record first
- * (`sites.rep_sort`, then the site id), and pages follow each other by that pair.
+ * only. Sorted by record, results come best record first (`sites.rep_sort`, then the site id), and pages follow each
+ * other by that pair.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
@@ -148,8 +148,10 @@ function finderOf(query: SearchQuery): Finder | null {
 interface Scan {
   body: SQL;
   order: SQL;
+  /** Each match's position for the next page, from its site and listing (`s`, `l`). */
   position: SQL;
-  onSite: { order: SQL; position: SQL };
+  /** The same order from the site and listing alone, where `order` reads the index. */
+  orderOnSite?: SQL;
 }
 
 /** At or above this many matches, sorting by record walks the sites in record order instead of reading every match. */
@@ -195,10 +197,7 @@ export async function searchListings(
 
   const byRecord = query.sort === "record";
   const plan = byRecord && finder ? await recordPlan(db, finder, walkFrom) : null;
-  /**
-   * The matches from `from` on in the order shown: what they are read from and how (`body`, `order`), and each one's
-   * position. `onSite` orders them and gives their position from their site and listing alone (`s`, `l`).
-   */
+  /** The matches from `from` on in the order shown: what they are read from and how, and each one's position. */
   const scanOf = (from: ReturnType<typeof parsePosition>): Scan => {
     if (byRecord) {
       const after = from && "repSort" in from ? [sql`(s.rep_sort, s.id) < (${from.repSort}, ${from.siteId})`] : [];
@@ -210,7 +209,6 @@ export async function searchListings(
           body: sql`${fromIndex(finder)} WHERE ${sql.join([finder.match, ...conditions, ...after], sql` AND `)}`,
           order,
           position,
-          onSite: { order, position },
         };
       }
       // No index to read, or many matches: the sites in record order, each checked on its own fields, until the page is full.
@@ -228,7 +226,6 @@ export async function searchListings(
         body: sql`FROM sites AS s INDEXED BY sites_rep_sort_idx CROSS JOIN listings AS l ON l.site_id = s.id WHERE ${where}`,
         order,
         position,
-        onSite: { order, position },
       };
     }
     if (finder) {
@@ -236,8 +233,8 @@ export async function searchListings(
       return {
         body: sql`${fromIndex(finder)} WHERE ${where}`,
         order: sql`${finder.rowid} DESC`,
-        position: sql`CAST(${finder.rowid} AS TEXT)`,
-        onSite: { order: sql`s.search_rowid DESC`, position: sql`CAST(s.search_rowid AS TEXT)` },
+        position: sql`CAST(s.search_rowid AS TEXT)`,
+        orderOnSite: sql`s.search_rowid DESC`,
       };
     }
     const where = sql.join(
@@ -254,7 +251,6 @@ export async function searchListings(
       body: sql`FROM listings AS l INDEXED BY listings_active_created_idx CROSS JOIN sites AS s ON s.id = l.site_id WHERE ${where}`,
       order,
       position,
-      onSite: { order, position },
     };
   };
 
@@ -270,9 +266,9 @@ export async function searchListings(
     rows = await db.all(sql`
       WITH found AS MATERIALIZED (
         SELECT s.rowid AS site, l.rowid AS listing ${all.body} ORDER BY ${all.order} LIMIT ${SEARCH_COUNT_CAP})
-      SELECT ${columns}, ${all.onSite.position} AS position, (SELECT count(*) FROM found) AS matches
+      SELECT ${columns}, ${all.position} AS position, (SELECT count(*) FROM found) AS matches
       FROM found CROSS JOIN sites AS s ON s.rowid = found.site CROSS JOIN listings AS l ON l.rowid = found.listing
-      ORDER BY ${all.onSite.order} LIMIT ${SEARCH_PAGE_SIZE + 1}`);
+      ORDER BY ${all.orderOnSite ?? all.order} LIMIT ${SEARCH_PAGE_SIZE + 1}`);
   } else {
     // A later page starts elsewhere: its results, and the count from the start as a value SQLite works out once.
     const page = scanOf(from);
