@@ -597,6 +597,8 @@ try {
     { name: "/your-score", path: "/mysite/your-score", headers: users },
     { name: "/market?sort=record", path: "/market?sort=record", headers: users },
     { name: "/search?term=blog&sort=record", path: "/search?term=blog&sort=record", headers: users },
+    // A later page halfway down a common term's matches (its position is an index row id).
+    { name: "/search?term=blog, a later page", path: `/search?term=blog&after=${Math.floor(SITES / 2)}`, headers: users },
   ];
   console.log(`\n${SITES} sites, ${SECONDS} s per page, ${CONCURRENCY} concurrent clients, against wrangler dev on this machine.\n`);
   // The static file is measured before the pages and again after each one; a page's ratio is to the mean of the

@@ -60,7 +60,7 @@ function bandCondition(query: SearchQuery): SQL | null {
 
 /**
  * A term on the site's own fields with LIKE: how short terms (which the trigram index cannot hold) are matched, and
- * how the walk in record order checks a long term (see `recordPlan`).
+ * how the walk in record order checks a long term (see `recordPlanCte`).
  */
 function termCondition(term: string): SQL {
   const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -154,31 +154,57 @@ interface Scan {
   orderOnSite?: SQL;
 }
 
-/** At or above this many matches, sorting by record walks the sites in record order instead of reading every match. */
-export const RECORD_WALK_MIN_MATCHES = 10_000;
+/**
+ * Sorting by record walks the sites best record first when the walk is expected to be cheaper than reading every
+ * match from the index and sorting them: when (estimated matches) x (share of the sites that match) reaches this. The
+ * walk reads about SEARCH_COUNT_CAP / share sites at about 10 µs each (they are read out of order); reading a match
+ * from the index costs about 0.3 µs (in order), so the two cost the same where the product is 100 x 10 / 0.3.
+ * Measured at a million sites: a term one site in six has, 5 ms walked against 45 ms read from the index.
+ */
+export const RECORD_WALK_MIN = 3_300;
+/** The sites a walk in record order reads at most before it gives way to the index (about 50 ms at a million sites). */
+export const RECORD_WALK_SITES = 5_000;
+/** How many of the index's rows the plan of a search sorted by record samples: four runs spread over the index. */
+const RECORD_SAMPLE_RUN = 250;
 
 /**
- * How to sort a search's matches by record. Few candidates ("from-index"): read them all from the index and sort
- * them. Many ("walk"): walk the sites best record first and check each one's fields and tags, which stops once a page
- * is full (when the index's candidates are at least one site in a hundred, a page of a hundred is found within about
- * ten thousand sites; a short term or bands checked beyond the candidates can make the walk longer).
- * Reading every match of a common term took 240 ms at a million sites; checking each site in the walk against the
- * index instead (SQLite's plan for `IN (SELECT rowid … MATCH …)`) took seconds for a rare one. The candidates are
- * counted up to the threshold only.
+ * Sorted by record with an index to read, the plan is chosen inside the statement (no round trip for it): a sample of
+ * the index's rows, in four runs spread from its oldest to its newest, estimates how many sites match and what share
+ * of them. Few matches ("from-index"): read them all from the index and sort them. Many ("walk"): walk the sites best
+ * record first, checking each one's fields and tags, until enough are found; the walk reads RECORD_WALK_SITES sites at
+ * most, and where it stops short (the sample was wrong) the index is read after all. The plans are gated by their
+ * LIMITs, which SQLite works out before it starts a scan: a WHERE term on the plan would be checked per row (a common
+ * term's every match read: 200 ms at a million sites). Exact counts instead cost a round trip and 2.7 ms of SQLite
+ * for a common term at a million sites; the sample costs 0.2 to 0.6 ms.
  */
-async function recordPlan(db: Database, finder: Finder, walkFrom: number): Promise<"from-index" | "walk"> {
-  const [probe] = await db.all<{ n: number }>(sql`
-    SELECT count(*) AS n FROM (SELECT 1 FROM ${finder.source} WHERE ${finder.match} LIMIT ${walkFrom})`);
-  return (probe?.n ?? 0) < walkFrom ? "from-index" : "walk";
+function recordPlanCte(finder: Finder, walkAbove: number): SQL {
+  const runs = [1, 2, 3, 4].map(
+    (k) => sql`SELECT count(*) AS n FROM ${finder.source} WHERE ${finder.match}
+      AND ${finder.rowid} > (SELECT CAST(max(top * ${k - 1} / 4, top * ${k} / 4 - ${RECORD_SAMPLE_RUN}) AS INTEGER) FROM record_extent)
+      AND ${finder.rowid} <= (SELECT CAST(top * ${k} / 4 AS INTEGER) FROM record_extent)`,
+  );
+  // Estimated matches x share = (m / sampled x top) x (m / sampled). The runs' bounds are integers: FTS5 ignores a
+  // rowid bound of another type (and a number may be bound as a REAL), which would read the whole index.
+  return sql`record_extent AS MATERIALIZED (SELECT coalesce(max(search_rowid), 0) AS top FROM sites),
+    record_plan AS MATERIALIZED (
+      SELECT 1.0 * m * m * top >= ${walkAbove} * sampled * sampled AS walk
+      FROM (SELECT top, min(top, ${4 * RECORD_SAMPLE_RUN}) AS sampled FROM record_extent),
+        (SELECT sum(n) AS m FROM (${sql.join(runs, sql` UNION ALL `)})))`;
 }
+
+/** The CTEs naming `name` a search's matches from `from` on, at most `limit`, in the order shown: (site, listing) rowids. */
+type MatchesOf = (name: string, from: ReturnType<typeof parsePosition>, limit: number) => SQL;
 
 export async function searchListings(
   db: Database,
   viewerUserId: string,
   query: SearchQuery,
   after?: string | null,
-  /** Where sorting by record starts walking (tests lower it to compare both ways on a small market). */
-  walkFrom = RECORD_WALK_MIN_MATCHES,
+  /**
+   * How sorting by record chooses (tests set `walkAbove` 0 to walk always, and a small `walkSites` to stop walks short,
+   * and compare the ways on a small market).
+   */
+  { walkAbove = RECORD_WALK_MIN, walkSites = RECORD_WALK_SITES } = {},
 ) {
   const started = performance.now();
   const longTerm = [...query.term].length >= 3;
@@ -196,40 +222,34 @@ export async function searchListings(
   if (bands) conditions.push(bands);
 
   const byRecord = query.sort === "record";
-  const plan = byRecord && finder ? await recordPlan(db, finder, walkFrom) : null;
+  const recordAfter = (from: ReturnType<typeof parsePosition>, alias: string) =>
+    from && "repSort" in from ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.id) < (${from.repSort}, ${from.siteId})`] : [];
+  /** The sites' own check of a match in record order: the term on their fields, the tags, and the search's conditions. */
+  const walkWhere = sql.join(
+    [
+      sql`l.active = 1`,
+      ...(longTerm ? [termCondition(query.term)] : []),
+      ...query.tags.map((tag) => tagCondition(sql`s.search_rowid`, tag)),
+      ...conditions,
+    ],
+    sql` AND `,
+  );
   /** The matches from `from` on in the order shown: what they are read from and how, and each one's position. */
   const scanOf = (from: ReturnType<typeof parsePosition>): Scan => {
     if (byRecord) {
-      const after = from && "repSort" in from ? [sql`(s.rep_sort, s.id) < (${from.repSort}, ${from.siteId})`] : [];
-      const position = sql`'r' || s.rep_sort || '_' || s.id`;
-      const order = sql`s.rep_sort DESC, s.id DESC`;
-      if (finder && plan === "from-index") {
-        // Few matches: all of them from the index, then sorted.
-        return {
-          body: sql`${fromIndex(finder)} WHERE ${sql.join([finder.match, ...conditions, ...after], sql` AND `)}`,
-          order,
-          position,
-        };
-      }
-      // No index to read, or many matches: the sites in record order, each checked on its own fields, until the page is full.
-      const where = sql.join(
-        [
-          sql`l.active = 1`,
-          ...(longTerm ? [termCondition(query.term)] : []),
-          ...query.tags.map((tag) => tagCondition(sql`s.search_rowid`, tag)),
-          ...conditions,
-          ...after,
-        ],
-        sql` AND `,
-      );
+      // No index to read: the sites in record order, each checked on its own fields, until the page is full.
+      const where = sql.join([walkWhere, ...recordAfter(from, "s")], sql` AND `);
       return {
         body: sql`FROM sites AS s INDEXED BY sites_rep_sort_idx CROSS JOIN listings AS l ON l.site_id = s.id WHERE ${where}`,
-        order,
-        position,
+        order: sql`s.rep_sort DESC, s.id DESC`,
+        position: sql`'r' || s.rep_sort || '_' || s.id`,
       };
     }
     if (finder) {
-      const where = sql.join([finder.match, ...conditions, ...(from && "rowid" in from ? [sql`${finder.rowid} < ${from.rowid}`] : [])], sql` AND `);
+      // The cursor is cast: a number may be bound as a REAL, and FTS5 ignores a rowid bound that is not an integer
+      // (a later page deep in a common term's matches read them all from the newest: 110 ms at a million sites).
+      const before = from && "rowid" in from ? [sql`${finder.rowid} < CAST(${from.rowid} AS INTEGER)`] : [];
+      const where = sql.join([finder.match, ...conditions, ...before], sql` AND `);
       return {
         body: sql`${fromIndex(finder)} WHERE ${where}`,
         order: sql`${finder.rowid} DESC`,
@@ -245,42 +265,64 @@ export async function searchListings(
       ],
       sql` AND `,
     );
-    const order = sql`l.created_at DESC, l.id DESC`;
-    const position = sql`l.created_at || '_' || l.id`;
     return {
       body: sql`FROM listings AS l INDEXED BY listings_active_created_idx CROSS JOIN sites AS s ON s.id = l.site_id WHERE ${where}`,
-      order,
-      position,
+      order: sql`l.created_at DESC, l.id DESC`,
+      position: sql`l.created_at || '_' || l.id`,
     };
   };
+  const shown = scanOf(null);
 
+  const matchesOf: MatchesOf =
+    byRecord && finder
+      ? (name, from, limit) => {
+          const ref = (suffix: string) => sql.raw(`${name}${suffix}`);
+          const window = sql`SELECT w.rowid AS r FROM sites AS w INDEXED BY sites_rep_sort_idx
+            ${from && "repSort" in from ? sql`WHERE ${sql.join(recordAfter(from, "w"))}` : sql``}
+            ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${walkSites}`;
+          const indexWhere = sql.join([finder.match, ...conditions, ...recordAfter(from, "s")], sql` AND `);
+          // The walk takes its sites in the order the window gives them (a subquery with a LIMIT runs as a co-routine
+          // before the joins), so its first `limit` matches are the best; an ORDER BY here would check the whole window.
+          // It is complete when it fills its limit or reads every site left; otherwise the index is read instead.
+          return sql`${ref("_walk")} AS MATERIALIZED (
+              SELECT s.rowid AS site, l.rowid AS listing FROM (${window}) AS ranked
+              CROSS JOIN sites AS s ON s.rowid = ranked.r CROSS JOIN listings AS l ON l.site_id = s.id
+              WHERE ${walkWhere} LIMIT (SELECT CASE WHEN walk THEN ${limit} ELSE 0 END FROM record_plan)),
+            ${ref("_walked")} AS MATERIALIZED (
+              SELECT CASE WHEN NOT walk THEN 0 WHEN (SELECT count(*) FROM ${ref("_walk")}) >= ${limit} THEN 1
+                ELSE (SELECT count(*) FROM (${window})) < ${walkSites} END AS complete FROM record_plan),
+            ${ref("")} AS MATERIALIZED (
+              SELECT site, listing FROM ${ref("_walk")} WHERE (SELECT complete FROM ${ref("_walked")})
+              UNION ALL
+              SELECT * FROM (SELECT s.rowid AS site, l.rowid AS listing ${fromIndex(finder)} WHERE ${indexWhere}
+                ORDER BY s.rep_sort DESC, s.id DESC LIMIT (SELECT CASE WHEN complete THEN 0 ELSE ${limit} END FROM ${ref("_walked")})))`;
+        }
+      : (name, from, limit) => {
+          const scan = scanOf(from);
+          return sql`${sql.raw(name)} AS MATERIALIZED (SELECT s.rowid AS site, l.rowid AS listing ${scan.body} ORDER BY ${scan.order} LIMIT ${limit})`;
+        };
+  const ctes = (...named: SQL[]) => sql`WITH ${sql.join(byRecord && finder ? [recordPlanCte(finder, walkAbove), ...named] : named, sql`, `)}`;
+  /** A page of up to `limit` matches named `name`: their fields and positions, with the count of `counted`. */
+  const pageOf = (name: string, counted: string) => sql`
+    SELECT ${columns}, ${shown.position} AS position, (SELECT count(*) FROM ${sql.raw(counted)}) AS matches
+    FROM ${sql.raw(name)} AS m CROSS JOIN sites AS s ON s.rowid = m.site CROSS JOIN listings AS l ON l.rowid = m.listing
+    ORDER BY ${shown.orderOnSite ?? shown.order} LIMIT ${SEARCH_PAGE_SIZE + 1}`;
+
+  // The count line counts the matches up to the cap ("100+" beyond it), remembering only where each site and listing
+  // is, and the page reads the fields of its own results and one more (whether a next page exists): one statement,
+  // one round trip. The first page is the first of the counted matches; a later page starts elsewhere.
   const from = parsePosition(after, finder !== null, byRecord);
-  const all = scanOf(null);
-  const countAll = sql`(SELECT count(*) FROM (SELECT 1 ${all.body} ORDER BY ${all.order} LIMIT ${SEARCH_COUNT_CAP}))`;
-  // The count line counts the matches up to the cap ("100+" beyond it) without reading their fields, and the page
-  // reads the fields of its own results and one more (whether a next page exists) only: one statement, one round trip.
-  let rows: (Row & { matches: number })[];
-  if (!from) {
-    // The first page is the first of those matches: one pass over the index finds them all, remembers where each
-    // site and listing is, and the page reads its results' fields from there.
-    rows = await db.all(sql`
-      WITH found AS MATERIALIZED (
-        SELECT s.rowid AS site, l.rowid AS listing ${all.body} ORDER BY ${all.order} LIMIT ${SEARCH_COUNT_CAP})
-      SELECT ${columns}, ${all.position} AS position, (SELECT count(*) FROM found) AS matches
-      FROM found CROSS JOIN sites AS s ON s.rowid = found.site CROSS JOIN listings AS l ON l.rowid = found.listing
-      ORDER BY ${all.orderOnSite ?? all.order} LIMIT ${SEARCH_PAGE_SIZE + 1}`);
-  } else {
-    // A later page starts elsewhere: its results, and the count from the start as a value SQLite works out once.
-    const page = scanOf(from);
-    rows = await db.all(sql`
-      SELECT ${columns}, ${page.position} AS position, ${countAll} AS matches
-      ${page.body} ORDER BY ${page.order} LIMIT ${SEARCH_PAGE_SIZE + 1}`);
-  }
+  const rows: (Row & { matches: number })[] = from
+    ? await db.all(sql`${ctes(matchesOf("counted", null, SEARCH_COUNT_CAP), matchesOf("paged", from, SEARCH_PAGE_SIZE + 1))}
+        ${pageOf("paged", "counted")}`)
+    : await db.all(sql`${ctes(matchesOf("counted", null, SEARCH_COUNT_CAP))} ${pageOf("counted", "counted")}`);
   // A later page with nothing on it (the results changed since its link was made) still says how many there are.
-  const counted = rows[0]?.matches ?? (from ? (await db.all<{ n: number }>(sql`SELECT ${countAll} AS n`))[0]?.n ?? 0 : 0);
-  const shown = rows.slice(0, SEARCH_PAGE_SIZE);
+  const counted =
+    rows[0]?.matches ??
+    (from ? (await db.all<{ n: number }>(sql`${ctes(matchesOf("counted", null, SEARCH_COUNT_CAP))} SELECT count(*) AS n FROM counted`))[0]?.n ?? 0 : 0);
+  const page = rows.slice(0, SEARCH_PAGE_SIZE);
   return {
-    posts: shown.map(
+    posts: page.map(
       ({ position: _position, matches: _matches, tags, completed, settled, answered, answerMs, links30, live30, links90, live90, ...post }) => ({
         ...post,
         tags: JSON.parse(tags) as string[],
@@ -288,7 +330,7 @@ export async function searchListings(
       }),
     ),
     count: counted,
-    next: rows.length > SEARCH_PAGE_SIZE ? shown.at(-1)?.position ?? null : null,
+    next: rows.length > SEARCH_PAGE_SIZE ? page.at(-1)?.position ?? null : null,
     durationMs: performance.now() - started,
   };
 }

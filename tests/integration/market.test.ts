@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import { dashboardFor } from "~/services/dashboard.server";
-import { searchListings } from "~/services/search.server";
+import { SEARCH_PAGE_SIZE, searchListings } from "~/services/search.server";
 import { updateSiteSettings } from "~/services/sites.server";
 import { act, get, listSite, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 
@@ -298,12 +298,18 @@ describe("search", () => {
     const db = database(env.DB);
     const both = async (query: { term: string; tags: string[] }, after?: string | null) => {
       const search = { ...query, bands: [], sort: "record" as const };
-      const [fromIndex, walked] = await Promise.all([
+      // A small market reads the index; told to walk, it walks every site; a walk stopped after three sites (the
+      // sample misjudged) reads the index after all.
+      const [fromIndex, walked, stoppedShort] = await Promise.all([
         searchListings(db, viewer.userId, search, after),
-        searchListings(db, viewer.userId, search, after, 1),
+        searchListings(db, viewer.userId, search, after, { walkAbove: 0 }),
+        searchListings(db, viewer.userId, search, after, { walkAbove: 0, walkSites: 3 }),
       ]);
-      expect(walked.posts.map((post) => post.id)).toEqual(fromIndex.posts.map((post) => post.id));
-      expect(walked.count).toBe(fromIndex.count);
+      for (const other of [walked, stoppedShort]) {
+        expect(other.posts.map((post) => post.id)).toEqual(fromIndex.posts.map((post) => post.id));
+        expect(other.count).toBe(fromIndex.count);
+        expect(other.next).toBe(fromIndex.next);
+      }
       return fromIndex;
     };
     const found = await both({ term: word, tags: [] });
@@ -319,6 +325,33 @@ describe("search", () => {
     expect((await both({ term: `${word}zz`, tags: [] })).posts).toHaveLength(0);
     expect((await both({ term: "", tags: ["seo"] })).count).toBeGreaterThanOrEqual(7);
     expect((await both({ term: "re", tags: [] })).count).toBeGreaterThanOrEqual(7);
+  });
+
+  it("sorted by record, a walk keeps the best matches when more match than it reads, page after page", async () => {
+    const owner = await trader();
+    const word = `many${crypto.randomUUID().slice(0, 6)}`;
+    // 60 matches in a shuffled record order: a later page asks for a page and one more of the 36 after the first page,
+    // so a walk that kept any but the best would show other sites.
+    for (let i = 0; i < 60; i += 1) {
+      const { siteId } = await listSite(owner.userId, { host: uniqueHost(`${word}-${i}`), description: `Site ${i} about ${word}.` });
+      await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?")
+        .bind(1000 + ((i * 37) % 60), siteId)
+        .run();
+    }
+    const viewer = await trader();
+    const db = database(env.DB);
+    const search = { term: word, tags: [], bands: [], sort: "record" as const };
+    const pages = async (plan: { walkAbove?: number }) => {
+      const first = await searchListings(db, viewer.userId, search, null, plan);
+      const second = await searchListings(db, viewer.userId, search, first.next, plan);
+      return { first: first.posts.map((post) => post.description), second: second.posts.map((post) => post.description), count: second.count };
+    };
+    const fromIndex = await pages({});
+    const best = Array.from({ length: 60 }, (_, i) => i).sort((a, b) => ((b * 37) % 60) - ((a * 37) % 60));
+    expect(fromIndex.first).toEqual(best.slice(0, SEARCH_PAGE_SIZE).map((i) => `Site ${i} about ${word}.`));
+    expect(fromIndex.second).toEqual(best.slice(SEARCH_PAGE_SIZE, 2 * SEARCH_PAGE_SIZE).map((i) => `Site ${i} about ${word}.`));
+    expect(fromIndex.count).toBe(60);
+    expect(await pages({ walkAbove: 0 })).toEqual(fromIndex);
   });
 
   it("finds a site by its new description after settings are saved", async () => {
