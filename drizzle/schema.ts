@@ -225,6 +225,8 @@ export const sites = sqliteTable(
     index("sites_verification_due_idx").on(t.verificationDueAt),
     index("sites_audit_due_idx").on(t.auditDueAt),
     index("sites_rep_sort_idx").on(t.repSort, t.id),
+    // migrations/0023 adds the partial index `sites_tradable_idx` (verified sites only) that the search checks its
+    // candidates in; like the search's other indexes (0020 to 0023) it is written by hand, not generated from here.
   ]
 );
 
@@ -250,6 +252,7 @@ export const listings = sqliteTable(
     uniqueIndex("listings_site_unique").on(t.siteId),
     index("listings_active_created_idx").on(t.active, t.createdAt),
     index("listings_user_idx").on(t.userId),
+    // migrations/0023 adds the partial index `listings_active_site_idx` (active listings only), written by hand.
   ]
 );
 

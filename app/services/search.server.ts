@@ -168,6 +168,15 @@ export const RECORD_WALK_SITES = 5_000;
 const RECORD_SAMPLE_RUN = 250;
 
 /**
+ * A number the code chose (a limit, a threshold), written into the statement rather than bound: every bound value is
+ * one more for D1 to carry and check, and a statement sorted by record has a dozen of them.
+ */
+function number(value: number): SQL {
+  if (!Number.isFinite(value)) throw new Error(`Not a number for a statement: ${value}`);
+  return sql.raw(String(value));
+}
+
+/**
  * Sorted by record with an index to read, the plan is chosen inside the statement (no round trip for it): a sample of
  * the index's rows, in four runs spread from its oldest to its newest, estimates how many sites match and what share
  * of them. Few matches ("from-index"): read them all from the index and sort them. Many ("walk"): walk the sites best
@@ -178,18 +187,18 @@ const RECORD_SAMPLE_RUN = 250;
  * for a common term at a million sites; the sample costs 0.2 to 0.6 ms.
  */
 function recordPlanCte(finder: Finder, walkAbove: number): SQL {
-  const runs = [1, 2, 3, 4].map(
-    (k) => sql`SELECT count(*) AS n FROM ${finder.source} WHERE ${finder.match}
-      AND ${finder.rowid} > (SELECT CAST(max(top * ${k - 1} / 4, top * ${k} / 4 - ${RECORD_SAMPLE_RUN}) AS INTEGER) FROM record_extent)
-      AND ${finder.rowid} <= (SELECT CAST(top * ${k} / 4 AS INTEGER) FROM record_extent)`,
-  );
   // Estimated matches x share = (m / sampled x top) x (m / sampled). The runs' bounds are integers: FTS5 ignores a
   // rowid bound of another type (and a number may be bound as a REAL), which would read the whole index.
   return sql`record_extent AS MATERIALIZED (SELECT coalesce(max(search_rowid), 0) AS top FROM sites),
+    record_runs AS MATERIALIZED (
+      SELECT CAST(max(top * (k - 1) / 4, top * k / 4 - ${number(RECORD_SAMPLE_RUN)}) AS INTEGER) AS low,
+        CAST(top * k / 4 AS INTEGER) AS high
+      FROM record_extent, (SELECT 1 AS k UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4)),
     record_plan AS MATERIALIZED (
-      SELECT 1.0 * m * m * top >= ${walkAbove} * sampled * sampled AS walk
-      FROM (SELECT top, min(top, ${4 * RECORD_SAMPLE_RUN}) AS sampled FROM record_extent),
-        (SELECT sum(n) AS m FROM (${sql.join(runs, sql` UNION ALL `)})))`;
+      SELECT 1.0 * m * m * top >= ${number(walkAbove)} * sampled * sampled AS walk, top
+      FROM (SELECT top, min(top, ${number(4 * RECORD_SAMPLE_RUN)}) AS sampled FROM record_extent),
+        (SELECT count(*) AS m FROM record_runs CROSS JOIN ${finder.source}
+          WHERE ${finder.match} AND ${finder.rowid} > low AND ${finder.rowid} <= high))`;
 }
 
 /** The CTEs naming `name` a search's matches from `from` on, at most `limit`, in the order shown: (site, listing) rowids. */
@@ -212,9 +221,11 @@ export async function searchListings(
   // The joins are written in the order they run (CROSS JOIN keeps SQLite from reordering them): from the candidates
   // to their sites and listings. SQLite 3.51 (Node's) otherwise starts from the listings and searches the index once
   // per listing: 23 s for a tag with a band at 100,000 sites, where workerd's SQLite took 1 ms.
+  // Each candidate is checked in the partial indexes of tradable sites and active listings (migrations/0023), which
+  // hold what the check and the order need: only the page's own results are read from the rows.
   const fromIndex = (found: Finder) => sql`FROM ${found.source}
-    CROSS JOIN sites AS s ON s.search_rowid = ${found.rowid}
-    CROSS JOIN listings AS l ON l.site_id = s.id AND l.active = 1`;
+    CROSS JOIN sites AS s INDEXED BY sites_tradable_idx ON s.search_rowid = ${found.rowid}
+    CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = s.id AND l.active = 1`;
 
   const conditions: SQL[] = [sql`s.verified = 1`, sql`s.user_id <> ${viewerUserId}`];
   if (query.term && !longTerm) conditions.push(termCondition(query.term));
@@ -279,34 +290,36 @@ export async function searchListings(
           const ref = (suffix: string) => sql.raw(`${name}${suffix}`);
           const window = sql`SELECT w.rowid AS r FROM sites AS w INDEXED BY sites_rep_sort_idx
             ${from && "repSort" in from ? sql`WHERE ${sql.join(recordAfter(from, "w"))}` : sql``}
-            ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${walkSites}`;
+            ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${number(walkSites)}`;
           const indexWhere = sql.join([finder.match, ...conditions, ...recordAfter(from, "s")], sql` AND `);
           // The walk takes its sites in the order the window gives them (a subquery with a LIMIT runs as a co-routine
           // before the joins), so its first `limit` matches are the best; an ORDER BY here would check the whole window.
-          // It is complete when it fills its limit or reads every site left; otherwise the index is read instead.
+          // It is complete when it fills its limit or reads every site (there are no more sites than the index's last
+          // row id); otherwise the index is read instead.
           return sql`${ref("_walk")} AS MATERIALIZED (
               SELECT s.rowid AS site, l.rowid AS listing FROM (${window}) AS ranked
-              CROSS JOIN sites AS s ON s.rowid = ranked.r CROSS JOIN listings AS l ON l.site_id = s.id
-              WHERE ${walkWhere} LIMIT (SELECT CASE WHEN walk THEN ${limit} ELSE 0 END FROM record_plan)),
+              CROSS JOIN sites AS s ON s.rowid = ranked.r CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = s.id
+              WHERE ${walkWhere} LIMIT (SELECT CASE WHEN walk THEN ${number(limit)} ELSE 0 END FROM record_plan)),
             ${ref("_walked")} AS MATERIALIZED (
-              SELECT CASE WHEN NOT walk THEN 0 WHEN (SELECT count(*) FROM ${ref("_walk")}) >= ${limit} THEN 1
-                ELSE (SELECT count(*) FROM (${window})) < ${walkSites} END AS complete FROM record_plan),
+              SELECT CASE WHEN NOT walk THEN 0 WHEN (SELECT count(*) FROM ${ref("_walk")}) >= ${number(limit)} THEN 1
+                ELSE top <= ${number(walkSites)} END AS complete FROM record_plan),
             ${ref("")} AS MATERIALIZED (
               SELECT site, listing FROM ${ref("_walk")} WHERE (SELECT complete FROM ${ref("_walked")})
               UNION ALL
               SELECT * FROM (SELECT s.rowid AS site, l.rowid AS listing ${fromIndex(finder)} WHERE ${indexWhere}
-                ORDER BY s.rep_sort DESC, s.id DESC LIMIT (SELECT CASE WHEN complete THEN 0 ELSE ${limit} END FROM ${ref("_walked")})))`;
+                ORDER BY s.rep_sort DESC, s.id DESC LIMIT (SELECT CASE WHEN complete THEN 0 ELSE ${number(limit)} END FROM ${ref("_walked")})))`;
         }
       : (name, from, limit) => {
           const scan = scanOf(from);
-          return sql`${sql.raw(name)} AS MATERIALIZED (SELECT s.rowid AS site, l.rowid AS listing ${scan.body} ORDER BY ${scan.order} LIMIT ${limit})`;
+          return sql`${sql.raw(name)} AS MATERIALIZED (
+            SELECT s.rowid AS site, l.rowid AS listing ${scan.body} ORDER BY ${scan.order} LIMIT ${number(limit)})`;
         };
   const ctes = (...named: SQL[]) => sql`WITH ${sql.join(byRecord && finder ? [recordPlanCte(finder, walkAbove), ...named] : named, sql`, `)}`;
   /** A page of up to `limit` matches named `name`: their fields and positions, with the count of `counted`. */
   const pageOf = (name: string, counted: string) => sql`
     SELECT ${columns}, ${shown.position} AS position, (SELECT count(*) FROM ${sql.raw(counted)}) AS matches
     FROM ${sql.raw(name)} AS m CROSS JOIN sites AS s ON s.rowid = m.site CROSS JOIN listings AS l ON l.rowid = m.listing
-    ORDER BY ${shown.orderOnSite ?? shown.order} LIMIT ${SEARCH_PAGE_SIZE + 1}`;
+    ORDER BY ${shown.orderOnSite ?? shown.order} LIMIT ${number(SEARCH_PAGE_SIZE + 1)}`;
 
   // The count line counts the matches up to the cap ("100+" beyond it), remembering only where each site and listing
   // is, and the page reads the fields of its own results and one more (whether a next page exists): one statement,
@@ -319,7 +332,9 @@ export async function searchListings(
   // A later page with nothing on it (the results changed since its link was made) still says how many there are.
   const counted =
     rows[0]?.matches ??
-    (from ? (await db.all<{ n: number }>(sql`${ctes(matchesOf("counted", null, SEARCH_COUNT_CAP))} SELECT count(*) AS n FROM counted`))[0]?.n ?? 0 : 0);
+    (from
+      ? (await db.all<{ n: number }>(sql`${ctes(matchesOf("counted", null, SEARCH_COUNT_CAP))} SELECT count(*) AS n FROM counted`))[0]?.n ?? 0
+      : 0);
   const page = rows.slice(0, SEARCH_PAGE_SIZE);
   return {
     posts: page.map(
