@@ -16,7 +16,8 @@ export interface SearchQuery {
 
 export const MAX_TERM_LENGTH = 100;
 
-const TAG_IDS = new Set<string>(CATEGORY_TAGS.map((tag) => tag.id));
+/** The category tags' ids: the only tags a search reads (search.server.ts writes them into its statements). */
+export const TAG_IDS = new Set<string>(CATEGORY_TAGS.map((tag) => tag.id));
 const BAND_IDS = new Set<string>(AUTHORITY_BANDS.map((band) => band.id));
 
 /** Reads `term`, repeated `tag` and `band` parameters and `sort`; unknown values are dropped. */

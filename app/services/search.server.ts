@@ -17,7 +17,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
 import { AUTHORITY_BANDS } from "~/domain/score";
 import type { ReputationCounts } from "~/domain/reputation";
-import { ftsPhrase, gramToken, tagToken, type SearchQuery } from "~/domain/search";
+import { ftsPhrase, gramToken, TAG_IDS, tagToken, type SearchQuery } from "~/domain/search";
 import { BEFORE_ALL, parseCursor } from "~/domain/cursor";
 import type { BatchResponse } from "drizzle-orm/batch";
 import { valueOf } from "~/lib/statement-shapes.server";
@@ -27,6 +27,22 @@ import { viewerShapes, type Viewer } from "./viewer.server";
 /** The market's page size: a search with nothing to search for shows the market's own pages (`isBrowsing`). */
 export const SEARCH_PAGE_SIZE = MARKET_PAGE_SIZE;
 export const SEARCH_COUNT_CAP = 100;
+
+/**
+ * A number the code chose (a limit, a threshold), written into the statement rather than bound: every bound value is
+ * one more for D1 to carry and check (at most 100 a statement), and a later page sorted by record repeats each check
+ * in four places.
+ */
+function number(value: number): SQL {
+  if (!Number.isFinite(value)) throw new Error(`Not a number for a statement: ${value}`);
+  return sql.raw(String(value));
+}
+
+/** A category tag written into the statement: only the specification's tag ids (parseSearchQuery keeps no other). */
+function tagId(tag: string): SQL {
+  if (!TAG_IDS.has(tag) || !/^[a-z0-9-]+$/.test(tag)) throw new Error(`Not a category tag: ${tag}`);
+  return sql.raw(`'${tag}'`);
+}
 
 export interface SearchPost {
   id: string;
@@ -53,7 +69,7 @@ interface Row extends Omit<SearchPost, "tags" | "record">, ReputationCounts {
 function bandCondition(query: SearchQuery): SQL | null {
   if (query.bands.length === 0) return null;
   const parts = AUTHORITY_BANDS.filter((band) => query.bands.includes(band.id)).map(
-    (band) => sql`(coalesce(s.score, s.placeholder_score) BETWEEN ${band.min} AND ${band.max})`,
+    (band) => sql`(coalesce(s.score, s.placeholder_score) BETWEEN ${number(band.min)} AND ${number(band.max)})`,
   );
   return sql`(${sql.join(parts, sql` OR `)})`;
 }
@@ -90,7 +106,7 @@ function parsePosition(value: string | null | undefined, indexed: boolean, byRec
 
 /** The site with the index row id `rowid` (`sites.search_rowid`) has the tag (the walk in record order checks each site so). */
 function tagCondition(rowid: SQL, tag: string): SQL {
-  return sql`EXISTS (SELECT 1 FROM site_tags WHERE site_tags.tag = ${tag} AND site_tags.search_rowid = ${rowid})`;
+  return sql`EXISTS (SELECT 1 FROM site_tags WHERE site_tags.tag = ${tagId(tag)} AND site_tags.search_rowid = ${rowid})`;
 }
 
 /**
@@ -120,7 +136,7 @@ function indexOf(query: SearchQuery): (Finder & { tag?: string }) | null {
     return { source: sql`site_search AS f`, match: sql`f.site_search MATCH ${phrases.join(" AND ")}`, rowid };
   }
   const [tag] = query.tags;
-  if (tag) return { source: sql`site_tags AS f`, match: sql`f.tag = ${tag}`, rowid: sql`f.search_rowid`, tag };
+  if (tag) return { source: sql`site_tags AS f`, match: sql`f.tag = ${tagId(tag)}`, rowid: sql`f.search_rowid`, tag };
   const gram = gramToken(query.term);
   if (gram) return { source: sql`site_grams AS f`, match: sql`f.site_grams MATCH ${ftsPhrase(gram)}`, rowid };
   return null;
@@ -139,7 +155,7 @@ function finderOf(query: SearchQuery): Finder | null {
     .filter((tag) => tag !== index.tag)
     .map((tag, i) => {
       const alias = sql.raw(`t${i}`);
-      return sql` CROSS JOIN site_tags AS ${alias} ON ${alias}.tag = ${tag} AND ${alias}.search_rowid = ${index.rowid}`;
+      return sql` CROSS JOIN site_tags AS ${alias} ON ${alias}.tag = ${tagId(tag)} AND ${alias}.search_rowid = ${index.rowid}`;
     });
   return { source: sql.join([index.source, ...joins]), match: index.match, rowid: index.rowid };
 }
@@ -166,15 +182,6 @@ export const RECORD_WALK_MIN = 3_300;
 export const RECORD_WALK_SITES = 5_000;
 /** How many of the index's rows the plan of a search sorted by record samples: four runs spread over the index. */
 const RECORD_SAMPLE_RUN = 250;
-
-/**
- * A number the code chose (a limit, a threshold), written into the statement rather than bound: every bound value is
- * one more for D1 to carry and check, and a statement sorted by record has a dozen of them.
- */
-function number(value: number): SQL {
-  if (!Number.isFinite(value)) throw new Error(`Not a number for a statement: ${value}`);
-  return sql.raw(String(value));
-}
 
 /**
  * Sorted by record with an index to read, the plan is chosen inside the statement (no round trip for it): a sample of
@@ -292,8 +299,9 @@ export async function searchListings(
             ${from && "repSort" in from ? sql`WHERE ${sql.join(recordAfter(from, "w"))}` : sql``}
             ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${number(walkSites)}`;
           const indexWhere = sql.join([finder.match, ...conditions, ...recordAfter(from, "s")], sql` AND `);
-          // The walk takes its sites in the order the window gives them (a subquery with a LIMIT runs as a co-routine
-          // before the joins), so its first `limit` matches are the best; an ORDER BY here would check the whole window.
+          // The walk takes its sites in the order the window gives them (a subquery with a LIMIT keeps its ORDER BY,
+          // and CROSS JOIN makes it the outer loop, each join adding at most one row), so its first `limit` matches are
+          // the best; an ORDER BY here would check the whole window.
           // It is complete when it fills its limit or reads every site (there are no more sites than the index's last
           // row id); otherwise the index is read instead.
           return sql`${ref("_walk")} AS MATERIALIZED (

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
+import { CATEGORY_TAGS } from "~/domain/options";
+import { AUTHORITY_BANDS, type AuthorityBand } from "~/domain/score";
 import { database } from "~/lib/db.server";
 import { dashboardFor } from "~/services/dashboard.server";
 import { SEARCH_PAGE_SIZE, searchListings } from "~/services/search.server";
@@ -295,9 +297,20 @@ describe("search", () => {
       siteIds.push(siteId);
     }
     const viewer = await trader();
+    // Sites every plan must leave out, though their record is the best: unverified, not listed, and the viewer's own.
+    const unverified = await listSite(owner.userId, {
+      host: uniqueHost(`${word}-u`),
+      description: `About ${word}, unverified.`,
+      tags: ["seo"],
+      verified: false,
+    });
+    const unlisted = await listSite(owner.userId, { host: uniqueHost(`${word}-i`), description: `About ${word}, not listed.`, tags: ["seo"] });
+    await env.DB.prepare("UPDATE listings SET active = 0 WHERE id = ?").bind(unlisted.listingId).run();
+    const own = await listSite(viewer.userId, { host: uniqueHost(`${word}-o`), description: `About ${word}, the viewer's.`, tags: ["seo"] });
+    for (const { siteId } of [unverified, unlisted, own]) await env.DB.prepare("UPDATE sites SET rep_sort = 100 WHERE id = ?").bind(siteId).run();
     const db = database(env.DB);
-    const both = async (query: { term: string; tags: string[] }, after?: string | null) => {
-      const search = { ...query, bands: [], sort: "record" as const };
+    const both = async (query: { term: string; tags: string[]; bands?: AuthorityBand[] }, after?: string | null) => {
+      const search = { bands: [], ...query, sort: "record" as const };
       // A small market reads the index; told to walk, it walks every site; a walk stopped after three sites (the
       // sample misjudged) reads the index after all.
       const [fromIndex, walked, stoppedShort] = await Promise.all([
@@ -325,6 +338,9 @@ describe("search", () => {
     expect((await both({ term: `${word}zz`, tags: [] })).posts).toHaveLength(0);
     expect((await both({ term: "", tags: ["seo"] })).count).toBeGreaterThanOrEqual(7);
     expect((await both({ term: "re", tags: [] })).count).toBeGreaterThanOrEqual(7);
+    // Bands too (every site here has the default score, 50).
+    expect((await both({ term: word, tags: [], bands: ["mid"] })).posts).toHaveLength(7);
+    expect((await both({ term: word, tags: ["seo"], bands: ["hi", "low"] })).posts).toHaveLength(0);
   });
 
   it("sorted by record, a walk keeps the best matches when more match than it reads, page after page", async () => {
@@ -341,7 +357,7 @@ describe("search", () => {
     const viewer = await trader();
     const db = database(env.DB);
     const search = { term: word, tags: [], bands: [], sort: "record" as const };
-    const pages = async (plan: { walkAbove?: number }) => {
+    const pages = async (plan: { walkAbove?: number; walkSites?: number }) => {
       const first = await searchListings(db, viewer.userId, search, null, plan);
       const second = await searchListings(db, viewer.userId, search, first.next, plan);
       return { first: first.posts.map((post) => post.description), second: second.posts.map((post) => post.description), count: second.count };
@@ -352,6 +368,44 @@ describe("search", () => {
     expect(fromIndex.second).toEqual(best.slice(SEARCH_PAGE_SIZE, 2 * SEARCH_PAGE_SIZE).map((i) => `Site ${i} about ${word}.`));
     expect(fromIndex.count).toBe(60);
     expect(await pages({ walkAbove: 0 })).toEqual(fromIndex);
+    // A walk of 30 sites: the count's walk stops short and reads the index; the later page's fills up within them.
+    expect(await pages({ walkAbove: 0, walkSites: 30 })).toEqual(fromIndex);
+  });
+
+  it("stays within D1's 100 bound values a statement, with every tag and band, on every page, sorted either way", async () => {
+    const viewer = await trader();
+    const bound: number[] = [];
+    // The binding as drizzle uses it, counting the values bound to each statement.
+    const counting = new Proxy(env.DB, {
+      get(target, key) {
+        if (key !== "prepare") return Reflect.get(target, key, target);
+        return (query: string) => {
+          const statement = target.prepare(query);
+          return new Proxy(statement, {
+            get(inner, name) {
+              if (name === "bind")
+                return (...values: unknown[]) => {
+                  bound.push(values.length);
+                  return inner.bind(...values);
+                };
+              const value = Reflect.get(inner, name, inner);
+              return typeof value === "function" ? value.bind(inner) : value;
+            },
+          });
+        };
+      },
+    });
+    const db = database(counting);
+    const tags = CATEGORY_TAGS.map((tag) => tag.id);
+    const bands = AUTHORITY_BANDS.map((band) => band.id);
+    for (const term of ["", "ab", "a longer term"])
+      for (const sort of ["newest", "record"] as const)
+        for (const after of [null, sort === "record" ? `r5_${crypto.randomUUID()}` : "1000"]) {
+          const found = await searchListings(db, viewer.userId, { term, tags, bands, sort }, after, { walkAbove: 0 });
+          expect(found.count).toBe(0);
+        }
+    expect(bound.length).toBeGreaterThanOrEqual(12);
+    expect(Math.max(...bound)).toBeLessThanOrEqual(100);
   });
 
   it("finds a site by its new description after settings are saved", async () => {
