@@ -186,9 +186,10 @@ const RECORD_SAMPLE_RUN = 250;
 /**
  * Sorted by record with an index to read, the plan is chosen inside the statement (no round trip for it): a sample of
  * the index's rows, in four runs ending at a quarter, a half and three quarters of its newest row id and at that id,
- * estimates how many sites match and what share of them. Few matches ("from-index"): read them all from the index and sort them. Many ("walk"): walk the sites best
- * record first, checking each one's fields and tags, until enough are found; the walk reads RECORD_WALK_SITES sites at
- * most, and where it stops short (the sample was wrong) the index is read after all. The plans are gated by their
+ * estimates how many sites match and what share of them. Few matches ("from-index"): read them all from the index
+ * and sort them. Many ("walk"): walk the sites best record first, checking each one's fields and tags, until enough
+ * are found; the walk reads RECORD_WALK_SITES sites at most, and where it stops short (the sample was wrong) the index
+ * is read after all. The plans are gated by their
  * LIMITs, which SQLite works out before it starts a scan: a WHERE term on the plan would be checked per row (a common
  * term's every match read: 200 ms at a million sites). Exact counts instead cost a round trip and 2.7 ms of SQLite
  * for a common term at a million sites; the sample costs 0.2 to 0.6 ms.
