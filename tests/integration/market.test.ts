@@ -141,6 +141,7 @@ describe("search", () => {
     const pair = `${String.fromCodePoint(0x4e00 + Math.floor(Math.random() * 20000))}k`;
     const onlyAi = await listSite(other.userId, { host: uniqueHost("only-ai"), description: `Pair ${pair} one`, tags: ["ai"] });
     const posing = await listSite(other.userId, { host: uniqueHost("posing"), description: `Pair ${pair} says #ai# in its text`, tags: ["travel"] });
+    const three = await listSite(other.userId, { host: uniqueHost("three"), description: `Pair ${pair} three`, tags: ["seo", "travel", "ai"] });
     // More than a page of sites with both tags, so the next page below always exists.
     for (let i = 0; i < 25; i += 1) await listSite(other.userId, { host: uniqueHost("both-older"), tags: ["ai", "travel"] });
     const both = await listSite(other.userId, { host: uniqueHost("both"), description: `Pair ${pair} two`, tags: ["travel", "ai"] });
@@ -179,10 +180,15 @@ describe("search", () => {
     expect(Math.max(...(await rowids(second)).map(Number))).toBeLessThan(Math.min(...(await rowids(page)).map(Number)));
 
     const short = async (query: string) => ids(await read(await get(`/search?term=${encodeURIComponent(pair)}&${query}`, { cookie: viewer.cookie })));
-    expect(await short("tag=ai")).toEqual([both.listingId, onlyAi.listingId]);
-    expect(await short("tag=travel")).toEqual([both.listingId, posing.listingId]);
-    expect(await short("tag=travel&tag=ai")).toEqual([both.listingId]);
-    expect(await short("tag=seo")).toEqual([]);
+    expect(await short("tag=ai")).toEqual([both.listingId, three.listingId, onlyAi.listingId]);
+    expect(await short("tag=travel")).toEqual([both.listingId, three.listingId, posing.listingId]);
+    // Two tags read the sites with both from their pairs, in either order; a third is checked on each of them.
+    expect(await short("tag=travel&tag=ai")).toEqual([both.listingId, three.listingId]);
+    expect(await short("tag=ai&tag=travel")).toEqual([both.listingId, three.listingId]);
+    expect(await short("tag=travel&tag=ai&tag=seo")).toEqual([three.listingId]);
+    expect(await short("tag=seo&tag=ai")).toEqual([three.listingId]);
+    expect(await short("tag=seo&tag=blog")).toEqual([]);
+    expect(await short("tag=seo")).toEqual([three.listingId]);
   });
 
   it("titles a search without a term 'Search results' and survives any input", async () => {
@@ -732,7 +738,7 @@ describe("the day's tag", () => {
   });
 });
 
-describe("the tags' index of the suggestions (site_tags)", () => {
+describe("the tags' indexes (site_tags for the suggestions and search, site_tag_pairs for search)", () => {
   it("follows a site's tags as they are saved, and forgets a site that goes", async () => {
     const db = database(env.DB);
     const me = await signUp();
@@ -770,14 +776,46 @@ describe("the tags' index of the suggestions (site_tags)", () => {
     expect(await env.DB.prepare("SELECT count(*) AS n FROM site_tags WHERE search_rowid = ?").bind(rowid).first("n")).toBe(0);
   });
 
+  it("keeps each site's pairs of tags (site_tag_pairs) as its tags are saved, and forgets a site that goes", async () => {
+    const db = database(env.DB);
+    const owner = await signUp();
+    const site = await listSite(owner.userId, { host: uniqueHost("pairs"), tags: ["travel", "ai", "seo"] });
+    const pairsOf = async () =>
+      (
+        await env.DB.prepare("SELECT p.pair FROM site_tag_pairs p JOIN sites s ON s.search_rowid = p.search_rowid WHERE s.id = ? ORDER BY p.pair")
+          .bind(site.siteId)
+          .all<{ pair: string }>()
+      ).results.map((row) => row.pair);
+    expect(await pairsOf()).toEqual(["ai seo", "ai travel", "seo travel"]);
+
+    const settings = { description: "Now about news", tags: ["news-journalism", "ai"], materials: [], contentTypes: [], listed: true, connects: 10 };
+    expect(await updateSiteSettings(db, owner.userId, site.siteId, settings, Date.now())).toBe(true);
+    expect(await pairsOf()).toEqual(["ai news-journalism"]);
+    expect(await updateSiteSettings(db, owner.userId, site.siteId, { ...settings, tags: ["ai"] }, Date.now())).toBe(true);
+    expect(await pairsOf()).toEqual([]);
+    expect(await updateSiteSettings(db, owner.userId, site.siteId, { ...settings, tags: ["seo", "blog"] }, Date.now())).toBe(true);
+    expect(await pairsOf()).toEqual(["blog seo"]);
+
+    const { search_rowid: rowid } = (await env.DB.prepare("SELECT search_rowid FROM sites WHERE id = ?")
+      .bind(site.siteId)
+      .first<{ search_rowid: number }>())!;
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM listings WHERE site_id = ?").bind(site.siteId),
+      env.DB.prepare("DELETE FROM sites WHERE id = ?").bind(site.siteId),
+    ]);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM site_tag_pairs WHERE search_rowid = ?").bind(rowid).first("n")).toBe(0);
+  });
+
   it("finds one site's rows through an index, as its triggers do for every new site, saved tags and removed site", async () => {
     // The triggers' statement; a scan of the table here made each of them read every site's tags.
-    const plan = await env.DB.prepare("EXPLAIN QUERY PLAN DELETE FROM site_tags WHERE search_rowid = ?").bind(1).all<{ detail: string }>();
-    const details = plan.results.map((row) => row.detail);
-    expect(
-      details.some((detail) => /^SEARCH site_tags USING (COVERING )?INDEX \w+ \(search_rowid=\?\)$/.test(detail)),
-      details.join("; "),
-    ).toBe(true);
+    for (const table of ["site_tags", "site_tag_pairs"]) {
+      const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN DELETE FROM ${table} WHERE search_rowid = ?`).bind(1).all<{ detail: string }>();
+      const details = plan.results.map((row) => row.detail);
+      expect(
+        details.some((detail) => new RegExp(`^SEARCH ${table} USING (COVERING )?INDEX \\w+ \\(search_rowid=\\?\\)$`).test(detail)),
+        details.join("; "),
+      ).toBe(true);
+    }
   });
 });
 
