@@ -191,6 +191,46 @@ describe("search", () => {
     expect(await short("tag=seo")).toEqual([three.listingId]);
   });
 
+  it("reads a later page from a window below its cursor, and from the cursor down where the window falls short", async () => {
+    const viewer = await trader();
+    const owner = await trader();
+    const word = `zw${crypto.randomUUID().slice(0, 6)}`;
+    // Matches of different density, oldest first: 30 together, 20 spread over 200 sites (every tenth), then 110
+    // together. The first hundred counted span about a hundred sites, so a window that wide below the cursor holds a
+    // page and more among the dense, and too few among the spread, with more below them.
+    const matching: string[] = [];
+    const add = async (matches: boolean, i: number) => {
+      const { listingId } = await listSite(owner.userId, {
+        host: uniqueHost(matches ? `${word}-${i}` : "other"),
+        description: matches ? `Window ${word} ${i}` : "Something else",
+      });
+      if (matches) matching.push(listingId);
+    };
+    for (let i = 0; i < 30; i += 1) await add(true, i);
+    for (let i = 30; i < 230; i += 1) await add(i % 10 === 0, i);
+    for (let i = 230; i < 340; i += 1) await add(true, i);
+    const db = database(env.DB);
+    const pages = async (options: { pageWindow?: number }) => {
+      const seen: string[] = [];
+      const counts: number[] = [];
+      let next: string | null = null;
+      do {
+        const found = await searchListings(db, viewer.userId, { term: word, tags: [], bands: [], sort: "newest" }, next, options);
+        seen.push(...found.posts.map((post) => post.id));
+        counts.push(found.count);
+        next = found.next;
+      } while (next && seen.length < 400);
+      return { seen, counts };
+    };
+    const expected = [...matching].reverse();
+    const windowed = await pages({});
+    expect(windowed.seen).toEqual(expected);
+    expect(new Set(windowed.counts)).toEqual(new Set([100]));
+    // A window that may read only three matches never suffices: every later page reads from the cursor down.
+    expect(await pages({ pageWindow: 3 })).toEqual(windowed);
+    expect(await pages({ pageWindow: 40 })).toEqual(windowed);
+  });
+
   it("titles a search without a term 'Search results' and survives any input", async () => {
     const viewer = await signUp();
     const page = await read(await get("/search?tag=seo", { cookie: viewer.cookie }));
