@@ -186,40 +186,31 @@ interface Scan {
 /**
  * Sorting by record walks the sites best record first when the walk is expected to be cheaper than reading every
  * match from the index and sorting them: when (estimated matches) x (share of the sites that match) reaches this. The
- * walk reads about SEARCH_COUNT_CAP / share sites at about 10 µs each (they are read out of order); reading a match
- * from the index costs about 0.3 µs (in order), so the two cost the same where the product is 100 x 10 / 0.3.
- * Measured at a million sites: a term one site in six has, 5 ms walked against 45 ms read from the index.
+ * walk reads about (a page and one) / share sites, at 5 to 10 µs each at a million sites (they are read out of
+ * order); reading a match from the index, checking and sorting it costs about 5 µs, so the two cost the same where the
+ * product is about 25 x 1.5. Measured at a million sites: a term one site in sixty-five has (15,000 matches), 8 ms
+ * walked against 79 ms read from the index; two tags that one site in sixty has together, 15 ms against 80 ms.
  */
-export const RECORD_WALK_MIN = 3_300;
+export const RECORD_WALK_MIN = 40;
 /** The sites a walk in record order reads at most before it gives way to the index (about 50 ms at a million sites). */
 export const RECORD_WALK_SITES = 5_000;
-/** How many of the index's rows the plan of a search sorted by record samples: four runs spread over the index. */
-const RECORD_SAMPLE_RUN = 250;
-
 /**
- * Sorted by record with an index to read, the plan is chosen inside the statement (no round trip for it): a sample of
- * the index's rows, in four runs ending at a quarter, a half and three quarters of its newest row id and at that id,
- * estimates how many sites match and what share of them. Few matches ("from-index"): read them all from the index
- * and sort them. Many ("walk"): walk the sites best record first, checking each one's fields and tags, until enough
- * are found; the walk reads RECORD_WALK_SITES sites at most, and where it stops short (the sample was wrong) the index
- * is read after all. The plans are gated by their
- * LIMITs, which SQLite works out before it starts a scan: a WHERE term on the plan would be checked per row (a common
- * term's every match read: 200 ms at a million sites). Exact counts instead cost a round trip and 2.7 ms of SQLite
- * for a common term at a million sites; the sample costs 0.2 to 0.6 ms.
+ * Sorted by record with an index to read, the plan is chosen inside the statement (no round trip for it), from the
+ * count line's matches (`counted`, the first SEARCH_COUNT_CAP newest indexed, with their row ids `r`). Fewer than that
+ * ("few"): they are every match, and the page is theirs, sorted. Otherwise their span estimates the share of the sites
+ * that match (and so how many do): many ("walk"), walk the sites best record first, checking each one's fields and
+ * tags, until enough are found; the walk reads RECORD_WALK_SITES sites at most, and where it stops short (the estimate
+ * was wrong) the index is read after all. Else ("from-index"): read every match from the index and sort them. The plans
+ * are gated by their LIMITs, which SQLite works out before it starts a scan: a WHERE term on the plan would be checked
+ * per row (a common term's every match read: 200 ms at a million sites). Tests set `walkAbove` 0 to walk always.
  */
-function recordPlanCte(finder: Finder, walkAbove: number): SQL {
-  // Estimated matches x share = (m / sampled x top) x (m / sampled). The runs' bounds are integers: FTS5 ignores a
-  // rowid bound of another type (and a number may be bound as a REAL), which would read the whole index.
-  return sql`record_extent AS MATERIALIZED (SELECT coalesce(max(search_rowid), 0) AS top FROM sites),
-    record_runs AS MATERIALIZED (
-      SELECT CAST(max(top * (k - 1) / 4, top * k / 4 - ${number(RECORD_SAMPLE_RUN)}) AS INTEGER) AS low,
-        CAST(top * k / 4 AS INTEGER) AS high
-      FROM record_extent, (SELECT 1 AS k UNION ALL SELECT 2 UNION ALL SELECT 3 UNION ALL SELECT 4)),
-    record_plan AS MATERIALIZED (
-      SELECT 1.0 * m * m * top >= ${number(walkAbove)} * sampled * sampled AS walk, top
-      FROM (SELECT top, min(top, ${number(4 * RECORD_SAMPLE_RUN)}) AS sampled FROM record_extent),
-        (SELECT count(*) AS m FROM record_runs CROSS JOIN ${finder.source}
-          WHERE ${finder.match} AND ${finder.rowid} > low AND ${finder.rowid} <= high))`;
+function recordPlanCte(walkAbove: number): SQL {
+  // Estimated matches x share = (share x top) x share, the share being (n - 1) matches over their span of row ids.
+  return sql`record_plan AS MATERIALIZED (
+    SELECT ${walkAbove > 0 ? sql`count(*) < ${number(SEARCH_COUNT_CAP)}` : sql`0`} AS few,
+      count(*) > 1 AND 1.0 * (count(*) - 1) * (count(*) - 1) * top >= ${number(walkAbove)} * (max(r) - min(r)) * (max(r) - min(r)) AS walk,
+      top
+    FROM counted, (SELECT coalesce(max(search_rowid), 0) AS top FROM sites))`;
 }
 
 /** The matches a later page of an index search reads at most below its cursor before it reads the index downwards. */
@@ -234,8 +225,9 @@ export async function searchListings(
   query: SearchQuery,
   after?: string | null,
   /**
-   * How sorting by record chooses (tests set `walkAbove` 0 to walk always, and a small `walkSites` to stop walks short,
-   * and compare the ways on a small market).
+   * How sorting by record chooses, and how many matches a later page reads below its cursor (tests set `walkAbove` 0
+   * to walk always, a small `walkSites` to stop walks short and a small `pageWindow` to read from the cursor down, and
+   * compare the ways on a small market).
    */
   { walkAbove = RECORD_WALK_MIN, walkSites = RECORD_WALK_SITES, pageWindow = PAGE_WINDOW_MATCHES } = {},
 ) {
@@ -323,18 +315,23 @@ export async function searchListings(
           // the best; an ORDER BY here would check the whole window.
           // It is complete when it fills its limit or reads every site (there are no more sites than the index's last
           // row id); otherwise the index is read instead.
-          return sql`${ref("_walk")} AS MATERIALIZED (
+          return sql`${recordPlanCte(walkAbove)},
+            ${ref("_walk")} AS MATERIALIZED (
               SELECT s.rowid AS site, l.rowid AS listing FROM (${window}) AS ranked
               CROSS JOIN sites AS s ON s.rowid = ranked.r CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = s.id
-              WHERE ${walkWhere} LIMIT (SELECT CASE WHEN walk THEN ${number(limit)} ELSE 0 END FROM record_plan)),
+              WHERE ${walkWhere} LIMIT (SELECT CASE WHEN walk AND NOT few THEN ${number(limit)} ELSE 0 END FROM record_plan)),
             ${ref("_walked")} AS MATERIALIZED (
-              SELECT CASE WHEN NOT walk THEN 0 WHEN (SELECT count(*) FROM ${ref("_walk")}) >= ${number(limit)} THEN 1
+              SELECT CASE WHEN few THEN 2 WHEN NOT walk THEN 0 WHEN (SELECT count(*) FROM ${ref("_walk")}) >= ${number(limit)} THEN 1
                 ELSE top <= ${number(walkSites)} END AS complete FROM record_plan),
             ${ref("")} AS MATERIALIZED (
-              SELECT site, listing FROM ${ref("_walk")} WHERE (SELECT complete FROM ${ref("_walked")})
+              SELECT site, listing FROM ${ref("_walk")} WHERE (SELECT complete = 1 FROM ${ref("_walked")})
+              UNION ALL
+              SELECT * FROM (SELECT c.site, c.listing FROM counted AS c CROSS JOIN sites AS s ON s.rowid = c.site
+                WHERE (SELECT complete = 2 FROM ${ref("_walked")}) ${from && "repSort" in from ? sql`AND ${sql.join(recordAfter(from, "s"))}` : sql``}
+                ORDER BY s.rep_sort DESC, s.id DESC LIMIT ${number(limit)})
               UNION ALL
               SELECT * FROM (SELECT s.rowid AS site, l.rowid AS listing ${fromIndex(finder)} WHERE ${indexWhere}
-                ORDER BY s.rep_sort DESC, s.id DESC LIMIT (SELECT CASE WHEN complete THEN 0 ELSE ${number(limit)} END FROM ${ref("_walked")})))`;
+                ORDER BY s.rep_sort DESC, s.id DESC LIMIT (SELECT CASE WHEN complete = 0 THEN ${number(limit)} ELSE 0 END FROM ${ref("_walked")})))`;
         }
       : finder
       ? (name, from, limit) => {
@@ -374,7 +371,7 @@ export async function searchListings(
           return sql`${sql.raw(name)} AS MATERIALIZED (
             SELECT s.rowid AS site, l.rowid AS listing ${scan.body} ORDER BY ${scan.order} LIMIT ${number(limit)})`;
         };
-  const ctes = (...named: SQL[]) => sql`WITH ${sql.join(byRecord && finder ? [recordPlanCte(finder, walkAbove), ...named] : named, sql`, `)}`;
+  const ctes = (...named: SQL[]) => sql`WITH ${sql.join(named, sql`, `)}`;
   /** A page of up to `limit` matches named `name`: their fields and positions, with the count of `counted`. */
   const pageOf = (name: string, counted: string) => sql`
     SELECT ${columns}, ${shown.position} AS position, (SELECT count(*) FROM ${sql.raw(counted)}) AS matches
