@@ -110,6 +110,16 @@ function tagCondition(rowid: SQL, tag: string): SQL {
   return sql`EXISTS (SELECT 1 FROM site_tags WHERE site_tags.tag = ${tagId(tag)} AND site_tags.search_rowid = ${rowid})`;
 }
 
+/** `tagCondition` for every tag, the first two in one lookup of their pair (`site_tag_pairs`). */
+function tagsCondition(rowid: SQL, tags: string[]): SQL[] {
+  if (tags.length < 2) return tags.map((tag) => tagCondition(rowid, tag));
+  const [first, second] = [...tags.slice(0, 2)].sort();
+  return [
+    sql`EXISTS (SELECT 1 FROM site_tag_pairs AS p WHERE p.pair = ${tagPair(first!, second!)} AND p.search_rowid = ${rowid})`,
+    ...tags.slice(2).map((tag) => tagCondition(rowid, tag)),
+  ];
+}
+
 /** Two category tags' row in `site_tag_pairs` (migrations/0024): the tag ids in order, a space between. */
 function tagPair(first: string, second: string): SQL {
   tagId(first);
@@ -206,11 +216,11 @@ export const RECORD_WALK_SITES = 5_000;
  */
 function recordPlanCte(walkAbove: number): SQL {
   // Estimated matches x share = (share x top) x share, the share being (n - 1) matches over their span of row ids.
+  const walk = sql`n > 1 AND 1.0 * (n - 1) * (n - 1) * top >= ${number(walkAbove)} * (high - low) * (high - low)`;
   return sql`record_plan AS MATERIALIZED (
-    SELECT ${walkAbove > 0 ? sql`count(*) < ${number(SEARCH_COUNT_CAP)}` : sql`0`} AS few,
-      count(*) > 1 AND 1.0 * (count(*) - 1) * (count(*) - 1) * top >= ${number(walkAbove)} * (max(r) - min(r)) * (max(r) - min(r)) AS walk,
-      top
-    FROM counted, (SELECT coalesce(max(search_rowid), 0) AS top FROM sites))`;
+    SELECT ${walkAbove > 0 ? sql`n < ${number(SEARCH_COUNT_CAP)}` : sql`0`} AS few, ${walkAbove > 0 ? walk : sql`1`} AS walk, top
+    FROM (SELECT count(*) AS n, min(r) AS low, max(r) AS high FROM counted),
+      (SELECT coalesce(max(search_rowid), 0) AS top FROM sites))`;
 }
 
 /** The matches a later page of an index search reads at most below its cursor before it reads the index downwards. */
@@ -306,9 +316,14 @@ export async function searchListings(
     byRecord && finder
       ? (name, from, limit) => {
           const ref = (suffix: string) => sql.raw(`${name}${suffix}`);
-          const window = sql`SELECT w.rowid AS r FROM sites AS w INDEXED BY sites_rep_sort_idx
-            ${from && "repSort" in from ? sql`WHERE ${sql.join(recordAfter(from, "w"))}` : sql``}
+          // The window's index holds the owner and the tags' key (migrations/0025), so those checks are made on its
+          // entries, and a site's row is read only where a term (its fields) or a band (its placeholder score, a
+          // generated column no index covers) is to be checked.
+          const window = sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
+            FROM sites AS w INDEXED BY sites_tradable_record_idx WHERE ${sql.join([sql`w.verified = 1`, ...recordAfter(from, "w")], sql` AND `)}
             ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${number(walkSites)}`;
+          const onRow = [...(query.term ? [termCondition(query.term)] : []), ...(bands ? [bands] : [])];
+          const walkOn = sql.join([sql`w.user_id <> ${viewerUserId}`, ...tagsCondition(sql`w.search_rowid`, query.tags), ...onRow], sql` AND `);
           const indexWhere = sql.join([finder.match, ...conditions, ...recordAfter(from, "s")], sql` AND `);
           // The walk takes its sites in the order the window gives them (a subquery with a LIMIT keeps its ORDER BY,
           // and CROSS JOIN makes it the outer loop, each join adding at most one row), so its first `limit` matches are
@@ -317,9 +332,10 @@ export async function searchListings(
           // row id); otherwise the index is read instead.
           return sql`${recordPlanCte(walkAbove)},
             ${ref("_walk")} AS MATERIALIZED (
-              SELECT s.rowid AS site, l.rowid AS listing FROM (${window}) AS ranked
-              CROSS JOIN sites AS s ON s.rowid = ranked.r CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = s.id
-              WHERE ${walkWhere} LIMIT (SELECT CASE WHEN walk AND NOT few THEN ${number(limit)} ELSE 0 END FROM record_plan)),
+              SELECT w.r AS site, l.rowid AS listing FROM (${window}) AS w
+              ${onRow.length > 0 ? sql`CROSS JOIN sites AS s ON s.rowid = w.r` : sql``}
+              CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = w.id AND l.active = 1
+              WHERE ${walkOn} LIMIT (SELECT CASE WHEN walk AND NOT few THEN ${number(limit)} ELSE 0 END FROM record_plan)),
             ${ref("_walked")} AS MATERIALIZED (
               SELECT CASE WHEN few THEN 2 WHEN NOT walk THEN 0 WHEN (SELECT count(*) FROM ${ref("_walk")}) >= ${number(limit)} THEN 1
                 ELSE top <= ${number(walkSites)} END AS complete FROM record_plan),

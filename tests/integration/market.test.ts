@@ -354,6 +354,9 @@ describe("search", () => {
     await env.DB.prepare("UPDATE listings SET active = 0 WHERE id = ?").bind(unlisted.listingId).run();
     const own = await listSite(viewer.userId, { host: uniqueHost(`${word}-o`), description: `About ${word}, the viewer's.`, tags: ["seo"] });
     for (const { siteId } of [unverified, unlisted, own]) await env.DB.prepare("UPDATE sites SET rep_sort = 100 WHERE id = ?").bind(siteId).run();
+    // A site with the term but not the tag, on a better record than the others: only a search without the tag has it.
+    const untagged = await listSite(owner.userId, { host: uniqueHost(`${word}-t`), description: `About ${word}, travel only.`, tags: ["travel"] });
+    await env.DB.prepare("UPDATE sites SET rep_sort = 50 WHERE id = ?").bind(untagged.siteId).run();
     const db = database(env.DB);
     const both = async (query: { term: string; tags: string[]; bands?: AuthorityBand[] }, after?: string | null) => {
       const search = { bands: [], ...query, sort: "record" as const };
@@ -372,20 +375,23 @@ describe("search", () => {
       return fromIndex;
     };
     const found = await both({ term: word, tags: [] });
-    expect(found.posts).toHaveLength(7);
+    expect(found.posts).toHaveLength(8);
     const descriptions = found.posts.map((post) => post.description);
-    expect(descriptions).toEqual([2, 4, 6, 1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`));
+    expect(descriptions).toEqual([`About ${word}, travel only.`, ...[2, 4, 6, 1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`)]);
     // A later page (after site 6, whose rep_sort is 5) goes on in record order, and counts the whole search.
     const later = await both({ term: word, tags: ["seo"] }, `r5_${siteIds[6]}`);
     expect(later.posts.map((post) => post.description)).toEqual([1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`));
     expect(later.count).toBe(7);
     expect((await both({ term: word, tags: ["seo"] })).posts).toHaveLength(7);
-    expect((await both({ term: word.toUpperCase(), tags: [] })).posts).toHaveLength(7);
+    expect((await both({ term: word.toUpperCase(), tags: [] })).posts).toHaveLength(8);
+    expect((await both({ term: word, tags: ["travel"] })).posts.map((post) => post.id)).toEqual([untagged.listingId]);
+    for (const post of (await both({ term: "", tags: ["seo", "travel"] })).posts)
+      expect(post.tags).toEqual(expect.arrayContaining(["seo", "travel"]));
     expect((await both({ term: `${word}zz`, tags: [] })).posts).toHaveLength(0);
     expect((await both({ term: "", tags: ["seo"] })).count).toBeGreaterThanOrEqual(7);
     expect((await both({ term: "re", tags: [] })).count).toBeGreaterThanOrEqual(7);
     // Bands too (every site here has the default score, 50).
-    expect((await both({ term: word, tags: [], bands: ["mid"] })).posts).toHaveLength(7);
+    expect((await both({ term: word, tags: [], bands: ["mid"] })).posts).toHaveLength(8);
     expect((await both({ term: word, tags: ["seo"], bands: ["hi", "low"] })).posts).toHaveLength(0);
   });
 
