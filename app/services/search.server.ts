@@ -110,21 +110,25 @@ function tagCondition(rowid: SQL, tag: string): SQL {
   return sql`EXISTS (SELECT 1 FROM site_tags WHERE site_tags.tag = ${tagId(tag)} AND site_tags.search_rowid = ${rowid})`;
 }
 
-/** `tagCondition` for every tag, the first two in one lookup of their pair (`site_tag_pairs`). */
-function tagsCondition(rowid: SQL, tags: string[]): SQL[] {
-  if (tags.length < 2) return tags.map((tag) => tagCondition(rowid, tag));
-  const [first, second] = [...tags.slice(0, 2)].sort();
-  return [
-    sql`EXISTS (SELECT 1 FROM site_tag_pairs AS p WHERE p.pair = ${tagPair(first!, second!)} AND p.search_rowid = ${rowid})`,
-    ...tags.slice(2).map((tag) => tagCondition(rowid, tag)),
-  ];
+/**
+ * The first two of the chosen tags as `site_tag_pairs` (migrations/0024) keys them, the tag ids in order with a space
+ * between, and which tags those are; null for fewer than two tags.
+ */
+function tagPairOf(tags: string[]): { pair: SQL; tags: string[] } | null {
+  if (tags.length < 2) return null;
+  const pair = tags.slice(0, 2).sort();
+  for (const tag of pair) tagId(tag);
+  return { pair: sql.raw(`'${pair.join(" ")}'`), tags: pair };
 }
 
-/** Two category tags' row in `site_tag_pairs` (migrations/0024): the tag ids in order, a space between. */
-function tagPair(first: string, second: string): SQL {
-  tagId(first);
-  tagId(second);
-  return sql.raw(`'${first} ${second}'`);
+/** `tagCondition` for every tag, the first two in one lookup of their pair (`site_tag_pairs`). */
+function tagsCondition(rowid: SQL, tags: string[]): SQL[] {
+  const paired = tagPairOf(tags);
+  if (!paired) return tags.map((tag) => tagCondition(rowid, tag));
+  return [
+    sql`EXISTS (SELECT 1 FROM site_tag_pairs AS p WHERE p.pair = ${paired.pair} AND p.search_rowid = ${rowid})`,
+    ...tags.slice(2).map((tag) => tagCondition(rowid, tag)),
+  ];
 }
 
 /**
@@ -154,10 +158,8 @@ function indexOf(query: SearchQuery): (Finder & { tags?: string[] }) | null {
     const phrases = [...query.tags.map(tagToken), query.term].map(ftsPhrase);
     return { source: sql`site_search AS f`, match: sql`f.site_search MATCH ${phrases.join(" AND ")}`, rowid };
   }
-  if (query.tags.length >= 2) {
-    const pair = [...query.tags.slice(0, 2)].sort();
-    return { source: sql`site_tag_pairs AS f`, match: sql`f.pair = ${tagPair(pair[0]!, pair[1]!)}`, rowid: sql`f.search_rowid`, tags: pair };
-  }
+  const paired = tagPairOf(query.tags);
+  if (paired) return { source: sql`site_tag_pairs AS f`, match: sql`f.pair = ${paired.pair}`, rowid: sql`f.search_rowid`, tags: paired.tags };
   const [tag] = query.tags;
   if (tag) return { source: sql`site_tags AS f`, match: sql`f.tag = ${tagId(tag)}`, rowid: sql`f.search_rowid`, tags: [tag] };
   const gram = gramToken(query.term);
