@@ -360,8 +360,8 @@ describe("search", () => {
     const db = database(env.DB);
     const both = async (query: { term: string; tags: string[]; bands?: AuthorityBand[] }, after?: string | null) => {
       const search = { bands: [], ...query, sort: "record" as const };
-      // A small market reads the index; told to walk, it walks every site; a walk stopped after three sites (the
-      // sample misjudged) reads the index after all.
+      // A small market sorts the counted matches (all of them); told to walk, it walks every site; a walk stopped after
+      // three sites (the estimate misjudged) reads the index after all.
       const [fromIndex, walked, stoppedShort] = await Promise.all([
         searchListings(db, viewer.userId, search, after),
         searchListings(db, viewer.userId, search, after, { walkAbove: 0 }),
