@@ -263,16 +263,6 @@ export async function searchListings(
   const byRecord = query.sort === "record";
   const recordAfter = (from: ReturnType<typeof parsePosition>, alias: string) =>
     from && "repSort" in from ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.id) < (${from.repSort}, ${from.siteId})`] : [];
-  /** The sites' own check of a match in record order: the term on their fields, the tags, and the search's conditions. */
-  const walkWhere = sql.join(
-    [
-      sql`l.active = 1`,
-      ...(longTerm ? [termCondition(query.term)] : []),
-      ...query.tags.map((tag) => tagCondition(sql`s.search_rowid`, tag)),
-      ...conditions,
-    ],
-    sql` AND `,
-  );
   /** The index's matches within `bounds` (conditions on its row id): what they are read from, and how. */
   const indexBody = (found: Finder, bounds: SQL[] = []) =>
     sql`${fromIndex(found)} WHERE ${sql.join([found.match, ...conditions, ...bounds], sql` AND `)}`;
@@ -289,8 +279,8 @@ export async function searchListings(
   /** The matches from `from` on in the order shown: what they are read from and how, and each one's position. */
   const scanOf = (from: ReturnType<typeof parsePosition>): Scan => {
     if (byRecord) {
-      // No index to read: the sites in record order, each checked on its own fields, until the page is full.
-      const where = sql.join([walkWhere, ...recordAfter(from, "s")], sql` AND `);
+      // No index to read (no term or tag, only bands): the sites in record order, each checked, until the page is full.
+      const where = sql.join([sql`l.active = 1`, ...conditions, ...recordAfter(from, "s")], sql` AND `);
       return {
         body: sql`FROM sites AS s INDEXED BY sites_rep_sort_idx CROSS JOIN listings AS l ON l.site_id = s.id WHERE ${where}`,
         order: sql`s.rep_sort DESC, s.id DESC`,
