@@ -173,6 +173,7 @@ export function seedIfEmpty({ persistTo, sites = 150, force = false } = {}) {
     // mergeSearchIndexes), not as many segments as the seed's statements wrote.
     queryLocal("INSERT INTO site_search (site_search) VALUES ('optimize')", persistTo);
     queryLocal("INSERT INTO site_grams (site_grams) VALUES ('optimize')", persistTo);
+    queryLocal("INSERT INTO site_tag_search (site_tag_search) VALUES ('optimize')", persistTo);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

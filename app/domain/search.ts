@@ -33,11 +33,6 @@ export function ftsPhrase(text: string): string {
   return `"${text.replaceAll('"', '""')}"`;
 }
 
-/** How a tag is written into the search index, so a category filter matches the tag and nothing else. */
-export function tagToken(tag: string): string {
-  return `#${tag}#`;
-}
-
 /**
  * The `site_grams` token (migrations/0020) of a one- or two-character term: 'u' for one character, 'b' for a pair,
  * then the UTF-8 bytes in hex, lower-cased as SQLite's lower() does it (ASCII letters only). Null for other lengths.

@@ -1,11 +1,11 @@
 /**
  * Search over the market: a free-text term, category tags and authority bands (the rules are in app/domain/search.ts).
  *
- * Candidates come newest-indexed first straight from an index (`finderOf`): a term of three characters or more and the
- * chosen tags become one MATCH expression on SQLite FTS5's trigram index (migrations/0002); tags without such a term
- * read the sites with two of them from `site_tag_pairs` (migrations/0024), or one tag's sites from `site_tags`
- * (migrations/0021); a one- or two-character term alone reads the index of
- * characters and pairs (migrations/0020). Without any of them (only authority bands) the listings are walked newest
+ * Candidates come newest-indexed first straight from an index (`finderOf`): a term of three characters or more is a
+ * phrase of SQLite FTS5's trigram index (migrations/0002), or with tags of the trigram index of the sites with the
+ * first two of them, or the one (migrations/0026); tags without such a term read the sites with two of them from
+ * `site_tag_pairs` (migrations/0024), or one tag's sites from `site_tags` (migrations/0021); a one- or two-character
+ * term alone reads the index of characters and pairs (migrations/0020). Without any of them (only authority bands) the listings are walked newest
  * first, so the query stops as soon as a page is full. Only tradable listings are kept: verified, active, not the
  * viewer's.
  *
@@ -18,7 +18,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
 import { AUTHORITY_BANDS } from "~/domain/score";
 import type { ReputationCounts } from "~/domain/reputation";
-import { ftsPhrase, gramToken, TAG_IDS, tagToken, type SearchQuery } from "~/domain/search";
+import { ftsPhrase, gramToken, TAG_IDS, type SearchQuery } from "~/domain/search";
 import { BEFORE_ALL, parseCursor } from "~/domain/cursor";
 import type { BatchResponse } from "drizzle-orm/batch";
 import { valueOf } from "~/lib/statement-shapes.server";
@@ -134,36 +134,73 @@ function tagsCondition(rowid: SQL, tags: string[]): SQL[] {
 /**
  * Where a search of an index finds its candidates, newest indexed first: `rowid` is each candidate's
  * `sites.search_rowid`, `source` the index read as `f` with a join to `site_tags` for each chosen tag it does not read
- * itself, and `match` the candidates' own condition on it.
+ * itself, `match(before)` the candidates' own condition on it (with `before`, only the candidates indexed before that
+ * search_rowid, written as the index reads it), and `order` newest indexed first in the index's own terms.
+ * `windowed`: the index is FTS5 read by descending row id, which it does slowly far from the newest row, so a later
+ * page reads a window below its cursor upwards instead (`searchListings`).
  */
 interface Finder {
   source: SQL;
-  match: SQL;
+  match: (before?: SQL) => SQL;
   rowid: SQL;
+  order: SQL;
+  windowed: boolean;
+}
+
+/** A finder whose index keys its candidates by `rowid` itself (`sites.search_rowid`), read downwards. */
+function byRowid(source: SQL, match: SQL, rowid: SQL, windowed: boolean): Finder {
+  return {
+    source,
+    match: (before) => (before ? sql`${match} AND ${rowid} < ${before}` : match),
+    rowid,
+    order: sql`${rowid} DESC`,
+    windowed,
+  };
+}
+
+/** The row ids of one group of `site_tag_search` (migrations/0026): the group's id times this, plus the site's place. */
+const TAG_GROUP_SPAN = 4_294_967_296;
+
+/**
+ * A long term among the sites with the chosen tags: `site_tag_search` (migrations/0026), the range of the first two
+ * tags' group (or of the one tag's), read upwards, newest first. A row id there is the group's base plus
+ * (TAG_GROUP_SPAN - 1 - the site's search_rowid).
+ */
+function tagGroupFinder(term: string, group: SQL): Finder {
+  const base = sql`(SELECT id * ${number(TAG_GROUP_SPAN)} FROM search_tag_groups WHERE tags = ${group})`;
+  return {
+    source: sql`site_tag_search AS f`,
+    match: (before) => sql`f.site_tag_search MATCH ${ftsPhrase(term)}
+      AND f.rowid >= ${before ? sql`${base} + ${number(TAG_GROUP_SPAN)} - ${before}` : base} AND f.rowid < ${base} + ${number(TAG_GROUP_SPAN)}`,
+    rowid: sql`(${number(TAG_GROUP_SPAN - 1)} - f.rowid % ${number(TAG_GROUP_SPAN)})`,
+    order: sql`f.rowid ASC`,
+    windowed: false,
+  };
 }
 
 /**
- * The index a search reads. A term of three characters or more: the trigram index, with the chosen tags' tokens too
- * (the index steps over the sites that lack one far faster than checking each candidate: a term that every site
- * matches, with two tags, took 6 ms this way and 30 ms without, at 100,000 sites). Otherwise two tags or more: the
- * sites with the first two in `site_tag_pairs`; one tag: its sites in `site_tags` (`tags`, the tags the index reads),
- * and a short term decides by LIKE. Otherwise a short term: the index of characters and pairs. Null without any of
- * them (only bands): the listings are walked.
+ * The index a search reads, and the tags it reads itself. A term of three characters or more: with tags, the trigram
+ * index of the first two tags' sites (or the one tag's, `tagGroupFinder`); without, the whole trigram index. Otherwise
+ * two tags or more: the sites with the first two in `site_tag_pairs`; one tag: its sites in `site_tags`, and a short
+ * term decides by LIKE. Otherwise a short term: the index of characters and pairs. Null without any of them (only
+ * bands): the listings are walked.
  */
-function indexOf(query: SearchQuery): (Finder & { tags?: string[] }) | null {
-  const rowid = sql`f.rowid`;
-  if ([...query.term].length >= 3) {
-    // The tags first: FTS5 steps through an AND's phrases in the order written, and checking a long term's trigrams
-    // only where the tags are is faster (a term every site matches with two tags: 2.25 ms to 1.5 ms at a million sites).
-    const phrases = [...query.tags.map(tagToken), query.term].map(ftsPhrase);
-    return { source: sql`site_search AS f`, match: sql`f.site_search MATCH ${phrases.join(" AND ")}`, rowid };
-  }
+function indexOf(query: SearchQuery): { finder: Finder; tags: string[] } | null {
   const paired = tagPairOf(query.tags);
-  if (paired) return { source: sql`site_tag_pairs AS f`, match: sql`f.pair = ${paired.pair}`, rowid: sql`f.search_rowid`, tags: paired.tags };
+  if ([...query.term].length >= 3) {
+    if (query.tags.length === 0) {
+      return { finder: byRowid(sql`site_search AS f`, sql`f.site_search MATCH ${ftsPhrase(query.term)}`, sql`f.rowid`, true), tags: [] };
+    }
+    const [tag] = query.tags as [string];
+    return paired
+      ? { finder: tagGroupFinder(query.term, paired.pair), tags: paired.tags }
+      : { finder: tagGroupFinder(query.term, tagId(tag)), tags: [tag] };
+  }
+  if (paired) return { finder: byRowid(sql`site_tag_pairs AS f`, sql`f.pair = ${paired.pair}`, sql`f.search_rowid`, false), tags: paired.tags };
   const [tag] = query.tags;
-  if (tag) return { source: sql`site_tags AS f`, match: sql`f.tag = ${tagId(tag)}`, rowid: sql`f.search_rowid`, tags: [tag] };
+  if (tag) return { finder: byRowid(sql`site_tags AS f`, sql`f.tag = ${tagId(tag)}`, sql`f.search_rowid`, false), tags: [tag] };
   const gram = gramToken(query.term);
-  if (gram) return { source: sql`site_grams AS f`, match: sql`f.site_grams MATCH ${ftsPhrase(gram)}`, rowid };
+  if (gram) return { finder: byRowid(sql`site_grams AS f`, sql`f.site_grams MATCH ${ftsPhrase(gram)}`, sql`f.rowid`, true), tags: [] };
   return null;
 }
 
@@ -177,12 +214,12 @@ function finderOf(query: SearchQuery): Finder | null {
   const index = indexOf(query);
   if (!index) return null;
   const joins = query.tags
-    .filter((tag) => !index.tags?.includes(tag))
+    .filter((tag) => !index.tags.includes(tag))
     .map((tag, i) => {
       const alias = sql.raw(`t${i}`);
-      return sql` CROSS JOIN site_tags AS ${alias} ON ${alias}.tag = ${tagId(tag)} AND ${alias}.search_rowid = ${index.rowid}`;
+      return sql` CROSS JOIN site_tags AS ${alias} ON ${alias}.tag = ${tagId(tag)} AND ${alias}.search_rowid = ${index.finder.rowid}`;
     });
-  return { source: sql.join([index.source, ...joins]), match: index.match, rowid: index.rowid };
+  return { ...index.finder, source: sql.join([index.finder.source, ...joins]) };
 }
 
 /** How a search reads its matches (`searchListings`' `scanOf`). */
@@ -263,16 +300,16 @@ export async function searchListings(
   const byRecord = query.sort === "record";
   const recordAfter = (from: ReturnType<typeof parsePosition>, alias: string) =>
     from && "repSort" in from ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.id) < (${from.repSort}, ${from.siteId})`] : [];
-  /** The index's matches within `bounds` (conditions on its row id): what they are read from, and how. */
-  const indexBody = (found: Finder, bounds: SQL[] = []) =>
-    sql`${fromIndex(found)} WHERE ${sql.join([found.match, ...conditions, ...bounds], sql` AND `)}`;
+  /** The index's matches indexed before `before` (a search_rowid) and within `bounds`: what they are read from, and how. */
+  const indexBody = (found: Finder, before?: SQL, bounds: SQL[] = []) =>
+    sql`${fromIndex(found)} WHERE ${sql.join([found.match(before), ...conditions, ...bounds], sql` AND `)}`;
   // A later page's cursor is cast: a number may be bound as a REAL, and FTS5 ignores a rowid bound that is not an
   // integer (a later page deep in a common term's matches read them all from the newest: 110 ms at a million sites).
   const cursorOf = (rowid: number) => sql`CAST(${rowid} AS INTEGER)`;
   /** The index's matches from `from` on, newest indexed first. */
   const indexScan = (found: Finder, from: ReturnType<typeof parsePosition>): Scan => ({
-    body: indexBody(found, from?.rowid === undefined ? [] : [sql`${found.rowid} < ${cursorOf(from.rowid)}`]),
-    order: sql`${found.rowid} DESC`,
+    body: indexBody(found, from?.rowid === undefined ? undefined : cursorOf(from.rowid)),
+    order: found.order,
     position: sql`CAST(s.search_rowid AS TEXT)`,
     orderOnSite: sql`s.search_rowid DESC`,
   });
@@ -316,7 +353,7 @@ export async function searchListings(
             ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${number(walkSites)}`;
           const onRow = [...(query.term ? [termCondition(query.term)] : []), ...(bands ? [bands] : [])];
           const walkOn = sql.join([sql`w.user_id <> ${viewerUserId}`, ...tagsCondition(sql`w.search_rowid`, query.tags), ...onRow], sql` AND `);
-          const indexWhere = sql.join([finder.match, ...conditions, ...recordAfter(from, "s")], sql` AND `);
+          const indexWhere = sql.join([finder.match(), ...conditions, ...recordAfter(from, "s")], sql` AND `);
           // The walk takes its sites in the order the window gives them (a subquery with a LIMIT keeps its ORDER BY,
           // and CROSS JOIN makes it the outer loop, each join adding at most one row), so its first `limit` matches are
           // the best; an ORDER BY here would check the whole window.
@@ -343,7 +380,7 @@ export async function searchListings(
         }
       : finder
       ? (name, from, limit) => {
-          if (from?.rowid === undefined) {
+          if (from?.rowid === undefined || !finder.windowed) {
             const scan = indexScan(finder, from);
             return sql`${sql.raw(name)} AS MATERIALIZED (
                 SELECT s.rowid AS site, l.rowid AS listing ${scan.body} ORDER BY ${scan.order} LIMIT ${number(limit)})`;
@@ -362,7 +399,7 @@ export async function searchListings(
                 FROM counted),
               ${ref("_near")} AS MATERIALIZED (
                 SELECT s.rowid AS site, l.rowid AS listing, ${finder.rowid} AS r
-                ${indexBody(finder, [sql`${finder.rowid} < ${at}`, sql`${finder.rowid} >= (SELECT low FROM ${ref("_window")})`])}
+                ${indexBody(finder, at, [sql`${finder.rowid} >= (SELECT low FROM ${ref("_window")})`])}
                 ORDER BY ${finder.rowid} ASC LIMIT ${number(pageWindow)}),
               ${ref("_read")} AS MATERIALIZED (
                 SELECT count(*) < ${number(pageWindow)} AND (count(*) >= ${number(limit)} OR (SELECT low FROM ${ref("_window")}) = 0) AS complete
@@ -371,8 +408,8 @@ export async function searchListings(
                 SELECT * FROM (SELECT site, listing FROM ${ref("_near")} WHERE (SELECT complete FROM ${ref("_read")})
                   ORDER BY r DESC LIMIT ${number(limit)})
                 UNION ALL
-                SELECT * FROM (SELECT s.rowid AS site, l.rowid AS listing ${indexBody(finder, [sql`${finder.rowid} < ${at}`])}
-                  ORDER BY ${finder.rowid} DESC LIMIT (SELECT CASE WHEN complete THEN 0 ELSE ${number(limit)} END FROM ${ref("_read")})))`;
+                SELECT * FROM (SELECT s.rowid AS site, l.rowid AS listing ${indexBody(finder, at)}
+                  ORDER BY ${finder.order} LIMIT (SELECT CASE WHEN complete THEN 0 ELSE ${number(limit)} END FROM ${ref("_read")})))`;
         }
       : (name, from, limit) => {
           const scan = scanOf(from);
@@ -395,7 +432,7 @@ export async function searchListings(
   const counted = finder
     ? sql`counted AS MATERIALIZED (
         SELECT s.rowid AS site, l.rowid AS listing, ${finder.rowid} AS r ${indexBody(finder)}
-        ORDER BY ${finder.rowid} DESC LIMIT ${number(SEARCH_COUNT_CAP)})`
+        ORDER BY ${finder.order} LIMIT ${number(SEARCH_COUNT_CAP)})`
     : matchesOf("counted", null, SEARCH_COUNT_CAP);
   const from = parsePosition(after, finder !== null, byRecord);
   const rows: (Row & { matches: number })[] =
@@ -478,7 +515,7 @@ const MERGE_STEP_PAGES = 1000;
  */
 export async function mergeSearchIndexes(db: Database) {
   const steps: Record<string, number> = {};
-  for (const index of ["site_search", "site_grams"]) {
+  for (const index of ["site_search", "site_grams", "site_tag_search"]) {
     const [size] = await db.all<{ pages: number }>(sql`SELECT count(*) AS pages FROM ${sql.raw(`${index}_data`)}`);
     // Merged pages are about as many as the pages merged; a quarter more and two steps spare, and a step with
     // nothing left to merge writes nothing.

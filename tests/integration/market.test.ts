@@ -191,7 +191,7 @@ describe("search", () => {
     expect(await short("tag=seo")).toEqual([three.listingId]);
   });
 
-  it("reads a later page from a window below its cursor, and from the cursor down where the window falls short", async () => {
+  it("reads a later page from a window below its cursor, and from the cursor down where the window falls short or is not needed", async () => {
     const viewer = await trader();
     const owner = await trader();
     const word = `zw${crypto.randomUUID().slice(0, 6)}`;
@@ -203,6 +203,7 @@ describe("search", () => {
       const { listingId } = await listSite(owner.userId, {
         host: uniqueHost(matches ? `${word}-${i}` : "other"),
         description: matches ? `Window ${word} ${i}` : "Something else",
+        tags: ["fin-tech", "dropshipping"],
       });
       if (matches) matching.push(listingId);
     };
@@ -210,12 +211,12 @@ describe("search", () => {
     for (let i = 30; i < 230; i += 1) await add(i % 10 === 0, i);
     for (let i = 230; i < 340; i += 1) await add(true, i);
     const db = database(env.DB);
-    const pages = async (options: { pageWindow?: number }) => {
+    const pages = async (options: { pageWindow?: number }, tags: string[] = []) => {
       const seen: string[] = [];
       const counts: number[] = [];
       let next: string | null = null;
       do {
-        const found = await searchListings(db, viewer.userId, { term: word, tags: [], bands: [], sort: "newest" }, next, options);
+        const found = await searchListings(db, viewer.userId, { term: word, tags, bands: [], sort: "newest" }, next, options);
         seen.push(...found.posts.map((post) => post.id));
         counts.push(found.count);
         next = found.next;
@@ -229,6 +230,9 @@ describe("search", () => {
     // A window that may read only three matches never suffices: every later page reads from the cursor down.
     expect(await pages({ pageWindow: 3 })).toEqual(windowed);
     expect(await pages({ pageWindow: 40 })).toEqual(windowed);
+    // With tags, the index of their sites is read from the cursor down, newest first, page after page.
+    expect(await pages({}, ["fin-tech"])).toEqual(windowed);
+    expect(await pages({}, ["dropshipping", "fin-tech"])).toEqual(windowed);
   });
 
   it("titles a search without a term 'Search results' and survives any input", async () => {
@@ -247,9 +251,16 @@ describe("search", () => {
     const other = await signUp();
     const word = `zp${crypto.randomUUID().slice(0, 6)}`;
     const listed: string[] = [];
+    // Every fifth has one tag, the others two: a term with tags reads its tag's or its pair's sites, a page and more.
     for (let i = 0; i < 30; i += 1)
       listed.push(
-        (await listSite(other.userId, { host: uniqueHost("paged"), description: `Paged ${word} ${i}`, tags: ["news-journalism"] })).listingId,
+        (
+          await listSite(other.userId, {
+            host: uniqueHost("paged"),
+            description: `Paged ${word} ${i}`,
+            tags: i % 5 === 0 ? ["news-journalism"] : ["news-journalism", "cybersecurity"],
+          })
+        ).listingId,
       );
     const walk = async (first: string) => {
       const seen: string[] = [];
@@ -265,6 +276,11 @@ describe("search", () => {
     expect(byTerm).toHaveLength(30);
     expect(new Set(byTerm).size).toBe(30);
     expect(byTerm).toEqual([...listed].reverse());
+    expect(await walk(`/search?term=${word}&tag=news-journalism`)).toEqual([...listed].reverse());
+    const paired = listed.filter((_, i) => i % 5 !== 0).reverse();
+    expect(paired).toHaveLength(24);
+    expect(await walk(`/search?term=${word}&tag=news-journalism&tag=cybersecurity`)).toEqual(paired);
+    expect(await walk(`/search?term=${word}&tag=cybersecurity&tag=news-journalism`)).toEqual(paired);
     // Without a term the listings are walked newest first (same-millisecond ties in id order): these 30 come first.
     const all = await walk("/search?band=mid");
     expect(new Set(all).size).toBe(all.length);
@@ -857,6 +873,45 @@ describe("the tags' indexes (site_tags for the suggestions and search, site_tag_
     expect(await env.DB.prepare("SELECT count(*) AS n FROM site_tag_pairs WHERE search_rowid = ?").bind(rowid).first("n")).toBe(0);
   });
 
+  it("keeps each site's rows of the term-with-tags index (site_tag_search) as its text and tags are saved, and forgets a site that goes", async () => {
+    const db = database(env.DB);
+    const owner = await signUp();
+    const viewer = await signUp();
+    const [before, after] = [`zb${crypto.randomUUID().slice(0, 6)}`, `za${crypto.randomUUID().slice(0, 6)}`];
+    // The tests' database starts without sites, so every group (a tag, a pair of tags) is made by the triggers as the
+    // first site with it is saved.
+    const site = await listSite(owner.userId, { host: uniqueHost("grouped"), description: `Once about ${before}`, tags: ["travel", "ai", "seo"] });
+    // One row per tag and per pair of tags: 3 + 3.
+    const rowsWith = async (word: string) =>
+      env.DB.prepare("SELECT count(*) AS n FROM site_tag_search WHERE site_tag_search MATCH ?").bind(`"${word}"`).first<number>("n");
+    expect(await rowsWith(before)).toBe(6);
+    const found = async (term: string, tags: string[]) =>
+      (await searchListings(db, viewer.userId, { term, tags, bands: [], sort: "newest" })).posts.map((post) => post.id);
+    expect(await found(before, ["ai"])).toEqual([site.listingId]);
+    expect(await found(before, ["seo", "travel"])).toEqual([site.listingId]);
+    expect(await found(before, ["seo", "travel", "ai"])).toEqual([site.listingId]);
+    expect(await found(before, ["blog"])).toEqual([]);
+    expect(await found(before, ["ai", "blog"])).toEqual([]);
+
+    const settings = {
+      description: `Now about ${after}`,
+      tags: ["news-journalism", "ai"],
+      materials: [],
+      contentTypes: [],
+      listed: true,
+      connects: 10,
+    };
+    expect(await updateSiteSettings(db, owner.userId, site.siteId, settings, Date.now())).toBe(true);
+    expect(await rowsWith(before)).toBe(0);
+    expect(await rowsWith(after)).toBe(3);
+    expect(await found(before, ["ai"])).toEqual([]);
+    expect(await found(after, ["ai", "news-journalism"])).toEqual([site.listingId]);
+    expect(await found(after, ["news-journalism"])).toEqual([site.listingId]);
+    expect(await found(after, ["seo"])).toEqual([]);
+    await removeSite(site.siteId);
+    expect(await rowsWith(after)).toBe(0);
+  });
+
   it("finds one site's rows through an index, as its triggers do for every new site, saved tags and removed site", async () => {
     // The triggers' statement; a scan of the table here made each of them read every site's tags.
     for (const table of ["site_tags", "site_tag_pairs"]) {
@@ -867,6 +922,14 @@ describe("the tags' indexes (site_tags for the suggestions and search, site_tag_
         details.join("; "),
       ).toBe(true);
     }
+    // The term-with-tags index is deleted from by row id, one lookup per group of the site.
+    const plan = await env.DB.prepare(
+      `EXPLAIN QUERY PLAN DELETE FROM site_tag_search WHERE rowid IN (
+        SELECT g.id * 4294967296 + 4294967295 - ? FROM search_tag_groups AS g WHERE g.tags IN (SELECT value FROM json_each(?)))`,
+    )
+      .bind(1, '["ai"]')
+      .all<{ detail: string }>();
+    expect(plan.results.map((row) => row.detail)).toContain("SCAN site_tag_search VIRTUAL TABLE INDEX 0:=");
   });
 });
 

@@ -3,7 +3,7 @@ import { formatMessageTime, formatRunDate, formatShortDate, isTimeZone, timeZone
 import { countOffers } from "~/domain/offer-status";
 import { authorityBand, displayScore } from "~/domain/score";
 import { formatDomainAuthority, formatLinks, formatOnPageSeo, formatSpeed, formatSsl, formatTechnicalSeo, scoreCards } from "~/domain/score-cards";
-import { ftsPhrase, gramToken, parseSearchQuery, searchTermOf, tagToken } from "~/domain/search";
+import { ftsPhrase, gramToken, parseSearchQuery, searchTermOf } from "~/domain/search";
 import { tagOfTheDay } from "~/domain/suggestions";
 
 describe("authority bands on the rounded-up score", () => {
@@ -143,7 +143,6 @@ describe("search rules", () => {
   });
   it("quotes user input for the index", () => {
     expect(ftsPhrase('say "hi" OR x')).toBe('"say ""hi"" OR x"');
-    expect(tagToken("e-commerce")).toBe("#e-commerce#");
   });
 });
 
