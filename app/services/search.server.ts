@@ -5,9 +5,9 @@
  * phrase of SQLite FTS5's trigram index (migrations/0002), or with tags of the trigram index of the sites with the
  * first two of them, or the one (migrations/0026); tags without such a term read the sites with two of them from
  * `site_tag_pairs` (migrations/0024), or one tag's sites from `site_tags` (migrations/0021); a one- or two-character
- * term alone reads the index of characters and pairs (migrations/0020). Without any of them (only authority bands) the listings are walked newest
- * first, so the query stops as soon as a page is full. Only tradable listings are kept: verified, active, not the
- * viewer's.
+ * term alone reads the index of characters and pairs (migrations/0020). Without any of them (only authority bands)
+ * the listings are walked newest first, so the query stops as soon as a page is full. Only tradable listings are
+ * kept: verified, active, not the viewer's.
  *
  * The count line counts at most SEARCH_COUNT_CAP matches ('100+ sites available'), in the same statement as the
  * page (or, for a later page with nothing left on it, in one of its own), which reads the fields of its own results
@@ -164,14 +164,16 @@ const TAG_GROUP_SPAN = 4_294_967_296;
 /**
  * A long term among the sites with the chosen tags: `site_tag_search` (migrations/0026), the range of the first two
  * tags' group (or of the one tag's), read upwards, newest first. A row id there is the group's base plus
- * (TAG_GROUP_SPAN - 1 - the site's search_rowid).
+ * (TAG_GROUP_SPAN - 1 - the site's search_rowid). A later page's bound stays within the group whatever its cursor (one
+ * bound, as FTS5 reads only one lower bound of a row id).
  */
 function tagGroupFinder(term: string, group: SQL): Finder {
   const base = sql`(SELECT id * ${number(TAG_GROUP_SPAN)} FROM search_tag_groups WHERE tags = ${group})`;
   return {
     source: sql`site_tag_search AS f`,
     match: (before) => sql`f.site_tag_search MATCH ${ftsPhrase(term)}
-      AND f.rowid >= ${before ? sql`${base} + ${number(TAG_GROUP_SPAN)} - ${before}` : base} AND f.rowid < ${base} + ${number(TAG_GROUP_SPAN)}`,
+      AND f.rowid >= ${before ? sql`max(${base}, ${base} + ${number(TAG_GROUP_SPAN)} - ${before})` : base}
+      AND f.rowid < ${base} + ${number(TAG_GROUP_SPAN)}`,
     rowid: sql`(${number(TAG_GROUP_SPAN - 1)} - f.rowid % ${number(TAG_GROUP_SPAN)})`,
     order: sql`f.rowid ASC`,
     windowed: false,

@@ -281,6 +281,9 @@ describe("search", () => {
     expect(paired).toHaveLength(24);
     expect(await walk(`/search?term=${word}&tag=news-journalism&tag=cybersecurity`)).toEqual(paired);
     expect(await walk(`/search?term=${word}&tag=cybersecurity&tag=news-journalism`)).toEqual(paired);
+    // A cursor beyond every site reads from the newest, within the tags' group still (not the groups below it).
+    const beyond = await read(await get(`/search?term=${word}&tag=cybersecurity&tag=news-journalism&after=99999999999`, { cookie: viewer.cookie }));
+    expect([...beyond.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1])).toEqual(paired.slice(0, SEARCH_PAGE_SIZE));
     // Without a term the listings are walked newest first (same-millisecond ties in id order): these 30 come first.
     const all = await walk("/search?band=mid");
     expect(new Set(all).size).toBe(all.length);
