@@ -808,7 +808,7 @@ describe("the day's tag", () => {
   });
 });
 
-describe("the tags' indexes (site_tags for the suggestions and search, site_tag_pairs for search)", () => {
+describe("the tags' indexes (site_tags for the suggestions and search, site_tag_pairs and site_tag_search for search)", () => {
   /** Removes a site and its listing; answers the site's index row id. */
   const removeSite = async (siteId: string) => {
     const { search_rowid: rowid } = (await env.DB.prepare("SELECT search_rowid FROM sites WHERE id = ?")
