@@ -255,11 +255,13 @@ export const RECORD_WALK_SITES = 5_000;
  * are gated by their LIMITs, which SQLite works out before it starts a scan: a WHERE term on the plan would be checked
  * per row (a common term's every match read: 200 ms at a million sites). Tests set `walkAbove` 0 to walk always.
  */
-function recordPlanCte(walkAbove: number): SQL {
-  // Estimated matches x share = (share x top) x share, the share being (n - 1) matches over their span of row ids.
-  const walk = sql`n > 1 AND 1.0 * (n - 1) * (n - 1) * top >= ${number(walkAbove)} * (high - low) * (high - low)`;
+function recordPlanCte(walkAbove: number, span: SQL): SQL {
+  // Estimated matches x share = (share x top) x share, the share being (n - 1) matches over their span of row ids, or
+  // over the candidates a walk reads in that span (`span`, with `low` and `high` the span's ends).
+  const walk = sql`n > 1 AND 1.0 * (n - 1) * (n - 1) * top >= ${number(walkAbove)} * (high - low) * ${span}`;
   return sql`record_plan AS MATERIALIZED (
-    SELECT ${walkAbove > 0 ? sql`n < ${number(SEARCH_COUNT_CAP)}` : sql`0`} AS few, ${walkAbove > 0 ? walk : sql`1`} AS walk, top
+    SELECT ${walkAbove > 0 ? sql`n < ${number(SEARCH_COUNT_CAP)}` : sql`0`} AS few,
+      ${walkAbove > 0 ? sql`CASE WHEN n < ${number(SEARCH_COUNT_CAP)} THEN 0 ELSE ${walk} END` : sql`1`} AS walk, top
     FROM (SELECT count(*) AS n, min(r) AS low, max(r) AS high FROM counted),
       (SELECT coalesce(max(search_rowid), 0) AS top FROM sites))`;
 }
@@ -347,21 +349,45 @@ export async function searchListings(
     byRecord && finder
       ? (name, from, limit) => {
           const ref = (suffix: string) => sql.raw(`${name}${suffix}`);
-          // The window's index holds the owner and the tags' key (migrations/0025), so those checks are made on its
-          // entries, and a site's row is read only where a term (its fields) or a band (its placeholder score, a
+          const paired = tagPairOf(query.tags);
+          const after = from && "repSort" in from ? from : null;
+          // Two tags or more: the window is the first two's sites best record first (`site_tag_pairs`, migrations/0027),
+          // each looked up among the tradable sites (migrations/0023) for its owner. It reads every site of the pair
+          // where fewer than RECORD_WALK_SITES of them follow the cursor.
+          // Otherwise every verified site best record first: the window's index holds the owner and the tags' key
+          // (migrations/0025), so those checks are made on its entries.
+          // Either way a site's row is read only where a term (its fields) or a band (its placeholder score, a
           // generated column no index covers) is to be checked.
-          const window = sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
-            FROM sites AS w INDEXED BY sites_tradable_record_idx WHERE ${sql.join([sql`w.verified = 1`, ...recordAfter(from, "w")], sql` AND `)}
-            ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${number(walkSites)}`;
+          const pairAfter = after ? sql` AND (p.rep_sort, p.site_id) < (${after.repSort}, ${after.siteId})` : sql``;
+          const window = paired
+            ? sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
+              FROM site_tag_pairs AS p INDEXED BY site_tag_pairs_record_idx
+              CROSS JOIN sites AS w INDEXED BY sites_tradable_idx ON w.search_rowid = p.search_rowid AND w.verified = 1
+              WHERE p.pair = ${paired.pair}${pairAfter} ORDER BY p.rep_sort DESC, p.site_id DESC LIMIT ${number(walkSites)}`
+            : sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
+              FROM sites AS w INDEXED BY sites_tradable_record_idx WHERE ${sql.join([sql`w.verified = 1`, ...recordAfter(from, "w")], sql` AND `)}
+              ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${number(walkSites)}`;
+          // The candidates the window holds within the counted matches' span of row ids, and whether it holds every
+          // candidate after the cursor (there are no more sites than the index's last row id).
+          const span = paired
+            ? sql`(SELECT count(*) FROM site_tag_pairs AS p WHERE p.pair = ${paired.pair} AND p.search_rowid BETWEEN low AND high)`
+            : sql`(high - low)`;
+          const whole = paired
+            ? sql`(SELECT count(*) FROM (SELECT 1 FROM site_tag_pairs AS p INDEXED BY site_tag_pairs_record_idx
+                WHERE p.pair = ${paired.pair}${pairAfter} LIMIT ${number(walkSites + 1)})) <= ${number(walkSites)}`
+            : sql`top <= ${number(walkSites)}`;
           const onRow = [...(query.term ? [termCondition(query.term)] : []), ...(bands ? [bands] : [])];
-          const walkOn = sql.join([sql`w.user_id <> ${viewerUserId}`, ...tagsCondition(sql`w.search_rowid`, query.tags), ...onRow], sql` AND `);
+          const tagsOn = paired
+            ? query.tags.filter((tag) => !paired.tags.includes(tag)).map((tag) => tagCondition(sql`w.search_rowid`, tag))
+            : tagsCondition(sql`w.search_rowid`, query.tags);
+          const walkOn = sql.join([sql`w.user_id <> ${viewerUserId}`, ...tagsOn, ...onRow], sql` AND `);
           const indexWhere = sql.join([finder.match(), ...conditions, ...recordAfter(from, "s")], sql` AND `);
           // The walk takes its sites in the order the window gives them (a subquery with a LIMIT keeps its ORDER BY,
           // and CROSS JOIN makes it the outer loop, each join adding at most one row), so its first `limit` matches are
           // the best; an ORDER BY here would check the whole window.
-          // It is complete when it fills its limit or reads every site (there are no more sites than the index's last
-          // row id); otherwise the index is read instead.
-          return sql`${recordPlanCte(walkAbove)},
+          // It is complete when it fills its limit or its window holds every candidate; otherwise the index is read
+          // instead.
+          return sql`${recordPlanCte(walkAbove, span)},
             ${ref("_walk")} AS MATERIALIZED (
               SELECT w.r AS site, l.rowid AS listing FROM (${window}) AS w
               ${onRow.length > 0 ? sql`CROSS JOIN sites AS s ON s.rowid = w.r` : sql``}
@@ -369,7 +395,7 @@ export async function searchListings(
               WHERE ${walkOn} LIMIT (SELECT CASE WHEN walk AND NOT few THEN ${number(limit)} ELSE 0 END FROM record_plan)),
             ${ref("_walked")} AS MATERIALIZED (
               SELECT CASE WHEN few THEN 2 WHEN NOT walk THEN 0 WHEN (SELECT count(*) FROM ${ref("_walk")}) >= ${number(limit)} THEN 1
-                ELSE top <= ${number(walkSites)} END AS complete FROM record_plan),
+                ELSE ${whole} END AS complete FROM record_plan),
             ${ref("")} AS MATERIALIZED (
               SELECT site, listing FROM ${ref("_walk")} WHERE (SELECT complete = 1 FROM ${ref("_walked")})
               UNION ALL

@@ -354,7 +354,7 @@ describe("search", () => {
       const { siteId } = await listSite(owner.userId, {
         host: uniqueHost(`${word}-${i}`),
         description: `About ${word} and more, site ${i}.`,
-        tags: ["seo"],
+        tags: i === 3 ? ["seo", "ai", "blog"] : ["seo", "ai"],
       });
       await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?")
         .bind(1 + ((i * 3) % 7), siteId)
@@ -366,12 +366,12 @@ describe("search", () => {
     const unverified = await listSite(owner.userId, {
       host: uniqueHost(`${word}-u`),
       description: `About ${word}, unverified.`,
-      tags: ["seo"],
+      tags: ["seo", "ai"],
       verified: false,
     });
-    const unlisted = await listSite(owner.userId, { host: uniqueHost(`${word}-i`), description: `About ${word}, not listed.`, tags: ["seo"] });
+    const unlisted = await listSite(owner.userId, { host: uniqueHost(`${word}-i`), description: `About ${word}, not listed.`, tags: ["seo", "ai"] });
     await env.DB.prepare("UPDATE listings SET active = 0 WHERE id = ?").bind(unlisted.listingId).run();
-    const own = await listSite(viewer.userId, { host: uniqueHost(`${word}-o`), description: `About ${word}, the viewer's.`, tags: ["seo"] });
+    const own = await listSite(viewer.userId, { host: uniqueHost(`${word}-o`), description: `About ${word}, the viewer's.`, tags: ["seo", "ai"] });
     for (const { siteId } of [unverified, unlisted, own]) await env.DB.prepare("UPDATE sites SET rep_sort = 100 WHERE id = ?").bind(siteId).run();
     // A site with the term but not the tag, on a better record than the others: only a search without the tag has it.
     const untagged = await listSite(owner.userId, { host: uniqueHost(`${word}-t`), description: `About ${word}, travel only.`, tags: ["travel"] });
@@ -403,6 +403,18 @@ describe("search", () => {
     expect(later.count).toBe(7);
     expect((await both({ term: word, tags: ["seo"] })).posts).toHaveLength(7);
     expect((await both({ term: word.toUpperCase(), tags: [] })).posts).toHaveLength(8);
+    // Two tags: a walk reads the pair's sites best record first (site_tag_pairs), with a term or without, checking
+    // any third tag on each.
+    const inRecordOrder = [2, 4, 6, 1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`);
+    expect((await both({ term: word, tags: ["seo", "ai"] })).posts.map((post) => post.description)).toEqual(inRecordOrder);
+    const laterOfPair = await both({ term: word, tags: ["ai", "seo"] }, `r5_${siteIds[6]}`);
+    expect(laterOfPair.posts.map((post) => post.description)).toEqual(inRecordOrder.slice(3));
+    expect(laterOfPair.count).toBe(7);
+    expect((await both({ term: word, tags: ["ai", "seo", "blog"] })).posts.map((post) => post.description)).toEqual([inRecordOrder[4]]);
+    expect((await both({ term: word, tags: ["ai", "seo", "travel"] })).posts).toHaveLength(0);
+    const pairOnly = (await both({ term: "", tags: ["ai", "seo"] })).posts.filter((post) => post.description.includes(word));
+    expect(pairOnly.length).toBeGreaterThanOrEqual(5);
+    expect(pairOnly.map((post) => post.description)).toEqual(inRecordOrder.slice(0, pairOnly.length));
     expect((await both({ term: word, tags: ["travel"] })).posts.map((post) => post.id)).toEqual([untagged.listingId]);
     for (const post of (await both({ term: "", tags: ["seo", "travel"] })).posts)
       expect(post.tags).toEqual(expect.arrayContaining(["seo", "travel"]));
@@ -422,30 +434,45 @@ describe("search", () => {
   it("sorted by record, a walk keeps the best matches when more match than it reads, page after page", async () => {
     const owner = await trader();
     const word = `many${crypto.randomUUID().slice(0, 6)}`;
-    // 60 matches in a shuffled record order: a later page asks for a page and one more of the 36 after the first page,
-    // so a walk that kept any but the best would show other sites.
+    // 60 matches in a shuffled record order, seven on each sort key (the site's id decides between them, the greater
+    // first; the first page ends within the fourth seven): a later page asks for a page and one more of the 36 after
+    // the first page, so a walk that kept any but the best would show other sites.
+    const recordOf = (i: number) => 1000 + Math.floor(((i * 37) % 60) / 7);
+    const siteIds: string[] = [];
     for (let i = 0; i < 60; i += 1) {
-      const { siteId } = await listSite(owner.userId, { host: uniqueHost(`${word}-${i}`), description: `Site ${i} about ${word}.` });
-      await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?")
-        .bind(1000 + ((i * 37) % 60), siteId)
-        .run();
+      const { siteId } = await listSite(owner.userId, {
+        host: uniqueHost(`${word}-${i}`),
+        description: `Site ${i} about ${word}.`,
+        tags: ["travel", "cybersecurity"],
+      });
+      await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?").bind(recordOf(i), siteId).run();
+      siteIds.push(siteId);
     }
     const viewer = await trader();
     const db = database(env.DB);
-    const search = { term: word, tags: [], bands: [], sort: "record" as const };
-    const pages = async (plan: { walkAbove?: number; walkSites?: number }) => {
+    const pages = async (plan: { walkAbove?: number; walkSites?: number }, tags: string[] = []) => {
+      // Without tags the walk reads every site in record order; with two, their pair's sites (site_tag_pairs).
+      const search = { term: word, tags, bands: [], sort: "record" as const };
       const first = await searchListings(db, viewer.userId, search, null, plan);
       const second = await searchListings(db, viewer.userId, search, first.next, plan);
       return { first: first.posts.map((post) => post.description), second: second.posts.map((post) => post.description), count: second.count };
     };
     const fromIndex = await pages({});
-    const best = Array.from({ length: 60 }, (_, i) => i).sort((a, b) => ((b * 37) % 60) - ((a * 37) % 60));
+    const best = Array.from({ length: 60 }, (_, i) => i).sort((a, b) => recordOf(b) - recordOf(a) || (siteIds[b]! > siteIds[a]! ? 1 : -1));
     expect(fromIndex.first).toEqual(best.slice(0, SEARCH_PAGE_SIZE).map((i) => `Site ${i} about ${word}.`));
     expect(fromIndex.second).toEqual(best.slice(SEARCH_PAGE_SIZE, 2 * SEARCH_PAGE_SIZE).map((i) => `Site ${i} about ${word}.`));
     expect(fromIndex.count).toBe(60);
     expect(await pages({ walkAbove: 0 })).toEqual(fromIndex);
     // A walk of 30 sites: the count's walk stops short and reads the index; the later page's fills up within them.
     expect(await pages({ walkAbove: 0, walkSites: 30 })).toEqual(fromIndex);
+    for (const tags of [
+      ["cybersecurity", "travel"],
+      ["travel", "cybersecurity"],
+    ]) {
+      expect(await pages({}, tags)).toEqual(fromIndex);
+      expect(await pages({ walkAbove: 0 }, tags)).toEqual(fromIndex);
+      expect(await pages({ walkAbove: 0, walkSites: 30 }, tags)).toEqual(fromIndex);
+    }
   });
 
   it("stays within D1's 100 bound values a statement, with every tag and band, on every page, sorted either way", async () => {
@@ -863,10 +890,24 @@ describe("the tags' indexes (site_tags for the suggestions and search, site_tag_
           .all<{ pair: string }>()
       ).results.map((row) => row.pair);
     expect(await pairsOf()).toEqual(["ai seo", "ai travel", "seo travel"]);
+    // Each row holds the site's record sort key and id (the search sorted by record walks a pair in that order), and
+    // follows the key as the reputation job changes it.
+    const recordOf = async () =>
+      (
+        await env.DB.prepare(
+          "SELECT DISTINCT p.rep_sort AS repSort, p.site_id AS siteId FROM site_tag_pairs p JOIN sites s ON s.search_rowid = p.search_rowid WHERE s.id = ?",
+        )
+          .bind(site.siteId)
+          .all<{ repSort: number; siteId: string }>()
+      ).results;
+    expect(await recordOf()).toEqual([{ repSort: 1, siteId: site.siteId }]);
+    await env.DB.prepare("UPDATE sites SET rep_sort = 742 WHERE id = ?").bind(site.siteId).run();
+    expect(await recordOf()).toEqual([{ repSort: 742, siteId: site.siteId }]);
 
     const settings = { description: "Now about news", tags: ["news-journalism", "ai"], materials: [], contentTypes: [], listed: true, connects: 10 };
     expect(await updateSiteSettings(db, owner.userId, site.siteId, settings, Date.now())).toBe(true);
     expect(await pairsOf()).toEqual(["ai news-journalism"]);
+    expect(await recordOf()).toEqual([{ repSort: 742, siteId: site.siteId }]);
     expect(await updateSiteSettings(db, owner.userId, site.siteId, { ...settings, tags: ["ai"] }, Date.now())).toBe(true);
     expect(await pairsOf()).toEqual([]);
     expect(await updateSiteSettings(db, owner.userId, site.siteId, { ...settings, tags: ["seo", "blog"] }, Date.now())).toBe(true);
