@@ -597,6 +597,9 @@ try {
     { name: "/your-score", path: "/mysite/your-score", headers: users },
     { name: "/market?sort=record", path: "/market?sort=record", headers: users },
     { name: "/search?term=blog&sort=record", path: "/search?term=blog&sort=record", headers: users },
+    // Sorted by record, two tags walk their pair's sites best record first, with a term or without (decision 43).
+    { name: "/search 2 tags by record", path: "/search?tag=ai&tag=seo&sort=record", headers: users },
+    { name: "/search term+2 tags by record", path: "/search?term=marketing&tag=ai&tag=seo&sort=record", headers: users },
     // A later page halfway down a common term's matches (its position is an index row id).
     { name: "/search?term=blog, a later page", path: `/search?term=blog&after=${Math.floor(SITES / 2)}`, headers: users },
   ];

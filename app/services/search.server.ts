@@ -121,14 +121,26 @@ function tagPairOf(tags: string[]): { pair: SQL; tags: string[] } | null {
   return { pair: sql.raw(`'${pair.join(" ")}'`), tags: pair };
 }
 
-/** `tagCondition` for every tag, the first two in one lookup of their pair (`site_tag_pairs`). */
-function tagsCondition(rowid: SQL, tags: string[]): SQL[] {
+/**
+ * The table of the sites with the first two of the chosen tags (`site_tag_pairs`) or with the one (`site_tags`): its
+ * name, the column of its key, the key, and the tags it stands for; null without tags. Both also hold each site's
+ * record key and id, in record order (migrations/0027).
+ */
+function tagTableOf(tags: string[]): { table: SQL; recordIndex: SQL; column: SQL; key: SQL; tags: string[] } | null {
   const paired = tagPairOf(tags);
-  if (!paired) return tags.map((tag) => tagCondition(rowid, tag));
-  return [
-    sql`EXISTS (SELECT 1 FROM site_tag_pairs AS p WHERE p.pair = ${paired.pair} AND p.search_rowid = ${rowid})`,
-    ...tags.slice(2).map((tag) => tagCondition(rowid, tag)),
-  ];
+  if (paired) {
+    return {
+      table: sql.raw("site_tag_pairs"),
+      recordIndex: sql.raw("site_tag_pairs_record_idx"),
+      column: sql.raw("pair"),
+      key: paired.pair,
+      tags: paired.tags,
+    };
+  }
+  const [tag] = tags;
+  return tag
+    ? { table: sql.raw("site_tags"), recordIndex: sql.raw("site_tags_record_idx"), column: sql.raw("tag"), key: tagId(tag), tags: [tag] }
+    : null;
 }
 
 /**
@@ -349,37 +361,35 @@ export async function searchListings(
     byRecord && finder
       ? (name, from, limit) => {
           const ref = (suffix: string) => sql.raw(`${name}${suffix}`);
-          const paired = tagPairOf(query.tags);
+          const tagged = tagTableOf(query.tags);
           const after = from && "repSort" in from ? from : null;
-          // Two tags or more: the window is the first two's sites best record first (`site_tag_pairs`, migrations/0027),
-          // each looked up among the tradable sites (migrations/0023) for its owner. It reads every site of the pair
-          // where fewer than RECORD_WALK_SITES of them follow the cursor.
-          // Otherwise every verified site best record first: the window's index holds the owner and the tags' key
-          // (migrations/0025), so those checks are made on its entries.
+          // With tags: the window is the sites of the first two, or of the one, best record first (`site_tag_pairs`,
+          // `site_tags`, migrations/0027), each looked up among the tradable sites (migrations/0023) for its owner. It
+          // reads every site of the pair or tag where fewer than RECORD_WALK_SITES of them follow the cursor.
+          // Otherwise every verified site best record first: the window's index holds the owner (migrations/0025), so
+          // that check is made on its entries.
           // Either way a site's row is read only where a term (its fields) or a band (its placeholder score, a
           // generated column no index covers) is to be checked.
-          const pairAfter = after ? sql` AND (p.rep_sort, p.site_id) < (${after.repSort}, ${after.siteId})` : sql``;
-          const window = paired
+          const tagsAfter = after ? sql` AND (p.rep_sort, p.site_id) < (${after.repSort}, ${after.siteId})` : sql``;
+          const window = tagged
             ? sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
-              FROM site_tag_pairs AS p INDEXED BY site_tag_pairs_record_idx
+              FROM ${tagged.table} AS p INDEXED BY ${tagged.recordIndex}
               CROSS JOIN sites AS w INDEXED BY sites_tradable_idx ON w.search_rowid = p.search_rowid AND w.verified = 1
-              WHERE p.pair = ${paired.pair}${pairAfter} ORDER BY p.rep_sort DESC, p.site_id DESC LIMIT ${number(walkSites)}`
+              WHERE p.${tagged.column} = ${tagged.key}${tagsAfter} ORDER BY p.rep_sort DESC, p.site_id DESC LIMIT ${number(walkSites)}`
             : sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
               FROM sites AS w INDEXED BY sites_tradable_record_idx WHERE ${sql.join([sql`w.verified = 1`, ...recordAfter(from, "w")], sql` AND `)}
               ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${number(walkSites)}`;
           // The candidates the window holds within the counted matches' span of row ids, and whether it holds every
           // candidate after the cursor (there are no more sites than the index's last row id).
-          const span = paired
-            ? sql`(SELECT count(*) FROM site_tag_pairs AS p WHERE p.pair = ${paired.pair} AND p.search_rowid BETWEEN low AND high)`
+          const span = tagged
+            ? sql`(SELECT count(*) FROM ${tagged.table} AS p WHERE p.${tagged.column} = ${tagged.key} AND p.search_rowid BETWEEN low AND high)`
             : sql`(high - low)`;
-          const whole = paired
-            ? sql`(SELECT count(*) FROM (SELECT 1 FROM site_tag_pairs AS p INDEXED BY site_tag_pairs_record_idx
-                WHERE p.pair = ${paired.pair}${pairAfter} LIMIT ${number(walkSites + 1)})) <= ${number(walkSites)}`
+          const whole = tagged
+            ? sql`(SELECT count(*) FROM (SELECT 1 FROM ${tagged.table} AS p INDEXED BY ${tagged.recordIndex}
+                WHERE p.${tagged.column} = ${tagged.key}${tagsAfter} LIMIT ${number(walkSites + 1)})) <= ${number(walkSites)}`
             : sql`top <= ${number(walkSites)}`;
           const onRow = [...(query.term ? [termCondition(query.term)] : []), ...(bands ? [bands] : [])];
-          const tagsOn = paired
-            ? query.tags.filter((tag) => !paired.tags.includes(tag)).map((tag) => tagCondition(sql`w.search_rowid`, tag))
-            : tagsCondition(sql`w.search_rowid`, query.tags);
+          const tagsOn = query.tags.filter((tag) => !tagged?.tags.includes(tag)).map((tag) => tagCondition(sql`w.search_rowid`, tag));
           const walkOn = sql.join([sql`w.user_id <> ${viewerUserId}`, ...tagsOn, ...onRow], sql` AND `);
           const indexWhere = sql.join([finder.match(), ...conditions, ...recordAfter(from, "s")], sql` AND `);
           // The walk takes its sites in the order the window gives them (a subquery with a LIMIT keeps its ORDER BY,
