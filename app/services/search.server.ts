@@ -396,7 +396,10 @@ export async function searchListings(
           // and CROSS JOIN makes it the outer loop, each join adding at most one row), so its first `limit` matches are
           // the best; an ORDER BY here would check the whole window.
           // It is complete when it fills its limit or its window holds every candidate; otherwise the index is read
-          // instead.
+          // instead: every match is checked and sorted on the tradable sites' index, which holds the record key and
+          // the id, and only then are the best looked up among the active listings until the page is full (the
+          // LIMIT keeps SQLite from merging the sorted matches into the join, which would look every listing up: "shop"
+          // with one tag at a million sites, 847 matches, 6.3 ms of SQLite so and 4.7 ms sorted first).
           return sql`${recordPlanCte(walkAbove, span)},
             ${ref("_walk")} AS MATERIALIZED (
               SELECT w.r AS site, l.rowid AS listing FROM (${window}) AS w
@@ -413,8 +416,12 @@ export async function searchListings(
                 WHERE (SELECT complete = 2 FROM ${ref("_walked")}) ${from && "repSort" in from ? sql`AND ${sql.join(recordAfter(from, "s"))}` : sql``}
                 ORDER BY s.rep_sort DESC, s.id DESC LIMIT ${number(limit)})
               UNION ALL
-              SELECT * FROM (SELECT s.rowid AS site, l.rowid AS listing ${fromIndex(finder)} WHERE ${indexWhere}
-                ORDER BY s.rep_sort DESC, s.id DESC LIMIT (SELECT CASE WHEN complete = 0 THEN ${number(limit)} ELSE 0 END FROM ${ref("_walked")})))`;
+              SELECT * FROM (SELECT m.site, l.rowid AS listing FROM (
+                  SELECT s.rowid AS site, s.id AS id FROM ${finder.source}
+                  CROSS JOIN sites AS s INDEXED BY sites_tradable_idx ON s.search_rowid = ${finder.rowid}
+                  WHERE ${indexWhere} ORDER BY s.rep_sort DESC, s.id DESC LIMIT -1) AS m
+                CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = m.id AND l.active = 1
+                LIMIT (SELECT CASE WHEN complete = 0 THEN ${number(limit)} ELSE 0 END FROM ${ref("_walked")})))`;
         }
       : finder
       ? (name, from, limit) => {

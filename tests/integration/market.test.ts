@@ -463,13 +463,13 @@ describe("search", () => {
     expect(fromIndex.first).toEqual(best.slice(0, SEARCH_PAGE_SIZE).map((i) => `Site ${i} about ${word}.`));
     expect(fromIndex.second).toEqual(best.slice(SEARCH_PAGE_SIZE, 2 * SEARCH_PAGE_SIZE).map((i) => `Site ${i} about ${word}.`));
     expect(fromIndex.count).toBe(60);
-    expect(await pages({ walkAbove: 0 })).toEqual(fromIndex);
-    // A walk of 30 sites: the count's walk stops short and reads the index; the later page's fills up within them.
-    expect(await pages({ walkAbove: 0, walkSites: 30 })).toEqual(fromIndex);
-    for (const tags of [["cybersecurity", "travel"], ["travel", "cybersecurity"], ["travel"]]) {
+    // A walk of 30 sites fills each page within them; a walk of 3 stops short, and every match is read from the index
+    // and sorted (more of them than a page and one, so only the best must be kept).
+    for (const tags of [[], ["cybersecurity", "travel"], ["travel", "cybersecurity"], ["travel"]]) {
       expect(await pages({}, tags)).toEqual(fromIndex);
       expect(await pages({ walkAbove: 0 }, tags)).toEqual(fromIndex);
       expect(await pages({ walkAbove: 0, walkSites: 30 }, tags)).toEqual(fromIndex);
+      expect(await pages({ walkAbove: 0, walkSites: 3 }, tags)).toEqual(fromIndex);
     }
   });
 
