@@ -227,9 +227,9 @@ export const sites = sqliteTable(
     index("sites_rep_sort_idx").on(t.repSort, t.id),
     // migrations/0023 adds the partial index `sites_tradable_idx` (verified sites only) that the search checks its
     // candidates in, and 0025 `sites_tradable_record_idx` (verified sites in record order) that a search sorted by
-    // record walks; like the search's other indexes and tables (0020 to 0026: `site_tag_pairs` in 0024, the index of
-    // the tags' sites `site_tag_search` and its `search_tag_groups` in 0026) they are written by hand, not generated
-    // from here.
+    // record walks; like the search's other indexes and tables (0020 to 0027: `site_tag_pairs` in 0024, the index of
+    // the tags' sites `site_tag_search` and its `search_tag_groups` in 0026, `site_tags` and `site_tag_pairs` made
+    // again in record order in 0027) they are written by hand, not generated from here.
   ]
 );
 
