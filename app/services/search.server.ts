@@ -123,8 +123,8 @@ function tagPairOf(tags: string[]): { pair: SQL; tags: string[] } | null {
 
 /**
  * The table of the sites with the first two of the chosen tags (`site_tag_pairs`) or with the one (`site_tags`): its
- * name, the column of its key, the key, and the tags it stands for; null without tags. Both also hold each site's
- * record key and id, in record order (migrations/0027).
+ * name, its index in record order (both hold each site's record key and id, migrations/0027), the column of its key,
+ * the key, and the tags it stands for; null without tags.
  */
 function tagTableOf(tags: string[]): { table: SQL; recordIndex: SQL; column: SQL; key: SQL; tags: string[] } | null {
   const paired = tagPairOf(tags);
