@@ -366,8 +366,9 @@ export async function searchListings(
           // With tags: the window is the sites of the first two, or of the one, best record first (`site_tag_pairs`,
           // `site_tags`, migrations/0027), any other tag checked on the entry, then each looked up among the tradable
           // sites (migrations/0023) for its owner (three tags at a million sites: 3.9 ms of SQLite with the third tag
-          // checked after the lookup, 3.5 ms before). It reads every site of the pair or tag where fewer than
-          // RECORD_WALK_SITES of them follow the cursor.
+          // checked after the lookup, 3.5 ms before). It reads RECORD_WALK_SITES of the table's entries at most, every
+          // site of the pair or tag where no more follow the cursor (the limit is on the entries, not on those that
+          // pass, so a third tag that few of them have cannot make the walk read the whole pair).
           // Otherwise every verified site best record first: the window's index holds the owner (migrations/0025), so
           // that check is made on its entries.
           // Either way a site's row is read only where a term (its fields) or a band (its placeholder score, a
@@ -377,10 +378,10 @@ export async function searchListings(
           const tagsAfter = after ? sql` AND (p.rep_sort, p.site_id) < (${after.repSort}, ${after.siteId})` : sql``;
           const window = tagged
             ? sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
-              FROM ${tagged.table} AS p INDEXED BY ${tagged.recordIndex}
+              FROM (SELECT p.search_rowid FROM ${tagged.table} AS p INDEXED BY ${tagged.recordIndex}
+                WHERE p.${tagged.column} = ${tagged.key}${tagsAfter} ORDER BY p.rep_sort DESC, p.site_id DESC LIMIT ${number(walkSites)}) AS p
               CROSS JOIN sites AS w INDEXED BY sites_tradable_idx ON w.search_rowid = p.search_rowid AND w.verified = 1
-              WHERE ${sql.join([sql`p.${tagged.column} = ${tagged.key}${tagsAfter}`, ...tagsOn(sql`p.search_rowid`)], sql` AND `)}
-              ORDER BY p.rep_sort DESC, p.site_id DESC LIMIT ${number(walkSites)}`
+              ${tagsOn(sql`p.search_rowid`).length > 0 ? sql`WHERE ${sql.join(tagsOn(sql`p.search_rowid`), sql` AND `)}` : sql``}`
             : sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
               FROM sites AS w INDEXED BY sites_tradable_record_idx WHERE ${sql.join([sql`w.verified = 1`, ...recordAfter(from, "w")], sql` AND `)}
               ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${number(walkSites)}`;
