@@ -304,8 +304,10 @@ export async function searchListings(
   // per listing: 23 s for a tag with a band at 100,000 sites, where workerd's SQLite took 1 ms.
   // Each candidate is checked in the partial indexes of tradable sites and active listings (migrations/0023), which
   // hold what the check and the order need: only the page's own results are read from the rows.
-  const fromIndex = (found: Finder) => sql`FROM ${found.source}
-    CROSS JOIN sites AS s INDEXED BY sites_tradable_idx ON s.search_rowid = ${found.rowid}
+  /** The index's candidates, each with its entry in the tradable sites' index as `s`. */
+  const candidatesOf = (found: Finder) => sql`FROM ${found.source}
+    CROSS JOIN sites AS s INDEXED BY sites_tradable_idx ON s.search_rowid = ${found.rowid}`;
+  const fromIndex = (found: Finder) => sql`${candidatesOf(found)}
     CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = s.id AND l.active = 1`;
 
   const conditions: SQL[] = [sql`s.verified = 1`, sql`s.user_id <> ${viewerUserId}`];
@@ -314,8 +316,11 @@ export async function searchListings(
   if (bands) conditions.push(bands);
 
   const byRecord = query.sort === "record";
-  const recordAfter = (from: ReturnType<typeof parsePosition>, alias: string) =>
-    from && "repSort" in from ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.id) < (${from.repSort}, ${from.siteId})`] : [];
+  /** After a record cursor: the rows of `alias` whose key and site id (its column `idColumn`) come later. */
+  const recordAfter = (from: ReturnType<typeof parsePosition>, alias: string, idColumn = "id") =>
+    from && "repSort" in from
+      ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.${sql.raw(idColumn)}) < (${from.repSort}, ${from.siteId})`]
+      : [];
   /** The index's matches indexed before `before` (a search_rowid) and within `bounds`: what they are read from, and how. */
   const indexBody = (found: Finder, before?: SQL, bounds: SQL[] = []) =>
     sql`${fromIndex(found)} WHERE ${sql.join([found.match(before), ...conditions, ...bounds], sql` AND `)}`;
@@ -374,14 +379,14 @@ export async function searchListings(
           // Either way a site's row is read only where a term (its fields) or a band (its placeholder score, a
           // generated column no index covers) is to be checked.
           /** Any other tag, checked on the table's entry, before the site is looked up. */
-          const tagsOn = (rowid: SQL) => query.tags.filter((tag) => !tagged?.tags.includes(tag)).map((tag) => tagCondition(rowid, tag));
-          const tagsAfter = after ? sql` AND (p.rep_sort, p.site_id) < (${after.repSort}, ${after.siteId})` : sql``;
+          const otherTags = query.tags.filter((tag) => !tagged?.tags.includes(tag)).map((tag) => tagCondition(sql`p.search_rowid`, tag));
+          const tagsAfter = sql.join(recordAfter(after, "p", "site_id").map((bound) => sql` AND ${bound}`));
           const window = tagged
             ? sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
               FROM (SELECT p.search_rowid FROM ${tagged.table} AS p INDEXED BY ${tagged.recordIndex}
                 WHERE p.${tagged.column} = ${tagged.key}${tagsAfter} ORDER BY p.rep_sort DESC, p.site_id DESC LIMIT ${number(walkSites)}) AS p
               CROSS JOIN sites AS w INDEXED BY sites_tradable_idx ON w.search_rowid = p.search_rowid AND w.verified = 1
-              ${tagsOn(sql`p.search_rowid`).length > 0 ? sql`WHERE ${sql.join(tagsOn(sql`p.search_rowid`), sql` AND `)}` : sql``}`
+              ${otherTags.length > 0 ? sql`WHERE ${sql.join(otherTags, sql` AND `)}` : sql``}`
             : sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
               FROM sites AS w INDEXED BY sites_tradable_record_idx WHERE ${sql.join([sql`w.verified = 1`, ...recordAfter(from, "w")], sql` AND `)}
               ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${number(walkSites)}`;
@@ -418,12 +423,11 @@ export async function searchListings(
               SELECT site, listing FROM ${ref("_walk")} WHERE (SELECT complete = 1 FROM ${ref("_walked")})
               UNION ALL
               SELECT * FROM (SELECT c.site, c.listing FROM counted AS c CROSS JOIN sites AS s ON s.rowid = c.site
-                WHERE (SELECT complete = 2 FROM ${ref("_walked")}) ${from && "repSort" in from ? sql`AND ${sql.join(recordAfter(from, "s"))}` : sql``}
+                WHERE (SELECT complete = 2 FROM ${ref("_walked")}) ${sql.join(recordAfter(after, "s").map((bound) => sql`AND ${bound}`))}
                 ORDER BY s.rep_sort DESC, s.id DESC LIMIT ${number(limit)})
               UNION ALL
               SELECT * FROM (SELECT m.site, l.rowid AS listing FROM (
-                  SELECT s.rowid AS site, s.id AS id FROM ${finder.source}
-                  CROSS JOIN sites AS s INDEXED BY sites_tradable_idx ON s.search_rowid = ${finder.rowid}
+                  SELECT s.rowid AS site, s.id AS id ${candidatesOf(finder)}
                   WHERE ${indexWhere} ORDER BY s.rep_sort DESC, s.id DESC LIMIT -1) AS m
                 CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = m.id AND l.active = 1
                 LIMIT (SELECT CASE WHEN complete = 0 THEN ${number(limit)} ELSE 0 END FROM ${ref("_walked")})))`;
