@@ -107,6 +107,13 @@ export default function SearchResults() {
       ) : (
         <p className="count-line">{count}+ sites available</p>
       )}
+      {count === 0 && !limited ? (
+        <p className="empty">
+          {query.tags.length > 0 || query.bands.length > 0
+            ? "No sites match this search. Try fewer filters or another term."
+            : "No sites match this search. Try another term."}
+        </p>
+      ) : null}
       <div className="post-grid">
         {posts.map((post) => (
           <PostCard key={post.id} post={post} to={`/market?post=${post.id}`} />

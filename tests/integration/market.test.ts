@@ -132,7 +132,12 @@ describe("search", () => {
     await listSite(other.userId, { host: `${word}-travel-.com`, description: "Address that spells a tag", tags: [] });
     const html = await read(await get(`/search?term=${word}&tag=travel`, { cookie: viewer.cookie }));
     expect([...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1])).toEqual([tagged.listingId]);
-    expect(await read(await get(`/search?term=${word}&tag=ai`, { cookie: viewer.cookie }))).toContain("0+ sites available");
+    const none = await read(await get(`/search?term=${word}&tag=ai`, { cookie: viewer.cookie }));
+    expect(none).toContain("0+ sites available");
+    // An empty result says so, and points at the filters when there are any.
+    expect(none).toContain("No sites match this search. Try fewer filters or another term.");
+    expect(html).not.toContain("No sites match this search");
+    expect(await read(await get(`/search?term=${word}zz`, { cookie: viewer.cookie }))).toContain("No sites match this search. Try another term.");
   });
 
   it("without a long term, reads a tag's sites newest first and needs every other tag; a short term decides by its text", async () => {
@@ -343,6 +348,7 @@ describe("search", () => {
     const pastTheEnd = await read(await get(`/search?term=${encodeURIComponent(pair)}&after=1`, { cookie: viewer.cookie }));
     expect(pastTheEnd).not.toContain('href="/market?post=');
     expect(pastTheEnd).toContain("30+ sites available");
+    expect(pastTheEnd).not.toContain("No sites match this search");
   });
 
   it("sorted by record, reads a rare term's matches from the index and walks the sites for a common one, with the same results", async () => {
