@@ -170,7 +170,8 @@ export function signedInPages(listingId: string) {
     "/search",
     "/search/blog",
     "/search?term=blog&sort=record",
-    "/search?term=zzzzqqq",
+    // No match, and a long word in the title that must wrap on a phone.
+    "/search?term=zzzzqqqzzzzqqqzzzzqqqzzzzqqqzzzzqqq",
     "/mysite",
     "/mysite?feedback=true",
     "/mysite/offers",
