@@ -28,7 +28,9 @@ async function overflowOn(page: Page, state: string) {
 
 describe.each(modes)("no page scrolls sideways on a narrow phone $name", ({ js }) => {
   it.each([320, 375])("at %i px: public pages, signed-in pages and the open panels", async (width) => {
-    const { buyer, listingId } = await twoVerifiedTraders(`narrow${width}`);
+    const { buyer, seller, listingId } = await twoVerifiedTraders(`narrow${width}`);
+    // A description with a word longer than a phone's line (a pasted address, say): its card and its panel must wrap it.
+    sql(`UPDATE sites SET description = 'Pasted ${"x".repeat(120)} here' WHERE host = '${seller.host}'`);
     const { page, close } = await openPage(chromium(), js, width);
     const found: string[] = [];
     const visit = async (path: string) => {
