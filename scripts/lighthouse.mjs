@@ -58,7 +58,9 @@ try {
       { port: chrome.port, output: "json", logLevel: "error", extraHeaders: signedIn ? { Cookie: session } : undefined },
       { extends: "lighthouse:default", settings: { onlyCategories: ["performance", "accessibility", "best-practices", "seo"] } },
     );
-    const { categories, audits } = result.lhr;
+    const { categories, audits, runtimeError } = result.lhr;
+    // A page Lighthouse could not measure scores 0 with no failed audit to show: say why.
+    if (runtimeError) console.log(`  ${path}: Lighthouse could not run it: ${runtimeError.code} ${runtimeError.message}`);
     const score = (name) => Math.round((categories[name]?.score ?? 0) * 100);
     const row = {
       page: path,
