@@ -74,6 +74,15 @@ function FilterDropdown({ title, name, options, chosen }: { title: string; name:
   );
 }
 
+/** What a search without matches says: browsing an empty market, or a search to change. */
+function noMatchesMessage(query: SearchQuery) {
+  const narrowed = query.tags.length > 0 || query.bands.length > 0;
+  if (!query.term && !narrowed) return "No posts yet. Check back soon.";
+  return narrowed
+    ? "No sites match this search. Try fewer filters or another term."
+    : "No sites match this search. Try another term.";
+}
+
 export default function SearchResults() {
   const { query, posts, count, next, limited } = useLoaderData<typeof loader>();
   const filtered = query.tags.length > 0 || query.bands.length > 0 || query.sort !== "newest";
@@ -107,13 +116,7 @@ export default function SearchResults() {
       ) : (
         <p className="count-line">{count}+ sites available</p>
       )}
-      {count === 0 && !limited ? (
-        <p className="empty">
-          {query.tags.length > 0 || query.bands.length > 0
-            ? "No sites match this search. Try fewer filters or another term."
-            : "No sites match this search. Try another term."}
-        </p>
-      ) : null}
+      {count === 0 && !limited ? <p className="empty">{noMatchesMessage(query)}</p> : null}
       <div className="post-grid">
         {posts.map((post) => (
           <PostCard key={post.id} post={post} to={`/market?post=${post.id}`} />

@@ -418,12 +418,12 @@ export async function searchListings(
           // and CROSS JOIN makes it the outer loop, each join adding at most one row), so its first `limit` matches are
           // the best; an ORDER BY here would check the whole window.
           // It is complete when it fills its limit or its window holds every candidate; otherwise the index is read
-          // instead (`fromIndexSorted`): every match is sorted, and only then are the best looked up among the
-          // tradable sites and active listings until the page is full (the LIMIT keeps SQLite from merging the sorted
+          // instead (`fromIndexSorted`): the matches are sorted, and only then are the best looked up among the
+          // active listings until the page is full (the LIMIT keeps SQLite from merging the sorted
           // matches into the join, which would look every listing up: "shop" with one tag at a million sites, 847
           // matches, 6.3 ms of SQLite so and 4.7 ms sorted first). With tags, each match's key and id come from its
           // entry in the tag's or pair's table (which the matches all have, in a range of that table's key), not from
-          // the tradable sites' index, and the sites that are not tradable are left out after the sort ("shop" with one
+          // the tradable sites' index, and whether a site is tradable is checked after the sort too ("shop" with one
           // tag: 9.1 to 8.0 ms of SQLite on a machine half as fast, 97 ms p95 with 8 clients instead of 103).
           return sql`${recordPlanCte(walkAbove, span)},
             ${ref("_walk")} AS MATERIALIZED (
