@@ -107,6 +107,11 @@ export const messages = {
     "Your payment is still being processed. Your connects appear here as soon as Stripe confirms it; a bank payment can take a few days.",
   testPurchaseDone: "Test purchase done: the connects are in your balance.",
 
+  // Market and search
+  noPosts: "No posts yet. Check back soon.",
+  noMatches: "No sites match this search. Try another term.",
+  noMatchesFiltered: "No sites match this search. Try fewer filters or another term.",
+
   // Chat
   chatOpenFailed: "Could not open chat. Please try again.",
   noMessages: "You do not have any messages yet start a chat through offers or trades.",

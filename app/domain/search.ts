@@ -20,6 +20,15 @@ export const MAX_TERM_LENGTH = 100;
 export const TAG_IDS = new Set<string>(CATEGORY_TAGS.map((tag) => tag.id));
 const BAND_IDS = new Set<string>(AUTHORITY_BANDS.map((band) => band.id));
 
+/**
+ * A search with nothing to search for (no term, tag or band), newest first: the market's own list, which /market shows
+ * to any signed-in user without a limit (docs/decisions/0036-browsing-search-is-the-market.md). Its page and count are
+ * read in the session's round trip, as the market's page is, and it is not counted against the search limit.
+ */
+export function isBrowsing(query: SearchQuery): boolean {
+  return query.term === "" && query.tags.length === 0 && query.bands.length === 0;
+}
+
 /** Reads `term`, repeated `tag` and `band` parameters and `sort`; unknown values are dropped. */
 export function parseSearchQuery(params: URLSearchParams, pathTerm?: string): SearchQuery {
   const term = (pathTerm ?? params.get("term") ?? "").trim().replace(/\s+/g, " ").slice(0, MAX_TERM_LENGTH);

@@ -158,7 +158,7 @@ export default function Market() {
           Best record
         </Link>
       </nav>
-      {posts.length === 0 ? <p className="empty">No posts yet. Check back soon.</p> : null}
+      {posts.length === 0 ? <p className="empty">{messages.noPosts}</p> : null}
       <div className="post-grid">
         {posts.map((post) => (
           <PostCard key={post.id} post={post} to={withParam(searchParams, "post", post.id)} />

@@ -4,9 +4,9 @@ import { PostCard } from "~/components/post-card";
 import { messages } from "~/domain/messages";
 import { CATEGORY_TAGS, type Option } from "~/domain/options";
 import { AUTHORITY_BANDS, displayScore } from "~/domain/score";
-import { parseSearchQuery, type SearchQuery } from "~/domain/search";
+import { isBrowsing, parseSearchQuery, type SearchQuery } from "~/domain/search";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
-import { browseResultOf, browseStatements, isBrowsing, searchListings, type SearchPost } from "~/services/search.server";
+import { browseResultOf, browseStatements, searchListings, type SearchPost } from "~/services/search.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: `${data?.query.term ? `Results for ${data.query.term}` : "Search results"} - Backlink Market` },
@@ -76,11 +76,8 @@ function FilterDropdown({ title, name, options, chosen }: { title: string; name:
 
 /** What a search without matches says: browsing an empty market, or a search to change. */
 function noMatchesMessage(query: SearchQuery) {
-  const narrowed = query.tags.length > 0 || query.bands.length > 0;
-  if (!query.term && !narrowed) return "No posts yet. Check back soon.";
-  return narrowed
-    ? "No sites match this search. Try fewer filters or another term."
-    : "No sites match this search. Try another term.";
+  if (isBrowsing(query)) return messages.noPosts;
+  return query.tags.length > 0 || query.bands.length > 0 ? messages.noMatchesFiltered : messages.noMatches;
 }
 
 export default function SearchResults() {

@@ -25,7 +25,7 @@ import { valueOf } from "~/lib/statement-shapes.server";
 import { marketCountQuery, marketPageOf, marketPageQuery, MARKET_PAGE_SIZE } from "./market.server";
 import { viewerShapes, type Viewer } from "./viewer.server";
 
-/** The market's page size: a search with nothing to search for shows the market's own pages (`isBrowsing`). */
+/** The market's page size: a search with nothing to search for shows the market's own pages (`isBrowsing` in app/domain/search.ts). */
 export const SEARCH_PAGE_SIZE = MARKET_PAGE_SIZE;
 export const SEARCH_COUNT_CAP = 100;
 
@@ -522,22 +522,16 @@ export async function searchListings(
   };
 }
 
-/**
- * A search with nothing to search for (no term, tag or band), newest first: the market's own list, which /market shows
- * to any signed-in user without a limit (docs/decisions/0036-browsing-search-is-the-market.md). Its page and count are
- * read in the session's round trip, as the market's page is, and it is not counted against the search limit.
- */
-export function isBrowsing(query: SearchQuery): boolean {
-  return query.term === "" && query.tags.length === 0 && query.bands.length === 0;
-}
-
 /** The market's page from the position `after` and its count up to SEARCH_COUNT_CAP, built once for `requireAuthWith`. */
 const browseShape = viewerShapes(
   (db, viewer) =>
     [marketPageQuery(db, viewer.userId, { at: valueOf("at"), id: valueOf("id") }), marketCountQuery(db, viewer.userId, SEARCH_COUNT_CAP)] as const,
 );
 
-/** `isBrowsing`'s statements for one of `requireAuthWith`'s viewers: a page from `after` (a market cursor) and the count. */
+/**
+ * The statements of a search with nothing to search for (`isBrowsing`, app/domain/search.ts) for one of
+ * `requireAuthWith`'s viewers: a page from `after` (a market cursor) and the count.
+ */
 export function browseStatements(db: Database, viewer: Viewer, after: string | null) {
   const from = parseCursor(after) ?? BEFORE_ALL.descending;
   return browseShape(db, viewer, { at: from.at, id: from.id });

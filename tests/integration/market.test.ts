@@ -135,9 +135,9 @@ describe("search", () => {
     const none = await read(await get(`/search?term=${word}&tag=ai`, { cookie: viewer.cookie }));
     expect(none).toContain("0+ sites available");
     // An empty result says so, and points at the filters when there are any.
-    expect(none).toContain("No sites match this search. Try fewer filters or another term.");
+    expect(none).toContain(messages.noMatchesFiltered);
     expect(html).not.toContain("No sites match this search");
-    expect(await read(await get(`/search?term=${word}zz`, { cookie: viewer.cookie }))).toContain("No sites match this search. Try another term.");
+    expect(await read(await get(`/search?term=${word}zz`, { cookie: viewer.cookie }))).toContain(messages.noMatches);
   });
 
   it("without a long term, reads a tag's sites newest first and needs every other tag; a short term decides by its text", async () => {

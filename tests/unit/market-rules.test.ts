@@ -3,7 +3,7 @@ import { formatMessageTime, formatRunDate, formatShortDate, isTimeZone, timeZone
 import { countOffers } from "~/domain/offer-status";
 import { authorityBand, displayScore } from "~/domain/score";
 import { formatDomainAuthority, formatLinks, formatOnPageSeo, formatSpeed, formatSsl, formatTechnicalSeo, scoreCards } from "~/domain/score-cards";
-import { ftsPhrase, gramToken, parseSearchQuery, searchTermOf } from "~/domain/search";
+import { ftsPhrase, gramToken, isBrowsing, parseSearchQuery, searchTermOf } from "~/domain/search";
 import { tagOfTheDay } from "~/domain/suggestions";
 
 describe("authority bands on the rounded-up score", () => {
@@ -131,6 +131,9 @@ describe("search rules", () => {
     expect(parseSearchQuery(params)).toEqual({ term: "Seo tips", tags: ["seo"], bands: ["hi"], sort: "newest" });
     expect(parseSearchQuery(new URLSearchParams("sort=record")).sort).toBe("record");
     expect(parseSearchQuery(new URLSearchParams("sort=cheapest")).sort).toBe("newest");
+    // Nothing to search for (the order aside) is browsing the market; a term, a tag or a band is a search.
+    expect(isBrowsing(parseSearchQuery(new URLSearchParams("sort=record")))).toBe(true);
+    for (const search of ["term=seo", "tag=seo", "band=hi"]) expect(isBrowsing(parseSearchQuery(new URLSearchParams(search)))).toBe(false);
   });
 
   it("keeps the term in the header search on /search and /search/{term}", () => {
