@@ -14,7 +14,7 @@ import {
 import { useEffect, type ReactNode } from "react";
 import { useNonce } from "./components/nonce";
 import { useReportTimeZone } from "./components/use-time-zone";
-import { timeZoneOf } from "./lib/time-zone.server";
+import { viewerTimeZone } from "./lib/time-zone.server";
 import styles from "./styles/app.css?url";
 import { publicPageMeta } from "~/lib/page-meta";
 
@@ -25,9 +25,12 @@ export const links: LinksFunction = () => [
 
 export const meta: MetaFunction = () => publicPageMeta("Backlink Market - a new way of backlink building");
 
-/** The viewer's time zone, which the browser reports in a cookie (UTC until it does, and without JavaScript). */
+/**
+ * The viewer's time zone, which the browser reports in a cookie (UTC until it does, and without JavaScript), and its
+ * offsets, with which the browser tells whether it needs to report its own.
+ */
 export function loader({ request }: LoaderFunctionArgs) {
-  return { timeZone: timeZoneOf(request) };
+  return viewerTimeZone(request, Date.now());
 }
 
 // The zone changes only when the browser reports it, which revalidates the page in place (same address, no form).
@@ -62,7 +65,8 @@ function useHydratedMark() {
 
 export default function App() {
   useHydratedMark();
-  useReportTimeZone(useLoaderData<typeof loader>().timeZone);
+  const { timeZone, offsets } = useLoaderData<typeof loader>();
+  useReportTimeZone(timeZone, offsets);
   return <Outlet />;
 }
 

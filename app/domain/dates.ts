@@ -76,6 +76,37 @@ export function partsIn(at: number, timeZone: string): Parts {
   };
 }
 
+/** The instants at which two zones' offsets are compared: now, and 1 January and 1 July of this year (UTC). */
+function offsetInstants(now: number): number[] {
+  const year = new Date(now).getUTCFullYear();
+  return [now, Date.UTC(year, 0, 1), Date.UTC(year, 6, 1)];
+}
+
+/** Minutes behind UTC in the zone at an instant, as `Date#getTimezoneOffset` counts them (negative east of UTC). */
+function offsetIn(timeZone: string, at: number): number {
+  if (timeZone === DEFAULT_TIME_ZONE) return 0;
+  const minute = Math.floor(at / 60_000) * 60_000;
+  const wall = partsIn(minute, timeZone);
+  return (minute - Date.UTC(wall.year, wall.month - 1, wall.day, wall.hour, wall.minute)) / 60_000;
+}
+
+/**
+ * The zone's offsets now and in both halves of the year. Two zones with the same offsets show the same times, except
+ * in the days between their daylight-saving changes when the dates of those differ.
+ */
+export function zoneOffsets(timeZone: string, now: number): number[] {
+  return offsetInstants(now).map((at) => offsetIn(timeZone, at));
+}
+
+/** The same offsets for the zone of this runtime's own clock, read from `Date` (no `Intl`, whose first use is slow). */
+export function clockOffsets(now: number): number[] {
+  return offsetInstants(now).map((at) => new Date(at).getTimezoneOffset());
+}
+
+export function sameOffsets(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((offset, i) => offset === b[i]);
+}
+
 function sameDay(a: Parts, b: Parts) {
   return a.year === b.year && a.month === b.month && a.day === b.day;
 }

@@ -29,3 +29,22 @@ describe.each(modes)("times in the viewer's time zone $name", ({ js }) => {
     await close();
   });
 });
+
+describe("a browser whose clock already reads as the page's zone", () => {
+  it("keeps the page and reports nothing: Reykjavik keeps UTC all year, so its times read as the UTC page's", async () => {
+    const { email } = await createAccount("zone-same");
+    const { page, errors, close } = await openPage(chromium(), true, 1280, "Atlantic/Reykjavik");
+    await logIn(page, email);
+    const [grant] = sql<{ created_at: number }>(
+      `SELECT l.created_at FROM connect_ledger l JOIN users u ON u.id = l.user_id WHERE u.email = '${email}' ORDER BY l.created_at LIMIT 1`,
+    );
+    await page.goto("/mysite/connects");
+    // `goto` waits for the hydration mark, set in the same effects as the zone's check: a report would have set the cookie.
+    expect((await page.context().cookies()).find((cookie) => cookie.name === "tz")).toBeUndefined();
+    const firstTime = await page.getByTestId("connects-history").locator("tbody tr td").first().textContent();
+    expect(firstTime).toBe(formatShortDate(grant!.created_at, Date.now(), "Atlantic/Reykjavik"));
+    expect(firstTime).toBe(formatShortDate(grant!.created_at, Date.now(), "UTC"));
+    expect(errors).toEqual([]);
+    await close();
+  });
+});

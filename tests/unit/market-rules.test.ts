@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { formatMessageTime, formatRunDate, formatShortDate, isTimeZone, timeZoneOrDefault } from "~/domain/dates";
+import {
+  clockOffsets,
+  formatMessageTime,
+  formatRunDate,
+  formatShortDate,
+  isTimeZone,
+  sameOffsets,
+  timeZoneOrDefault,
+  zoneOffsets,
+} from "~/domain/dates";
 import { countOffers } from "~/domain/offer-status";
 import { authorityBand, displayScore } from "~/domain/score";
 import { formatDomainAuthority, formatLinks, formatOnPageSeo, formatSpeed, formatSsl, formatTechnicalSeo, scoreCards } from "~/domain/score-cards";
@@ -64,6 +73,21 @@ describe("dates", () => {
     expect(timeZoneOrDefault("America/Los_Angeles")).toBe("America/Los_Angeles");
     // Any letter case is the same zone, under its one name.
     expect(timeZoneOrDefault("pacific/AUCKLAND")).toBe("Pacific/Auckland");
+  });
+  it("gives a zone's offsets now and in both halves of the year, counted as the browser's clock counts them", () => {
+    expect(zoneOffsets("UTC", now)).toEqual([0, 0, 0]);
+    // Auckland is UTC+13 in its summer (November, January) and UTC+12 in July; Los Angeles the other way round.
+    expect(zoneOffsets("Pacific/Auckland", now)).toEqual([-780, -780, -720]);
+    expect(zoneOffsets("America/Los_Angeles", now)).toEqual([480, 480, 420]);
+    expect(zoneOffsets("Asia/Kathmandu", now)).toEqual([-345, -345, -345]);
+    // Auckland's clocks went forward at 2 AM on 27 September 2026 (14:00 UTC the day before): "now" follows.
+    expect(zoneOffsets("Pacific/Auckland", Date.UTC(2026, 8, 26, 13, 59))[0]).toBe(-720);
+    expect(zoneOffsets("Pacific/Auckland", Date.UTC(2026, 8, 26, 14, 0))[0]).toBe(-780);
+    // Reykjavik keeps UTC all year: its times read the same as a page rendered in UTC. London's do not in summer.
+    expect(sameOffsets(zoneOffsets("Atlantic/Reykjavik", now), zoneOffsets("UTC", now))).toBe(true);
+    expect(sameOffsets(zoneOffsets("Europe/London", now), zoneOffsets("UTC", now))).toBe(false);
+    // The runtime's own clock, read from Date alone, agrees with its zone's offsets read through Intl.
+    expect(clockOffsets(now)).toEqual(zoneOffsets(Intl.DateTimeFormat().resolvedOptions().timeZone, now));
   });
   it("falls back to 7 March 2024 for a site never scored", () => {
     expect(formatRunDate(null, now)).toBe("3/7/2024");
