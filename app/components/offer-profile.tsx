@@ -17,14 +17,14 @@ export function OfferProfile({ detail, offerTo }: { detail: OfferDetail; offerTo
       <header className="panel-head">
         <SiteIcon icon={site.icon} size={48} />
         <div>
-          <h2 id="offer-title">{site.host}</h2>
+          <h2 id="offer-title" className="user-text">{site.host}</h2>
           <a href={site.url.startsWith("http") ? site.url : `https://${site.host}`} target="_blank" rel="noreferrer noopener">
             Visit site
           </a>
         </div>
         {site.score !== null ? <ScoreBadge score={site.score} label="Authority" /> : null}
       </header>
-      <p>{site.description || "No description"}</p>
+      <p className="user-text">{site.description || "No description"}</p>
       <OpenChatForm offerId={detail.id} label={`Message ${site.host}`} />
       <dl className="terms-list">
         <dt>Categories</dt>

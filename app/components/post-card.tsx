@@ -29,7 +29,7 @@ export function PostCard({ post, to }: { post: PostCardData; to: string }) {
       </header>
       <p className="post-category">{labelOf(SITE_CATEGORIES, post.category)}</p>
       <p className="post-url">{shortenAddress(post.url)}</p>
-      <p className="post-description">{previewDescription(post.description)}</p>
+      <p className="post-description user-text">{previewDescription(post.description)}</p>
       {post.record ? <RecordSummary counts={post.record} /> : null}
       <span className="button button-outline button-block">Trade for {post.connects} connects</span>
     </Link>

@@ -52,7 +52,7 @@ export function TradePanel({
         </div>
         <ScoreBadge score={post.score} />
       </header>
-      <p>{post.description || "No description"}</p>
+      <p className="user-text">{post.description || "No description"}</p>
       {!siteVerified ? <VerifyBanner /> : null}
       <section className="terms">
         <h3>Trade terms</h3>

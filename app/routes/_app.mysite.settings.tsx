@@ -87,7 +87,7 @@ export default function SiteSettings() {
           {hydrated && !editing ? (
             <>
               <button type="button" className="editable" onClick={() => setEditing(true)}>
-                {description || "Add a description"}
+                <span className="user-text">{description || "Add a description"}</span>
                 <span className="edit-hint">Edit</span>
               </button>
               <input type="hidden" name="description" value={description} />

@@ -85,7 +85,7 @@ export default function SearchResults() {
   const filtered = query.tags.length > 0 || query.bands.length > 0 || query.sort !== "newest";
   return (
     <main className="market">
-      <h1>{query.term ? `Results for ${query.term}` : "Search results"}</h1>
+      <h1 className="user-text">{query.term ? `Results for ${query.term}` : "Search results"}</h1>
       <Form method="get" action="/search" className="filters" aria-label="Filters">
         <input type="hidden" name="term" value={query.term} />
         <FilterDropdown title="Category" name="tag" options={CATEGORY_TAGS} chosen={query.tags} />

@@ -26,7 +26,49 @@ async function overflowOn(page: Page, state: string) {
   }, state);
 }
 
-describe.each(modes)("no page scrolls sideways on a narrow phone $name", ({ js }) => {
+/** What sticks out past the right edge of its card (a field, a button, a table), except inside a box that scrolls sideways. */
+async function outOfCards(page: Page, state: string) {
+  return page.evaluate((state) => {
+    const found: string[] = [];
+    for (const card of document.querySelectorAll(".card, .post-card, .counter, .test-purchase")) {
+      const edge = card.getBoundingClientRect().right;
+      for (const element of card.querySelectorAll("*")) {
+        const box = element.getBoundingClientRect();
+        if (box.width === 0 || box.right <= edge + 0.5) continue;
+        let scrolls = false;
+        for (let parent = element.parentElement; parent && parent !== card; parent = parent.parentElement) {
+          if (["auto", "scroll", "hidden"].includes(getComputedStyle(parent).overflowX)) scrolls = true;
+        }
+        if (!scrolls) found.push(`${state}: ${Math.round(box.right - edge)} px out of its card: ${element.outerHTML.slice(0, 120)}`);
+      }
+    }
+    return found.slice(0, 3);
+  }, state);
+}
+
+/**
+ * Words of up to 15 letters broken across two lines: a label squeezed narrower than itself ("Edi" above "t"). Text a
+ * user typed (`.user-text`) may break, where one word is longer than its line.
+ */
+async function brokenWords(page: Page, state: string) {
+  return page.evaluate((state) => {
+    const found = new Set<string>();
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement?.closest(".visually-hidden, .user-text")) continue;
+      for (const word of (node.textContent ?? "").matchAll(/[\p{L}\p{N}'’]{2,15}/gu)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = new Set([...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)));
+        if (lines.size > 1) found.add(`${state}: "${word[0]}" broken in ${node.parentElement?.outerHTML.slice(0, 100)}`);
+      }
+    }
+    return [...found].slice(0, 3);
+  }, state);
+}
+
+describe.each(modes)("no page scrolls sideways, nothing sticks out of its card and no label breaks mid-word, on a narrow phone $name", ({ js }) => {
   it.each([320, 375])("at %i px: public pages, signed-in pages and the open panels", async (width) => {
     const { buyer, seller, listingId } = await twoVerifiedTraders(`narrow${width}`);
     // A description with a word longer than a phone's line (a pasted address, say): its card and its panel must wrap it.
@@ -35,7 +77,7 @@ describe.each(modes)("no page scrolls sideways on a narrow phone $name", ({ js }
     const found: string[] = [];
     const visit = async (path: string) => {
       await page.goto(path);
-      found.push(...(await overflowOn(page, path)));
+      found.push(...(await overflowOn(page, path)), ...(await outOfCards(page, path)), ...(await brokenWords(page, path)));
     };
     for (const path of [...PUBLIC_PAGES, "/no-such-page"]) {
       await visit(path);
