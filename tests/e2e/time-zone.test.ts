@@ -4,18 +4,24 @@ import { createAccount, logIn, modes, openPage, sharedChromium, sql } from "./br
 
 const chromium = sharedChromium();
 
+/** A new account signed in from a browser in `zone`, and when its starter connects (the first row of its history) came. */
+async function signedInFrom(zone: string, js: boolean, prefix: string) {
+  const { email } = await createAccount(prefix);
+  const opened = await openPage(chromium(), js, 1280, zone);
+  await logIn(opened.page, email);
+  const [grant] = sql<{ created_at: number }>(
+    `SELECT l.created_at FROM connect_ledger l JOIN users u ON u.id = l.user_id WHERE u.email = '${email}' ORDER BY l.created_at LIMIT 1`,
+  );
+  return { ...opened, grantedAt: grant!.created_at };
+}
+
 describe.each(modes)("times in the viewer's time zone $name", ({ js }) => {
   it("a browser in Pacific/Auckland sees its own clock with JavaScript, and UTC without", async () => {
-    const { email } = await createAccount("zone");
-    const { page, errors, close } = await openPage(chromium(), js, 1280, "Pacific/Auckland");
-    await logIn(page, email);
-    const [grant] = sql<{ created_at: number }>(
-      `SELECT l.created_at FROM connect_ledger l JOIN users u ON u.id = l.user_id WHERE u.email = '${email}' ORDER BY l.created_at LIMIT 1`,
-    );
+    const { page, errors, close, grantedAt } = await signedInFrom("Pacific/Auckland", js, "zone");
     const zone = js ? "Pacific/Auckland" : "UTC";
-    const expected = formatShortDate(grant!.created_at, Date.now(), zone);
+    const expected = formatShortDate(grantedAt, Date.now(), zone);
     // Auckland is 12 or 13 hours ahead: the two clocks never read the same.
-    expect(expected).not.toBe(formatShortDate(grant!.created_at, Date.now(), js ? "UTC" : "Pacific/Auckland"));
+    expect(expected).not.toBe(formatShortDate(grantedAt, Date.now(), js ? "UTC" : "Pacific/Auckland"));
 
     await page.goto("/mysite/connects");
     const firstTime = () => page.getByTestId("connects-history").locator("tbody tr td").first().textContent();
@@ -32,18 +38,13 @@ describe.each(modes)("times in the viewer's time zone $name", ({ js }) => {
 
 describe("a browser whose clock already reads as the page's zone", () => {
   it("keeps the page and reports nothing: Reykjavik keeps UTC all year, so its times read as the UTC page's", async () => {
-    const { email } = await createAccount("zone-same");
-    const { page, errors, close } = await openPage(chromium(), true, 1280, "Atlantic/Reykjavik");
-    await logIn(page, email);
-    const [grant] = sql<{ created_at: number }>(
-      `SELECT l.created_at FROM connect_ledger l JOIN users u ON u.id = l.user_id WHERE u.email = '${email}' ORDER BY l.created_at LIMIT 1`,
-    );
+    const { page, errors, close, grantedAt } = await signedInFrom("Atlantic/Reykjavik", true, "zone-same");
     await page.goto("/mysite/connects");
     // `goto` waits for the hydration mark, set in the same effects as the zone's check: a report would have set the cookie.
     expect((await page.context().cookies()).find((cookie) => cookie.name === "tz")).toBeUndefined();
     const firstTime = await page.getByTestId("connects-history").locator("tbody tr td").first().textContent();
-    expect(firstTime).toBe(formatShortDate(grant!.created_at, Date.now(), "Atlantic/Reykjavik"));
-    expect(firstTime).toBe(formatShortDate(grant!.created_at, Date.now(), "UTC"));
+    expect(firstTime).toBe(formatShortDate(grantedAt, Date.now(), "Atlantic/Reykjavik"));
+    expect(firstTime).toBe(formatShortDate(grantedAt, Date.now(), "UTC"));
     expect(errors).toEqual([]);
     await close();
   });
