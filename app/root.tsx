@@ -29,8 +29,8 @@ export const meta: MetaFunction = () => publicPageMeta("Backlink Market - a new 
  * The viewer's time zone, which the browser reports in a cookie (UTC until it does, and without JavaScript), and its
  * offsets, with which the browser tells whether it needs to report its own.
  */
-export function loader({ request }: LoaderFunctionArgs) {
-  return viewerTimeZone(request, Date.now());
+export function loader({ request, context }: LoaderFunctionArgs) {
+  return viewerTimeZone(request, context.now());
 }
 
 // The zone changes only when the browser reports it, which revalidates the page in place (same address, no form).

@@ -26,7 +26,12 @@ const BAND_IDS = new Set<string>(AUTHORITY_BANDS.map((band) => band.id));
  * read in the session's round trip, as the market's page is, and it is not counted against the search limit.
  */
 export function isBrowsing(query: SearchQuery): boolean {
-  return query.term === "" && query.tags.length === 0 && query.bands.length === 0;
+  return query.term === "" && !hasFilters(query);
+}
+
+/** Whether the search narrows by category tags or authority bands. */
+export function hasFilters(query: SearchQuery): boolean {
+  return query.tags.length > 0 || query.bands.length > 0;
 }
 
 /** Reads `term`, repeated `tag` and `band` parameters and `sort`; unknown values are dropped. */

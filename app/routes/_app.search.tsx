@@ -4,7 +4,7 @@ import { PostCard } from "~/components/post-card";
 import { messages } from "~/domain/messages";
 import { CATEGORY_TAGS, type Option } from "~/domain/options";
 import { AUTHORITY_BANDS, displayScore } from "~/domain/score";
-import { isBrowsing, parseSearchQuery, type SearchQuery } from "~/domain/search";
+import { hasFilters, isBrowsing, parseSearchQuery, type SearchQuery } from "~/domain/search";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
 import { browseResultOf, browseStatements, searchListings, type SearchPost } from "~/services/search.server";
 
@@ -77,12 +77,12 @@ function FilterDropdown({ title, name, options, chosen }: { title: string; name:
 /** What a search without matches says: browsing an empty market, or a search to change. */
 function noMatchesMessage(query: SearchQuery) {
   if (isBrowsing(query)) return messages.noPosts;
-  return query.tags.length > 0 || query.bands.length > 0 ? messages.noMatchesFiltered : messages.noMatches;
+  return hasFilters(query) ? messages.noMatchesFiltered : messages.noMatches;
 }
 
 export default function SearchResults() {
   const { query, posts, count, next, limited } = useLoaderData<typeof loader>();
-  const filtered = query.tags.length > 0 || query.bands.length > 0 || query.sort !== "newest";
+  const filtered = hasFilters(query) || query.sort !== "newest";
   return (
     <main className="market">
       <h1 className="user-text">{query.term ? `Results for ${query.term}` : "Search results"}</h1>

@@ -12,7 +12,7 @@ import {
 import { countOffers } from "~/domain/offer-status";
 import { authorityBand, displayScore } from "~/domain/score";
 import { formatDomainAuthority, formatLinks, formatOnPageSeo, formatSpeed, formatSsl, formatTechnicalSeo, scoreCards } from "~/domain/score-cards";
-import { ftsPhrase, gramToken, isBrowsing, parseSearchQuery, searchTermOf } from "~/domain/search";
+import { ftsPhrase, gramToken, hasFilters, isBrowsing, parseSearchQuery, searchTermOf } from "~/domain/search";
 import { tagOfTheDay } from "~/domain/suggestions";
 
 describe("authority bands on the rounded-up score", () => {
@@ -158,6 +158,8 @@ describe("search rules", () => {
     // Nothing to search for (the order aside) is browsing the market; a term, a tag or a band is a search.
     expect(isBrowsing(parseSearchQuery(new URLSearchParams("sort=record")))).toBe(true);
     for (const search of ["term=seo", "tag=seo", "band=hi"]) expect(isBrowsing(parseSearchQuery(new URLSearchParams(search)))).toBe(false);
+    for (const search of ["tag=seo", "band=hi", "term=x&tag=seo"]) expect(hasFilters(parseSearchQuery(new URLSearchParams(search)))).toBe(true);
+    for (const search of ["term=seo", "sort=record", "tag=nope"]) expect(hasFilters(parseSearchQuery(new URLSearchParams(search)))).toBe(false);
   });
 
   it("keeps the term in the header search on /search and /search/{term}", () => {
