@@ -1,11 +1,10 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useRouteLoaderData } from "@remix-run/react";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ChipGroup } from "~/components/chip-group";
 import { PasswordChecklist } from "~/components/password-checklist";
 import { PasswordInput } from "~/components/password-input";
 import { Spinner } from "~/components/spinner";
-import { useHydrated } from "~/components/use-hydrated";
 import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/options";
 import { changePasswordSchema, siteSettingsSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
@@ -72,8 +71,11 @@ export default function SiteSettings() {
   const { listing, notificationEmails } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
-  const hydrated = useHydrated();
   const [editing, setEditing] = useState(false);
+  const field = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (editing) field.current?.focus();
+  }, [editing]);
   const [description, setDescription] = useState((actionData && "description" in actionData ? actionData.description : null) ?? site.description);
   const busy =
     navigation.state === "submitting" && navigation.formAction?.startsWith("/mysite/settings") === true && !navigation.formData?.get("intent");
@@ -84,16 +86,20 @@ export default function SiteSettings() {
         <h2>Site Settings</h2>
         <section className="card stack">
           <h3>Description</h3>
-          {hydrated && !editing ? (
-            <>
-              <button type="button" className="editable" onClick={() => setEditing(true)}>
-                <span className="user-text">{description || "Add a description"}</span>
-                <span className="edit-hint">Edit</span>
-              </button>
-              <input type="hidden" name="description" value={description} />
-            </>
-          ) : (
+          {/* A disclosure, the same with JavaScript and without: the description as text until "Edit" opens the
+              field, which is always in the form. Rendered alike on both sides, the page paints its largest text once
+              (it was swapped in after hydration, which held Lighthouse's largest paint until the scripts ran). */}
+          <details
+            className="description-edit"
+            open={editing || siteError !== null}
+            onToggle={(event) => setEditing(event.currentTarget.open)}
+          >
+            <summary className="editable">
+              <span className="user-text">{description || "Add a description"}</span>
+              <span className="edit-hint">Edit</span>
+            </summary>
             <textarea
+              ref={field}
               name="description"
               rows={4}
               maxLength={500}
@@ -101,9 +107,8 @@ export default function SiteSettings() {
               onChange={(event) => setDescription(event.target.value)}
               aria-label="Description"
               className="textarea"
-              autoFocus={editing}
             />
-          )}
+          </details>
           {siteError ? (
             <p className="form-error" role="alert">
               {siteError}

@@ -98,8 +98,12 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     const { page, errors, close } = await openPage(chromium(), js);
     await logIn(page, email);
     await page.goto("/mysite/settings");
-    if (js) await page.getByRole("button", { name: /Edit$/ }).click();
-    await page.getByRole("textbox", { name: "Description" }).fill("Updated in a browser test.");
+    // The description shows as text, with JavaScript and without, until "Edit" opens its field (focused with it).
+    const description = page.getByRole("textbox", { name: "Description" });
+    expect(await description.isVisible()).toBe(false);
+    await page.locator("summary", { hasText: /Edit$/ }).click();
+    if (js) await expect.poll(() => description.evaluate((field) => field === document.activeElement)).toBe(true);
+    await description.fill("Updated in a browser test.");
     await page.locator("label.chip", { hasText: "SEO" }).click();
     await page.locator("label.chip", { hasText: "Feature" }).click();
     await page.getByRole("button", { name: "Save" }).click();
