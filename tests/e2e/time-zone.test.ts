@@ -48,4 +48,31 @@ describe("a browser whose clock already reads as the page's zone", () => {
     expect(errors).toEqual([]);
     await close();
   });
+
+  it("in UTC, shows and hydrates a page of dates without setting up Intl's date formatting", async () => {
+    const { page, errors, close, grantedAt } = await signedInFrom("UTC", true, "zone-utc");
+    // Every date format made in the page, counted from before its first script runs.
+    await page.addInitScript(() => {
+      const made = { count: 0 };
+      Object.assign(window, { dateFormatsMade: made });
+      const Original = Intl.DateTimeFormat;
+      Intl.DateTimeFormat = new Proxy(Original, {
+        construct(target, args) {
+          made.count += 1;
+          return Reflect.construct(target, args);
+        },
+        apply(target, that, args) {
+          made.count += 1;
+          return Reflect.apply(target, that, args);
+        },
+      });
+    });
+    await page.goto("/mysite/connects");
+    expect(await page.getByTestId("connects-history").locator("tbody tr td").first().textContent()).toBe(
+      formatShortDate(grantedAt, Date.now(), "UTC"),
+    );
+    expect(await page.evaluate(() => (window as unknown as { dateFormatsMade: { count: number } }).dateFormatsMade.count)).toBe(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
 });
