@@ -142,7 +142,9 @@ export function ChatView(props: ChatViewProps) {
         </Link>
         <SiteIcon icon={props.otherIcon} size={40} />
         <div>
-          <h2 id="chat-title" className="user-text">{otherHost}</h2>
+          <h2 id="chat-title" className="user-text">
+            {otherHost}
+          </h2>
           <p className="muted small chat-presence">{otherActive ? "Active now" : "Away"}</p>
         </div>
         {hydrated && status === "connecting" ? (

@@ -143,7 +143,9 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
       <header className="panel-head">
         <SiteIcon icon={detail.otherSite.icon} size={48} />
         <div>
-          <h2 id="offer-title" className="user-text">{detail.otherSite.host}</h2>
+          <h2 id="offer-title" className="user-text">
+            {detail.otherSite.host}
+          </h2>
           <Link to={offersPageHref(list, { id: detail.id, view: "profile" })} preventScrollReset>
             View profile
           </Link>

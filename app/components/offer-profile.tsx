@@ -17,7 +17,9 @@ export function OfferProfile({ detail, offerTo }: { detail: OfferDetail; offerTo
       <header className="panel-head">
         <SiteIcon icon={site.icon} size={48} />
         <div>
-          <h2 id="offer-title" className="user-text">{site.host}</h2>
+          <h2 id="offer-title" className="user-text">
+            {site.host}
+          </h2>
           <a href={site.url.startsWith("http") ? site.url : `https://${site.host}`} target="_blank" rel="noreferrer noopener">
             Visit site
           </a>

@@ -89,11 +89,7 @@ export default function SiteSettings() {
           {/* A disclosure, the same with JavaScript and without: the description as text until "Edit" opens the
               field, which is always in the form. Rendered alike on both sides, the page paints its largest text once
               (it was swapped in after hydration, which held Lighthouse's largest paint until the scripts ran). */}
-          <details
-            className="description-edit"
-            open={editing || siteError !== null}
-            onToggle={(event) => setEditing(event.currentTarget.open)}
-          >
+          <details className="description-edit" open={editing || siteError !== null} onToggle={(event) => setEditing(event.currentTarget.open)}>
             <summary className="editable">
               <span className="user-text">{description || "Add a description"}</span>
               <span className="edit-hint">Edit</span>
