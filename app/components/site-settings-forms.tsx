@@ -1,0 +1,175 @@
+/**
+ * The Settings page's forms (app/routes/_app.mysite.settings.tsx): the active site's settings, and the account's
+ * password, email preferences and sessions.
+ */
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
+import { ChipGroup } from "~/components/chip-group";
+import { PasswordChecklist } from "~/components/password-checklist";
+import { PasswordInput } from "~/components/password-input";
+import { Spinner } from "~/components/spinner";
+import { messages } from "~/domain/messages";
+import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/options";
+
+/**
+ * The site's settings form. Its state (the description being edited) belongs to one site: the page keys it by the
+ * site's id, so switching the active site while here shows the other site's settings, not this one's text to save there.
+ */
+export function SiteSettingsForm({
+  site,
+  listing,
+  failure,
+}: {
+  site: { host: string; description: string; contentTypes: string[]; materials: string[]; tags: string[] };
+  listing: { active: boolean; connects: number } | null;
+  /** The last save's refusal: its message, the field it is about, and the description as typed. */
+  failure: { error: string; field: "description" | null; description: string } | null;
+}) {
+  const navigation = useNavigation();
+  const [editing, setEditing] = useState(false);
+  const field = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    if (editing) field.current?.focus();
+  }, [editing]);
+  // A refused description takes the focus back from the Save button, each time it is refused.
+  useEffect(() => {
+    if (failure?.field === "description") field.current?.focus();
+  }, [failure]);
+  const [description, setDescription] = useState(failure?.description ?? site.description);
+  const busy =
+    navigation.state === "submitting" && navigation.formAction?.startsWith("/mysite/settings") === true && !navigation.formData?.get("intent");
+  const siteError = failure?.error ?? null;
+  return (
+    <Form method="post" className="settings stack-lg">
+      <h2>Site Settings</h2>
+      <section className="card stack">
+        <h3>Description</h3>
+        {/* A disclosure, the same with JavaScript and without: the description as text until "Edit" opens the field,
+            which is always in the form. Rendered alike on both sides, the page paints its largest text once (it was
+            swapped in after hydration, which held Lighthouse's largest paint until the scripts ran). A refusal of the
+            description opens it, with what was typed; the field takes the focus whenever it opens. */}
+        <details
+          className="description-edit"
+          open={editing || failure?.field === "description"}
+          onToggle={(event) => setEditing(event.currentTarget.open)}
+        >
+          <summary className="editable">
+            <span className="user-text">{description || "Add a description"}</span>
+            <span className="edit-hint">Edit</span>
+          </summary>
+          <textarea
+            ref={field}
+            name="description"
+            rows={4}
+            maxLength={500}
+            value={description}
+            onChange={(event) => setDescription(event.target.value)}
+            aria-label="Description"
+            className="textarea"
+          />
+        </details>
+        {siteError ? (
+          <p className="form-error" role="alert">
+            {siteError}
+          </p>
+        ) : null}
+      </section>
+      <section className="card stack">
+        <ChipGroup legend="You are willing to provide" name="contentTypes" options={CONTENT_TYPES} chosen={site.contentTypes} />
+        <ChipGroup legend="Provided materials" name="materials" options={PROVIDED_MATERIALS} chosen={site.materials} />
+        <ChipGroup legend="Category" name="tags" options={CATEGORY_TAGS} chosen={site.tags} />
+      </section>
+      <section className="card stack">
+        <h3>Market listing</h3>
+        <label className="check">
+          <input type="checkbox" name="listed" defaultChecked={listing?.active ?? false} />
+          Show {site.host} in the market
+        </label>
+        <label className="field narrow">
+          <span>Connects a proposal needs</span>
+          <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={listing?.connects ?? ""} />
+        </label>
+        <p className="muted small">Only verified sites appear in the market. The listing offers what you chose above.</p>
+      </section>
+      <div>
+        <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
+          {busy ? <Spinner label="Saving" /> : null} Save
+        </button>
+      </div>
+    </Form>
+  );
+}
+
+/** The account's password and sessions: forms of their own, beside the site's settings. */
+export function AccountSecurity({
+  failure,
+  notificationEmails,
+}: {
+  failure: { field: "currentPassword" | "newPassword" | null; error: string } | null;
+  notificationEmails: boolean;
+}) {
+  const [newPassword, setNewPassword] = useState("");
+  const navigation = useNavigation();
+  const changing = navigation.state === "submitting" && navigation.formData?.get("intent") === "change-password";
+  return (
+    <section className="card stack" aria-labelledby="account-title">
+      <h3 id="account-title">Your account</h3>
+      <Form method="post" className="stack narrow-form">
+        <input type="hidden" name="intent" value="change-password" />
+        <label className="field">
+          <span>Current password</span>
+          <PasswordInput name="currentPassword" autoComplete="current-password" aria-invalid={failure?.field === "currentPassword"} />
+        </label>
+        <label className="field">
+          <span>New password</span>
+          <PasswordInput
+            name="newPassword"
+            autoComplete="new-password"
+            value={newPassword}
+            onChange={(event) => setNewPassword(event.target.value)}
+            aria-describedby="new-password-rules"
+            aria-invalid={failure?.field === "newPassword"}
+          />
+        </label>
+        <PasswordChecklist password={newPassword} id="new-password-rules" />
+        {failure ? (
+          <p className="form-error" role="alert">
+            {failure.error}
+            {failure.error === messages.noPasswordYet ? (
+              <>
+                {" "}
+                <Link to="/reset-password">Send me a link</Link>
+              </>
+            ) : null}
+          </p>
+        ) : null}
+        <div>
+          <button type="submit" className="button button-primary" disabled={changing} aria-busy={changing}>
+            {changing ? <Spinner label="Changing password" /> : null} Change password
+          </button>
+        </div>
+      </Form>
+      <Form method="post" className="stack">
+        <input type="hidden" name="intent" value="email-preferences" />
+        <label className="check-line">
+          <input type="checkbox" name="notificationEmails" value="on" defaultChecked={notificationEmails} />
+          <span>Email me about offers, messages and my site&apos;s verification</span>
+        </label>
+        <p className="muted small">Receipts and security emails (password resets and changes) always come.</p>
+        <div>
+          <button type="submit" className="button button-outline">
+            Update email settings
+          </button>
+        </div>
+      </Form>
+      <Form method="post" className="stack">
+        <p className="muted">Lost a phone or used a shared computer? End every session but this one.</p>
+        <div>
+          <button type="submit" name="intent" value="sign-out-others" className="button button-outline">
+            Sign out everywhere else
+          </button>
+        </div>
+      </Form>
+    </section>
+  );
+}
