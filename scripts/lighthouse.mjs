@@ -3,7 +3,7 @@
 // best practices are 100 on every page, SEO 100 on the public pages (signed-in pages are kept out of search indexes
 // on purpose) and performance at least LIGHTHOUSE_MIN_PERFORMANCE (default 98).
 // The CPU slowdown is calibrated to this machine, as Lighthouse's documentation asks (docs/throttling.md, "Calibrating
-// the CPU slowdown"; docs/decisions/0045-lighthouse-cpu-slowdown-calibrated.md): its fixed 4x turns a high-end desktop
+// the CPU slowdown"; docs/decisions/0045-lighthouse-runs-calibrated-and-median.md): its fixed 4x turns a high-end desktop
 // into the mid-tier phone it emulates, and a slower or faster host into a slower or faster phone.
 // Options (environment): LIGHTHOUSE_PAGES (comma-separated paths, default all), LIGHTHOUSE_NO_BUILD=1,
 // LIGHTHOUSE_CPU_SLOWDOWN (a number, e.g. 4 for Lighthouse's own constant; default: calibrated), LIGHTHOUSE_RUNS
@@ -35,6 +35,7 @@ const SIGNED_IN = [
 ];
 const only = process.env.LIGHTHOUSE_PAGES?.split(",");
 const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
+if (!Number.isInteger(RUNS) || RUNS < 1) throw new Error(`LIGHTHOUSE_RUNS must be a whole number from 1: ${process.env.LIGHTHOUSE_RUNS}`);
 
 /**
  * The CPU slowdown that makes a host with this BenchmarkIndex (Lighthouse's measure of the host's CPU) the phone
@@ -45,6 +46,8 @@ const RUNS = Number(process.env.LIGHTHOUSE_RUNS ?? 3);
 function calibratedSlowdown(benchmarkIndex) {
   if (benchmarkIndex >= 1300) return 3 + (benchmarkIndex - 1300) / 233;
   if (benchmarkIndex >= 800) return 2 + (benchmarkIndex - 800) / 500;
+  // Below 150 the calculator declines: the host is too slow to emulate the phone at all.
+  if (benchmarkIndex < 150) console.log(`This host's BenchmarkIndex (${benchmarkIndex}) is too low to emulate a mid-tier phone: no slowdown.`);
   return Math.max(1, 1 + (benchmarkIndex - 150) / 650);
 }
 
@@ -116,16 +119,20 @@ try {
       if (runtimeError) console.log(`  ${path}: Lighthouse could not run it: ${runtimeError.code} ${runtimeError.message}`);
       runs.push(result.lhr);
     }
+    // A run Lighthouse could not complete is left out; the page fails if none completed. Performance is the median
+    // run's; accessibility, best practices and SEO the lowest of the completed runs' (they should not vary at all).
+    const completed = runs.filter((run) => !run.runtimeError);
     const performanceOf = (lhr) => lhr.categories.performance?.score ?? 0;
-    const lhr = [...runs].sort((a, b) => performanceOf(a) - performanceOf(b))[Math.floor(runs.length / 2)];
-    const { categories, audits } = lhr;
+    const lhr = [...completed].sort((a, b) => performanceOf(a) - performanceOf(b))[Math.floor(completed.length / 2)] ?? runs[0];
+    const { categories } = lhr;
     const score = (name) => Math.round((categories[name]?.score ?? 0) * 100);
+    const lowest = (name) => Math.min(...(completed.length ? completed : runs).map((run) => Math.round((run.categories[name]?.score ?? 0) * 100)));
     const row = {
       page: path,
       performance: score("performance"),
-      accessibility: score("accessibility"),
-      "best practices": score("best-practices"),
-      seo: score("seo"),
+      accessibility: lowest("accessibility"),
+      "best practices": lowest("best-practices"),
+      seo: lowest("seo"),
       runs: runs.map((run) => Math.round(performanceOf(run) * 100)).join(" "),
     };
     const problems = [];
@@ -137,11 +144,13 @@ try {
     rows.push(row);
     if (problems.length) {
       failed = true;
-      // What cost the points: every audit of a low category that did not pass.
-      for (const [name, category] of Object.entries(categories)) {
+      // What cost the points: every audit of a low category that did not pass, in the run that counted for it.
+      for (const name of Object.keys(categories)) {
+        const counted = name === "performance" ? lhr : [...completed].sort((a, b) => a.categories[name].score - b.categories[name].score)[0] ?? lhr;
+        const category = counted.categories[name];
         if ((name === "seo" && signedIn) || category.score === 1) continue;
         for (const ref of category.auditRefs.filter((r) => r.weight > 0)) {
-          const audit = audits[ref.id];
+          const audit = counted.audits[ref.id];
           if (audit.score !== null && audit.score < 1) console.log(`  ${path} ${name}: ${audit.id} (${audit.score}) ${audit.displayValue ?? ""}`);
         }
       }
