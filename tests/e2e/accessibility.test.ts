@@ -121,6 +121,11 @@ describe.each(modes)("axe finds no violation on any page $name", ({ js }) => {
       await visit(path);
     }
 
+    await page.goto("/mysite/settings");
+    await page.click(".description-edit summary");
+    await page.getByRole("textbox", { name: "Description" }).waitFor();
+    await check("settings, description open");
+
     await page.goto("/market");
     await page.click(".site-switcher summary");
     await check("site switcher open");

@@ -138,6 +138,29 @@ describe.each(modes)("by keyboard alone $name", ({ js }) => {
   });
 });
 
+describe.each(modes)("Settings by keyboard alone $name", ({ js }) => {
+  it("opens the description from its text, edits it and saves", async () => {
+    const { a } = await tradersWithPages();
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logInByKeyboard(page, a.email);
+    await page.goto("/mysite/settings");
+    await tabTo(page, /Edit$/);
+    await page.keyboard.press("Enter");
+    // With JavaScript the field takes the focus as it opens; without, the next Tab reaches it.
+    if (!js) await page.keyboard.press("Tab");
+    await expect.poll(() => focusedControl(page)).toBe("Description | description");
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.type("Typed from the keyboard, saved from the keyboard.");
+    await tabTo(page, /^Save$/);
+    await page.keyboard.press("Enter");
+    await page.getByRole("status").filter({ hasText: "Settings saved" }).waitFor();
+    const [site] = sql<{ description: string }>(`SELECT description FROM sites WHERE host = '${a.host}'`);
+    expect(site!.description).toBe("Typed from the keyboard, saved from the keyboard.");
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
 describe("dialogs and panels with JavaScript", () => {
   it("keep focus inside while open, close on Escape, and give focus back to what opened them", async () => {
     const { a, b, listingId } = await tradersWithPages();
