@@ -1,4 +1,6 @@
+import { useState } from "react";
 import { passwordChecklist } from "~/domain/rules";
+import { PasswordInput } from "./password-input";
 
 /** The sign-up password rules; each line turns green and is struck through when met. */
 export function PasswordChecklist({ password, id }: { password: string; id: string }) {
@@ -10,5 +12,29 @@ export function PasswordChecklist({ password, id }: { password: string; id: stri
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * A new password (a reset, or a change in Settings) and its rules below it, each turning green as it is typed. The
+ * field is named `name`; `rulesId` names the list it is described by.
+ */
+export function NewPasswordField({ name, rulesId, invalid }: { name: string; rulesId: string; invalid?: boolean }) {
+  const [password, setPassword] = useState("");
+  return (
+    <>
+      <label className="field">
+        <span>New password</span>
+        <PasswordInput
+          name={name}
+          autoComplete="new-password"
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          aria-describedby={rulesId}
+          aria-invalid={invalid}
+        />
+      </label>
+      <PasswordChecklist password={password} id={rulesId} />
+    </>
   );
 }

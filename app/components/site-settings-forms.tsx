@@ -5,7 +5,7 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ChipGroup } from "~/components/chip-group";
-import { PasswordChecklist } from "~/components/password-checklist";
+import { NewPasswordField } from "~/components/password-checklist";
 import { PasswordInput } from "~/components/password-input";
 import { Spinner } from "~/components/spinner";
 import { messages } from "~/domain/messages";
@@ -108,7 +108,6 @@ export function AccountSecurity({
   failure: { field: "currentPassword" | "newPassword" | null; error: string } | null;
   notificationEmails: boolean;
 }) {
-  const [newPassword, setNewPassword] = useState("");
   const navigation = useNavigation();
   const changing = navigation.state === "submitting" && navigation.formData?.get("intent") === "change-password";
   return (
@@ -120,18 +119,7 @@ export function AccountSecurity({
           <span>Current password</span>
           <PasswordInput name="currentPassword" autoComplete="current-password" aria-invalid={failure?.field === "currentPassword"} />
         </label>
-        <label className="field">
-          <span>New password</span>
-          <PasswordInput
-            name="newPassword"
-            autoComplete="new-password"
-            value={newPassword}
-            onChange={(event) => setNewPassword(event.target.value)}
-            aria-describedby="new-password-rules"
-            aria-invalid={failure?.field === "newPassword"}
-          />
-        </label>
-        <PasswordChecklist password={newPassword} id="new-password-rules" />
+        <NewPasswordField name="newPassword" rulesId="new-password-rules" invalid={failure?.field === "newPassword"} />
         {failure ? (
           <p className="form-error" role="alert">
             {failure.error}

@@ -2,8 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useEffect, useState } from "react";
 import { Modal } from "~/components/modal";
-import { PasswordChecklist } from "~/components/password-checklist";
-import { PasswordInput } from "~/components/password-input";
+import { NewPasswordField } from "~/components/password-checklist";
 import { Spinner } from "~/components/spinner";
 import { messages } from "~/domain/messages";
 import { resetPasswordSchema, resetRequestSchema } from "~/domain/validation";
@@ -109,22 +108,11 @@ function RequestForm({ initialEmail }: { initialEmail: string }) {
 function ChooseForm({ token }: { token: string }) {
   const actionData = useActionData<typeof action>() as ResetActionData | undefined;
   const navigation = useNavigation();
-  const [password, setPassword] = useState("");
   return (
     <Form method="post" className="stack" noValidate>
       <input type="hidden" name="intent" value="reset" />
       <input type="hidden" name="token" value={token} />
-      <label className="field">
-        <span>New password</span>
-        <PasswordInput
-          name="password"
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          aria-describedby="reset-password-rules"
-        />
-      </label>
-      <PasswordChecklist password={password} id="reset-password-rules" />
+      <NewPasswordField name="password" rulesId="reset-password-rules" />
       {actionData?.intent === "reset" ? (
         <p className="form-error" role="alert">
           {actionData.error}

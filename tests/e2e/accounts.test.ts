@@ -82,6 +82,25 @@ describe.each(modes)("accounts $name", ({ js }) => {
     expect(errors).toEqual([]);
     await close();
   });
+  it("changes the password in Settings, its rules turning green as it is typed, and signs in with the new one", async () => {
+    const { email } = await createAccount("change");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, email);
+    await page.goto("/mysite/settings");
+    await page.getByLabel("Current password").fill(PASSWORD);
+    const rules = page.locator("#new-password-rules li");
+    await page.getByLabel("New password").fill("fresh");
+    if (js) await expect.poll(() => page.locator("#new-password-rules li.met").count()).toBe(1);
+    await page.getByLabel("New password").fill("Fresh-Secret-77");
+    if (js) await expect.poll(() => page.locator("#new-password-rules li.met").count()).toBe(await rules.count());
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("status").filter({ hasText: messages.passwordUpdated }).waitFor();
+    await page.context().clearCookies();
+    await logIn(page, email, "Fresh-Secret-77");
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it("says 'Invalid email' on sign-up for an address with a wrong part, and keeps what was typed", async () => {
     const { page, errors, close } = await openPage(chromium(), js);
     await page.goto("/signup");
