@@ -22,8 +22,15 @@ export function SiteSettingsForm({
 }: {
   site: { host: string; description: string; contentTypes: string[]; materials: string[]; tags: string[] };
   listing: { active: boolean; connects: number } | null;
-  /** The last save's refusal: its message, the field it is about, and the description as typed. */
-  failure: { error: string; field: "description" | null; description: string } | null;
+  /** The last save's refusal: its message, the field it is about, and the form as it was sent. */
+  failure: {
+    error: string;
+    field: "description" | null;
+    description: string;
+    chosen: Record<string, string[]>;
+    listed: boolean;
+    connects: string;
+  } | null;
 }) {
   const navigation = useNavigation();
   const [editing, setEditing] = useState(false);
@@ -75,19 +82,31 @@ export function SiteSettingsForm({
         ) : null}
       </section>
       <section className="card stack">
-        <ChipGroup legend="You are willing to provide" name="contentTypes" options={CONTENT_TYPES} chosen={site.contentTypes} />
-        <ChipGroup legend="Provided materials" name="materials" options={PROVIDED_MATERIALS} chosen={site.materials} />
-        <ChipGroup legend="Category" name="tags" options={CATEGORY_TAGS} chosen={site.tags} />
+        <ChipGroup
+          legend="You are willing to provide"
+          name="contentTypes"
+          options={CONTENT_TYPES}
+          chosen={failure?.chosen.contentTypes ?? site.contentTypes}
+        />
+        <ChipGroup legend="Provided materials" name="materials" options={PROVIDED_MATERIALS} chosen={failure?.chosen.materials ?? site.materials} />
+        <ChipGroup legend="Category" name="tags" options={CATEGORY_TAGS} chosen={failure?.chosen.tags ?? site.tags} />
       </section>
       <section className="card stack">
         <h3>Market listing</h3>
         <label className="check">
-          <input type="checkbox" name="listed" defaultChecked={listing?.active ?? false} />
+          <input type="checkbox" name="listed" defaultChecked={failure ? failure.listed : listing?.active ?? false} />
           Show {site.host} in the market
         </label>
         <label className="field narrow">
           <span>Connects a proposal needs</span>
-          <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={listing?.connects ?? ""} />
+          <input
+            name="connects"
+            type="number"
+            min={1}
+            max={99}
+            placeholder="10"
+            defaultValue={failure ? failure.connects : listing?.connects ?? ""}
+          />
         </label>
         <p className="muted small">Only verified sites appear in the market. The listing offers what you chose above.</p>
       </section>

@@ -127,10 +127,14 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     expect(await description.isVisible()).toBe(false);
     await page.getByRole("checkbox", { name: /in the market/ }).check();
     await page.fill('input[name="connects"]', "");
+    await page.locator("label.chip", { hasText: "Travel" }).click();
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByRole("alert").filter({ hasText: messages.connectsRange }).waitFor();
     expect(await description.isVisible()).toBe(false);
     expect(saved()).toBe(before);
+    // Refused, the form is as it was sent, with JavaScript and without.
+    expect(await page.getByRole("checkbox", { name: /in the market/ }).isChecked()).toBe(true);
+    expect(await page.locator("label.chip", { hasText: "Travel" }).locator("input").isChecked()).toBe(true);
     // "Edit" opens its field (focused, with JavaScript); refused, the description stays open with what was typed.
     await page.locator("summary", { hasText: /Edit$/ }).click();
     if (js) await expect.poll(focused).toBe(true);
@@ -150,6 +154,7 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     expect(await page.locator("label.chip", { hasText: "SEO" }).locator("input").isChecked()).toBe(true);
     expect(await page.locator("label.chip", { hasText: "Feature" }).locator("input").isChecked()).toBe(true);
     expect(await page.locator("label.chip", { hasText: "AI" }).locator("input").isChecked()).toBe(false);
+    expect(await page.locator("label.chip", { hasText: "Travel" }).locator("input").isChecked()).toBe(true);
     await page.getByText("Updated in a browser test.").first().waitFor();
     expect(unexpected(errors, 400)).toEqual([]);
     await close();
