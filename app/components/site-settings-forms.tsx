@@ -45,7 +45,6 @@ export function SiteSettingsForm({
   const [description, setDescription] = useState(failure?.description ?? site.description);
   const busy =
     navigation.state === "submitting" && navigation.formAction?.startsWith("/mysite/settings") === true && !navigation.formData?.get("intent");
-  const siteError = failure?.error ?? null;
   return (
     <Form method="post" className="settings stack-lg">
       <h2>Site Settings</h2>
@@ -75,9 +74,9 @@ export function SiteSettingsForm({
             className="textarea"
           />
         </details>
-        {siteError ? (
+        {failure ? (
           <p className="form-error" role="alert">
-            {siteError}
+            {failure.error}
           </p>
         ) : null}
       </section>

@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { AccountSecurity, SiteSettingsForm } from "~/components/site-settings-forms";
 import { changePasswordSchema, siteSettingsSchema } from "~/domain/validation";
-import { chosenValues, firstError, parseForm, readFormData } from "~/lib/forms.server";
+import { chosenValues, firstError, parseForm, readFormData, typedValues } from "~/lib/forms.server";
 import { changePassword, signOutOtherSessions } from "~/services/account-security.server";
 import { notificationEmailsOf, setNotificationEmails } from "~/services/email-preferences.server";
 import { requireAuth } from "~/services/auth.server";
@@ -22,6 +22,17 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     notificationEmailsOf(context.db, auth.user.id),
   ]);
   return { listing: listing ?? null, notificationEmails };
+}
+
+/** The site's settings as they were sent, for a refused save to show them again (without JavaScript the page is rendered from them). */
+function sentSettings(formData: FormData) {
+  const typed = typedValues(formData);
+  return {
+    description: typed.description ?? "",
+    chosen: chosenValues(formData, ["contentTypes", "materials", "tags"]),
+    listed: typed.listed === "on",
+    connects: typed.connects ?? "",
+  };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -48,22 +59,14 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw redirect("/mysite/settings?notice=password-changed-here");
   }
   const parsed = parseForm(formData, siteSettingsSchema);
-  // A refused save shows the form as it was sent (without JavaScript the page is rendered again from this).
-  const connects = formData.get("connects");
-  const sent = {
-    description: typeof formData.get("description") === "string" ? String(formData.get("description")).slice(0, 10_000) : "",
-    chosen: chosenValues(formData, ["contentTypes", "materials", "tags"]),
-    listed: formData.get("listed") === "on",
-    connects: typeof connects === "string" ? connects.slice(0, 10) : "",
-  };
   if (!parsed.ok) {
     // The description's own message opens its field; the others show below it.
     const descriptionError = firstError(parsed.errors, "description");
     const error = descriptionError ?? firstError(parsed.errors, "connects") ?? "Choose from the lists.";
-    return data({ error, field: descriptionError ? ("description" as const) : null, ...sent }, { status: 400 });
+    return data({ error, field: descriptionError ? ("description" as const) : null, ...sentSettings(formData) }, { status: 400 });
   }
   if (!(await allow(context, RATE_LIMITS.settingsPerUser, auth.user.id))) {
-    return data({ error: messages.tooManyAttempts, field: null, ...sent }, { status: 429 });
+    return data({ error: messages.tooManyAttempts, field: null, ...sentSettings(formData) }, { status: 429 });
   }
   if (!shell.activeSite || !(await updateSiteSettings(context.db, auth.user.id, shell.activeSite.id, parsed.value, context.now()))) {
     throw new Response("Not found", { status: 404 });
