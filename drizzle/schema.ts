@@ -224,12 +224,12 @@ export const sites = sqliteTable(
     index("sites_score_idx").on(t.score),
     index("sites_verification_due_idx").on(t.verificationDueAt),
     index("sites_audit_due_idx").on(t.auditDueAt),
-    index("sites_rep_sort_idx").on(t.repSort, t.id),
     // migrations/0023 adds the partial index `sites_tradable_idx` (verified sites only) that the search checks its
-    // candidates in, and 0025 `sites_tradable_record_idx` (verified sites in record order) that a search sorted by
-    // record walks; like the search's other indexes and tables (0020 to 0027: `site_tag_pairs` in 0024, the index of
-    // the tags' sites `site_tag_search` and its `search_tag_groups` in 0026, `site_tags` and `site_tag_pairs` made
-    // again in record order in 0027) they are written by hand, not generated from here.
+    // candidates in, and 0025 `sites_tradable_record_idx` (verified sites in record order, newest first among equal
+    // records since 0028, which dropped 0018's `sites_rep_sort_idx`) that the market and a search sorted by record
+    // walk; like the search's other indexes and tables (0020 to 0028: `site_tag_pairs` in 0024, the index of the tags'
+    // sites `site_tag_search` and its `search_tag_groups` in 0026, `site_tags` and `site_tag_pairs` made again in
+    // record order in 0027) they are written by hand, not generated from here.
   ]
 );
 

@@ -1,8 +1,8 @@
 /**
  * Keyset paging: a list's next page starts after the last row shown, named by a cursor `{at}_{id}` (its sort value and
  * its id, so rows with the same value neither repeat nor go missing). A list with another order puts a lower-case
- * letter before it (the market and the search by record write `r{repSort}_{siteId}`), so one order's cursor is never read
- * as another's.
+ * letter before it (the market and the search sorted by record write `r{repSort}_{searchRowid}`,
+ * `formatRecordCursor`), so one order's cursor is never read as another's.
  */
 export interface Cursor {
   at: number;
@@ -31,4 +31,24 @@ export function parseCursor(value: string | null | undefined, prefix = ""): Curs
   const match = value ? CURSOR_PATTERN.exec(value) : null;
   if (!match || match[1] !== prefix) return null;
   return { at: Number(match[2]), id: match[3] as string };
+}
+
+/**
+ * A place in a list sorted by record: the site's record key (`sites.rep_sort`), then its row in the search index
+ * (`sites.search_rowid`, newest first among equal keys; docs/decisions/0046-record-ties-newest-first.md).
+ */
+export interface RecordPosition {
+  repSort: number;
+  searchRowid: number;
+}
+
+export function formatRecordCursor(position: RecordPosition): string {
+  return formatCursor({ at: position.repSort, id: String(position.searchRowid) }, "r");
+}
+
+/** The place a record cursor (`r{repSort}_{searchRowid}`) names, or null for anything else (a site id where the row goes). */
+export function parseRecordCursor(value: string | null | undefined): RecordPosition | null {
+  const cursor = parseCursor(value, "r");
+  if (!cursor || !/^\d{1,15}$/.test(cursor.id)) return null;
+  return { repSort: cursor.at, searchRowid: Number(cursor.id) };
 }

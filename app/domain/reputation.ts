@@ -26,9 +26,12 @@ export interface Reputation extends ReputationCounts {
   live90Share: number | null;
   /** Why the record is poor; empty when it is not. */
   poorReasons: string[];
-  /** "Best record" order: 0 poor, 1 no record yet, then 2 to 1002, the better the higher. */
+  /** "Best record" order (`RECORD_KEY`): 0 poor, 1 no record yet, then 2 to 1002, the better the higher. */
   sortKey: number;
 }
+
+/** The "Best record" sort key's parts: a poor record, no record yet, and the lowest key of a good one (`sites.rep_sort`). */
+export const RECORD_KEY = { poor: 0, none: 1, good: 2 } as const;
 
 const DAY_MS = 24 * 60 * 60_000;
 /** A delivered link is watched (checked daily) for a year after delivery: delivery = link_watch_until - this. */
@@ -62,7 +65,7 @@ export function reputationOf(counts: ReputationCounts): Reputation {
     live30Share: share(counts.live30, counts.links30),
     live90Share: share(counts.live90, counts.links90),
     poorReasons,
-    sortKey: poorReasons.length ? 0 : quality === null ? 1 : 2 + Math.round(quality * 1000),
+    sortKey: poorReasons.length ? RECORD_KEY.poor : quality === null ? RECORD_KEY.none : RECORD_KEY.good + Math.round(quality * 1000),
   };
 }
 

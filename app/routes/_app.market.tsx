@@ -14,6 +14,7 @@ import { FeedbackDialog } from "~/components/feedback-dialog";
 import { PostCard } from "~/components/post-card";
 import { TradePanel } from "~/components/trade-panel";
 import { useHydrated } from "~/components/use-hydrated";
+import { parseCursor, parseRecordCursor } from "~/domain/cursor";
 import { displayScore } from "~/domain/score";
 import { messages } from "~/domain/messages";
 import { proposalSchema } from "~/domain/validation";
@@ -26,7 +27,6 @@ import {
   marketPageOf,
   marketPageStatements,
   marketPostStatements,
-  parseMarketCursor,
   parseMarketSort,
   type MarketPost,
 } from "~/services/market.server";
@@ -40,18 +40,28 @@ const forDisplay = (post: MarketPost) => ({ ...post, score: displayScore(post.sc
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const sort = parseMarketSort(params.get("sort"));
-  const after = parseMarketCursor(params.get("after"), sort);
+  // Each order has its own cursor (app/domain/cursor.ts); another order's is the first page.
+  const recordAfter = sort === "record" ? parseRecordCursor(params.get("after")) : null;
+  const newestAfter = sort === "newest" ? parseCursor(params.get("after")) : null;
   const postId = params.get("post");
   // Newest first, the page and the open post are read in the session's round trip.
   const [page, selected] = await Promise.all([
     sort === "record"
-      ? requireAuth(request, context).then((auth) => listMarketByRecord(context.db, auth.user.id, after))
-      : requireAuthWith(request, context, (viewer) => marketPageStatements(context.db, viewer, after)).then(({ rows: [rows] }) => marketPageOf(rows)),
+      ? requireAuth(request, context).then((auth) => listMarketByRecord(context.db, auth.user.id, recordAfter))
+      : requireAuthWith(request, context, (viewer) => marketPageStatements(context.db, viewer, newestAfter)).then(({ rows: [rows] }) =>
+          marketPageOf(rows),
+        ),
     postId && postId.length <= 64
       ? requireAuthWith(request, context, (viewer) => marketPostStatements(context.db, viewer, postId)).then(({ rows: [[post]] }) => post)
       : undefined,
   ]);
-  return { posts: page.posts.map(forDisplay), next: page.next, sort, isFirstPage: !after, selected: selected ? forDisplay(selected) : null };
+  return {
+    posts: page.posts.map(forDisplay),
+    next: page.next,
+    sort,
+    isFirstPage: !recordAfter && !newestAfter,
+    selected: selected ? forDisplay(selected) : null,
+  };
 }
 
 const PROPOSAL_CHOICES = ["myContentType", "theirContentType", "myMaterials", "theirMaterials"];

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, lt, ne, or, sql, type Placeholder, type SQL } f
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { valueOf } from "~/lib/statement-shapes.server";
-import { BEFORE_ALL, formatCursor, parseCursor, type Cursor } from "~/domain/cursor";
+import { BEFORE_ALL, formatCursor, formatRecordCursor, type Cursor, type RecordPosition } from "~/domain/cursor";
 import { recordColumns } from "./reputation.server";
 import { shownScore } from "./sites.server";
 import { viewerShapes, type Viewer } from "./viewer.server";
@@ -30,14 +30,6 @@ const postColumns = {
 
 /** "newest" (listing time) or "record" (the site's record, best first; poor records last). */
 export type MarketSort = "newest" | "record";
-
-/** Each order's cursors carry their own prefix, so one order's position is never read as another's. */
-export const MARKET_CURSOR_PREFIX: Record<MarketSort, string> = { newest: "", record: "r" };
-
-/** The page position in the address (`after`), for the order shown; anything else is the first page. */
-export function parseMarketCursor(value: string | null, sort: MarketSort): Cursor | null {
-  return parseCursor(value, MARKET_CURSOR_PREFIX[sort]);
-}
 
 export function parseMarketSort(value: string | null): MarketSort {
   return value === "record" ? "record" : "newest";
@@ -95,18 +87,19 @@ export function marketPageOf(rows: PostRow[]) {
 }
 
 /**
- * One page of the market, best record first; pages follow each other by `repSort_siteId` of the last post's site (one
- * listing per site). The page's sites are found walking the record index (SQLite would otherwise sort every listing),
- * then read with their listings: two round trips that wait for the session.
+ * One page of the market, best record first and newest first among equal records; pages follow each other by
+ * `r{repSort}_{searchRowid}` of the last post's site (one listing per site, `formatRecordCursor`). The page's sites are
+ * found walking the verified sites' record index (SQLite would otherwise sort every listing), then read with their
+ * listings: two round trips that wait for the session.
  */
-export async function listMarketByRecord(db: Database, viewerUserId: string, cursor: Cursor | null) {
-  const order = await db.all<{ id: string; repSort: number }>(sql`
-    SELECT s.id AS id, s.rep_sort AS repSort
-    FROM sites AS s INDEXED BY sites_rep_sort_idx
+export async function listMarketByRecord(db: Database, viewerUserId: string, after: RecordPosition | null) {
+  const order = await db.all<{ id: string; repSort: number; searchRowid: number }>(sql`
+    SELECT s.id AS id, s.rep_sort AS repSort, s.search_rowid AS searchRowid
+    FROM sites AS s INDEXED BY sites_tradable_record_idx
     JOIN listings AS l ON l.site_id = s.id
     WHERE l.active = 1 AND s.verified = 1 AND l.user_id <> ${viewerUserId}
-      ${cursor ? sql`AND (s.rep_sort, s.id) < (${cursor.at}, ${cursor.id})` : sql``}
-    ORDER BY s.rep_sort DESC, s.id DESC LIMIT ${MARKET_PAGE_SIZE + 1}`);
+      ${after ? sql`AND (s.rep_sort, s.search_rowid) < (${after.repSort}, ${after.searchRowid})` : sql``}
+    ORDER BY s.rep_sort DESC, s.search_rowid DESC LIMIT ${MARKET_PAGE_SIZE + 1}`);
   const shown = order.slice(0, MARKET_PAGE_SIZE);
   // By the listings' site ids alone (the walk above has checked the rest): SQLite then looks each one up, where a
   // condition on `active` would make it scan every active listing.
@@ -125,10 +118,7 @@ export async function listMarketByRecord(db: Database, viewerUserId: string, cur
     : [];
   const posts = shown.flatMap((site) => rows.filter((row) => row.siteId === site.id));
   const last = shown.at(-1);
-  return {
-    posts,
-    next: order.length > MARKET_PAGE_SIZE && last ? formatCursor({ at: last.repSort, id: last.id }, MARKET_CURSOR_PREFIX.record) : null,
-  };
+  return { posts, next: order.length > MARKET_PAGE_SIZE && last ? formatRecordCursor(last) : null };
 }
 
 /** One post for the trade terms panel; only a post the viewer could trade with (a query to batch). */

@@ -11,15 +11,16 @@
  *
  * The count line counts at most SEARCH_COUNT_CAP matches ('100+ sites available'), in the same statement as the
  * page (or, for a later page with nothing left on it, in one of its own), which reads the fields of its own results
- * only. Sorted by record, results come best record first (`sites.rep_sort`, then the site id), and pages follow each
- * other by that pair.
+ * only. Sorted by record, results come best record first (`sites.rep_sort`), newest indexed first among equal records
+ * (`sites.search_rowid`, so the sites with no record yet come in each index's own order), and pages follow each other
+ * by that pair.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
 import { AUTHORITY_BANDS } from "~/domain/score";
-import type { ReputationCounts } from "~/domain/reputation";
+import { RECORD_KEY, type ReputationCounts } from "~/domain/reputation";
 import { ftsPhrase, gramToken, TAG_IDS, type SearchQuery } from "~/domain/search";
-import { BEFORE_ALL, parseCursor } from "~/domain/cursor";
+import { BEFORE_ALL, parseCursor, parseRecordCursor } from "~/domain/cursor";
 import type { BatchResponse } from "drizzle-orm/batch";
 import { valueOf } from "~/lib/statement-shapes.server";
 import { marketCountQuery, marketPageOf, marketPageQuery, MARKET_PAGE_SIZE } from "./market.server";
@@ -61,8 +62,8 @@ export interface SearchPost {
 interface Row extends Omit<SearchPost, "tags" | "record">, ReputationCounts {
   tags: string;
   /**
-   * The position for the next page: the site's `search_rowid` (a search of an index), `r{rep_sort}_{site id}` (sorted
-   * by record) or `{created_at}_{listing id}` (a walk of the listings).
+   * The position for the next page: the site's `search_rowid` (a search of an index), `r{rep_sort}_{search_rowid}`
+   * (sorted by record) or `{created_at}_{listing id}` (a walk of the listings).
    */
   position: string;
 }
@@ -97,8 +98,8 @@ const columns = sql`l.id AS id, l.connects AS connects, s.url AS url, s.descript
 function parsePosition(value: string | null | undefined, indexed: boolean, byRecord: boolean) {
   if (!value) return null;
   if (byRecord) {
-    const cursor = parseCursor(value, "r");
-    return cursor ? { repSort: cursor.at, siteId: cursor.id } : null;
+    const at = parseRecordCursor(value);
+    return at ? { repSort: at.repSort, searchRowid: at.searchRowid } : null;
   }
   if (indexed) return /^\d{1,15}$/.test(value) ? { rowid: Number(value) } : null;
   const cursor = parseCursor(value);
@@ -247,7 +248,7 @@ interface Scan {
 }
 
 /**
- * Sorting by record walks the sites best record first when the walk is expected to be cheaper than reading every
+ * Sorting by record walks the good records best first when the walk is expected to be cheaper than reading every
  * match from the index and sorting them: when (estimated matches) x (share of the sites that match) reaches this. The
  * walk reads about (a page and one) / share sites, at 5 to 10 µs each at a million sites (they are read out of
  * order); reading a match from the index, checking and sorting it costs about 5 µs, so the two cost the same where the
@@ -257,25 +258,35 @@ interface Scan {
 export const RECORD_WALK_MIN = 40;
 /** The sites a walk in record order reads at most before it gives way to the index (about 50 ms at a million sites). */
 export const RECORD_WALK_SITES = 5_000;
+/** Whether the count line's matches (`counted`) are every match: fewer than it counts at most. */
+const fewMatches = sql`(SELECT count(*) FROM counted) < ${number(SEARCH_COUNT_CAP)}`;
+
 /**
- * Sorted by record with an index to read, the plan is chosen inside the statement (no round trip for it), from the
- * count line's matches (`counted`, the first SEARCH_COUNT_CAP newest indexed, with their row ids `r`). Fewer than that
- * ("few"): they are every match, and the page is theirs, sorted. Otherwise their span estimates the share of the sites
- * that match (and so how many do): many ("walk"), walk the sites best record first, checking each one's fields and
- * tags, until enough are found; the walk reads RECORD_WALK_SITES sites at most, and where it stops short (the estimate
- * was wrong) the index is read after all. Else ("from-index"): read every match from the index and sort them. The plans
- * are gated by their LIMITs, which SQLite works out before it starts a scan: a WHERE term on the plan would be checked
- * per row (a common term's every match read: 200 ms at a million sites). Tests set `walkAbove` 0 to walk always.
+ * Sorted by record with an index to read, the plan is chosen inside the statement (no round trip for it) from the
+ * count line's matches (`counted`, the first SEARCH_COUNT_CAP newest indexed, with their row ids `r` and record keys
+ * `k`). Fewer than that ("few"): they are every match, and the page is theirs, sorted (`searchListings`). Otherwise
+ * the sites with no record and the poor records are read from the index in its own order, and the good records need a
+ * plan: their span estimates the share of the sites that match (and so how many do): many ("walk"), walk the good
+ * records best first, checking each one's fields and tags, until enough are found; the walk reads `walkSites` sites at
+ * most, and where it stops short (the estimate was wrong) the index is read after all. The good records are walked
+ * too when the window holds them all (`goodSites`, counted up to one more than `walkSites`) and they are no more than
+ * the matches estimated: in a market where few sites have a record yet, that walk is short. Else ("from-index"): read
+ * every match from the index and sort the good ones. The plans are gated by their LIMITs, which SQLite works out
+ * before it starts a scan: a WHERE term on the plan would be checked per row (a common term's every match read: 200
+ * ms at a million sites). Tests set `walkAbove` 0 to walk always.
  */
-function recordPlanCte(walkAbove: number, span: SQL): SQL {
+function recordPlanCte(walkAbove: number, span: SQL, goodSites: SQL, walkSites: number): SQL {
   // Estimated matches x share = (share x top) x share, the share being (n - 1) matches over their span of row ids, or
   // over the candidates a walk reads in that span (`span`, with `low` and `high` the span's ends).
-  const walk = sql`n > 1 AND 1.0 * (n - 1) * (n - 1) * top >= ${number(walkAbove)} * (high - low) * ${span}`;
-  return sql`record_plan AS MATERIALIZED (
-    SELECT ${walkAbove > 0 ? sql`n < ${number(SEARCH_COUNT_CAP)}` : sql`0`} AS few,
-      ${walkAbove > 0 ? sql`CASE WHEN n < ${number(SEARCH_COUNT_CAP)} THEN 0 ELSE ${walk} END` : sql`1`} AS walk, top
-    FROM (SELECT count(*) AS n, min(r) AS low, max(r) AS high FROM counted),
-      (SELECT coalesce(max(search_rowid), 0) AS top FROM sites))`;
+  const estimate = sql`n > 1 AND 1.0 * (n - 1) * (n - 1) * top >= ${number(walkAbove)} * (high - low) * ${span}`;
+  const allGood = sql`good <= ${number(walkSites)} AND 1.0 * good * (high - low) <= 1.0 * (n - 1) * top`;
+  // The good records are counted only where the plan needs them (not for a few matches).
+  return sql`record_good AS MATERIALIZED (SELECT ${walkAbove > 0 ? sql`CASE WHEN ${fewMatches} THEN 0 ELSE ${goodSites} END` : goodSites} AS good),
+    record_plan AS MATERIALIZED (
+      SELECT ${walkAbove > 0 ? sql`n < ${number(SEARCH_COUNT_CAP)}` : sql`0`} AS few,
+        ${walkAbove > 0 ? sql`n = ${number(SEARCH_COUNT_CAP)} AND ((${estimate}) OR (${allGood}))` : sql`1`} AS walk, good
+      FROM (SELECT count(*) AS n, min(r) AS low, max(r) AS high FROM counted),
+        (SELECT coalesce(max(search_rowid), 0) AS top FROM sites), record_good)`;
 }
 
 /** The matches a later page of an index search reads at most below its cursor before it reads the index downwards. */
@@ -316,11 +327,9 @@ export async function searchListings(
   if (bands) conditions.push(bands);
 
   const byRecord = query.sort === "record";
-  /** After a record cursor: the rows of `alias` whose key and site id (its column `idColumn`) come later. */
-  const recordAfter = (from: ReturnType<typeof parsePosition>, alias: string, idColumn = "id") =>
-    from && "repSort" in from
-      ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.${sql.raw(idColumn)}) < (${from.repSort}, ${from.siteId})`]
-      : [];
+  /** After a record cursor: the rows of `alias` (a site, or a tag table's entry) whose key and search_rowid come later. */
+  const recordAfter = (from: ReturnType<typeof parsePosition>, alias: string) =>
+    from && "repSort" in from ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.search_rowid) < (${from.repSort}, ${from.searchRowid})`] : [];
   /** The index's matches indexed before `before` (a search_rowid) and within `bounds`: what they are read from, and how. */
   const indexBody = (found: Finder, before?: SQL, bounds: SQL[] = []) =>
     sql`${fromIndex(found)} WHERE ${sql.join([found.match(before), ...conditions, ...bounds], sql` AND `)}`;
@@ -340,9 +349,9 @@ export async function searchListings(
       // No index to read (no term or tag, only bands): the sites in record order, each checked, until the page is full.
       const where = sql.join([sql`l.active = 1`, ...conditions, ...recordAfter(from, "s")], sql` AND `);
       return {
-        body: sql`FROM sites AS s INDEXED BY sites_rep_sort_idx CROSS JOIN listings AS l ON l.site_id = s.id WHERE ${where}`,
-        order: sql`s.rep_sort DESC, s.id DESC`,
-        position: sql`'r' || s.rep_sort || '_' || s.id`,
+        body: sql`FROM sites AS s INDEXED BY sites_tradable_record_idx CROSS JOIN listings AS l ON l.site_id = s.id WHERE ${where}`,
+        order: sql`s.rep_sort DESC, s.search_rowid DESC`,
+        position: sql`'r' || s.rep_sort || '_' || s.search_rowid`,
       };
     }
     if (finder) return indexScan(finder, from);
@@ -367,82 +376,124 @@ export async function searchListings(
       ? (name, from, limit) => {
           const ref = (suffix: string) => sql.raw(`${name}${suffix}`);
           const tagged = tagTableOf(query.tags);
-          const after = from && "repSort" in from ? from : null;
-          // With tags: the window is the sites of the first two, or of the one, best record first (`site_tag_pairs`,
+          const after =
+            from?.repSort !== undefined && from.searchRowid !== undefined ? { repSort: from.repSort, searchRowid: from.searchRowid } : null;
+          // The order has three parts: the good records (key 2 and above) best first, then the sites with no record
+          // yet (key 1), then the poor records (key 0), newest indexed first within a key. The last two are the
+          // finder's own order with each entry's key checked (`byKey`); only the good records need a plan of their own
+          // (`good`). A part the cursor has passed is left out.
+          const good = !after || after.repSort >= RECORD_KEY.good;
+          // A site with the key of a good record: the only ones the plans below walk or sort.
+          const goodKey = (alias: string) => sql`${sql.raw(alias)}.rep_sort >= ${number(RECORD_KEY.good)}`;
+          // With tags: the window is the good records among the sites of the first two, or of the one (`site_tag_pairs`,
           // `site_tags`, migrations/0027), any other tag checked on the entry, then each looked up among the tradable
           // sites (migrations/0023) for its owner (three tags at a million sites: 3.9 ms of SQLite with the third tag
-          // checked after the lookup, 3.5 ms before). It reads RECORD_WALK_SITES of the table's entries at most, every
-          // site of the pair or tag where no more follow the cursor (the limit is on the entries, not on those that
-          // pass, so a third tag that few of them have cannot make the walk read the whole pair).
-          // Otherwise every verified site best record first: the window's index holds the owner (migrations/0025), so
-          // that check is made on its entries.
+          // checked after the lookup, 3.5 ms before). It reads RECORD_WALK_SITES of the table's entries at most (the
+          // limit is on the entries, not on those that pass, so a third tag that few of them have cannot make the walk
+          // read the whole pair).
+          // Otherwise every verified site with a good record, best first: the window's index holds the owner
+          // (migrations/0025), so that check is made on its entries.
           // Either way a site's row is read only where a term (its fields) or a band (its placeholder score, a
           // generated column no index covers) is to be checked.
           /** Any other tag, checked on the table's entry, before the site is looked up. */
           const otherTags = query.tags.filter((tag) => !tagged?.tags.includes(tag)).map((tag) => tagCondition(sql`p.search_rowid`, tag));
-          const tagsAfter = sql.join(recordAfter(after, "p", "site_id").map((bound) => sql` AND ${bound}`));
+          const tagsAfter = sql.join([goodKey("p"), ...recordAfter(after, "p")].map((bound) => sql` AND ${bound}`));
+          const windowWhere = tagged
+            ? sql`p.${tagged.column} = ${tagged.key}${tagsAfter}`
+            : sql.join([sql`w.verified = 1`, goodKey("w"), ...recordAfter(after, "w")], sql` AND `);
+          const windowSource = tagged
+            ? sql`${tagged.table} AS p INDEXED BY ${tagged.recordIndex}`
+            : sql`sites AS w INDEXED BY sites_tradable_record_idx`;
           const window = tagged
             ? sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
-              FROM (SELECT p.search_rowid FROM ${tagged.table} AS p INDEXED BY ${tagged.recordIndex}
-                WHERE p.${tagged.column} = ${tagged.key}${tagsAfter} ORDER BY p.rep_sort DESC, p.site_id DESC LIMIT ${number(walkSites)}) AS p
+              FROM (SELECT p.search_rowid FROM ${windowSource} WHERE ${windowWhere}
+                ORDER BY p.rep_sort DESC, p.search_rowid DESC LIMIT ${number(walkSites)}) AS p
               CROSS JOIN sites AS w INDEXED BY sites_tradable_idx ON w.search_rowid = p.search_rowid AND w.verified = 1
               ${otherTags.length > 0 ? sql`WHERE ${sql.join(otherTags, sql` AND `)}` : sql``}`
             : sql`SELECT w.rowid AS r, w.id AS id, w.search_rowid AS search_rowid, w.user_id AS user_id
-              FROM sites AS w INDEXED BY sites_tradable_record_idx WHERE ${sql.join([sql`w.verified = 1`, ...recordAfter(from, "w")], sql` AND `)}
-              ORDER BY w.rep_sort DESC, w.id DESC LIMIT ${number(walkSites)}`;
-          // The candidates the window holds within the counted matches' span of row ids, and whether it holds every
-          // candidate after the cursor (there are no more sites than the index's last row id).
+              FROM ${windowSource} WHERE ${windowWhere} ORDER BY w.rep_sort DESC, w.search_rowid DESC LIMIT ${number(walkSites)}`;
+          // The good records the window may hold (up to one more than it reads: more than that, and it holds only the
+          // best of them).
+          const goodSites = sql`(SELECT count(*) FROM (SELECT 1 FROM ${windowSource} WHERE ${windowWhere} LIMIT ${number(walkSites + 1)}))`;
+          // The candidates the window's table holds within the counted matches' span of row ids.
           const span = tagged
             ? sql`(SELECT count(*) FROM ${tagged.table} AS p WHERE p.${tagged.column} = ${tagged.key} AND p.search_rowid BETWEEN low AND high)`
             : sql`(high - low)`;
-          const whole = tagged
-            ? sql`(SELECT count(*) FROM (SELECT 1 FROM ${tagged.table} AS p INDEXED BY ${tagged.recordIndex}
-                WHERE p.${tagged.column} = ${tagged.key}${tagsAfter} LIMIT ${number(walkSites + 1)})) <= ${number(walkSites)}`
-            : sql`top <= ${number(walkSites)}`;
           const onRow = [...(query.term ? [termCondition(query.term)] : []), ...(bands ? [bands] : [])];
           const walkOn = sql.join([sql`w.user_id <> ${viewerUserId}`, ...onRow], sql` AND `);
           const fromIndexSorted = tagged
             ? sql`SELECT s.rowid AS site, l.rowid AS listing FROM (
                   SELECT p.search_rowid FROM ${finder.source}
                   CROSS JOIN ${tagged.table} AS p ON p.${tagged.column} = ${tagged.key} AND p.search_rowid = ${finder.rowid}
-                  WHERE ${finder.match()}${tagsAfter} ORDER BY p.rep_sort DESC, p.site_id DESC LIMIT -1) AS m
+                  WHERE ${finder.match()}${tagsAfter} ORDER BY p.rep_sort DESC, p.search_rowid DESC LIMIT -1) AS m
                 CROSS JOIN sites AS s INDEXED BY sites_tradable_idx ON s.search_rowid = m.search_rowid
                 CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = s.id AND l.active = 1
                 WHERE ${sql.join(conditions, sql` AND `)}`
             : sql`SELECT m.site, l.rowid AS listing FROM (
                   SELECT s.rowid AS site, s.id AS id ${candidatesOf(finder)}
-                  WHERE ${sql.join([finder.match(), ...conditions, ...recordAfter(from, "s")], sql` AND `)}
-                  ORDER BY s.rep_sort DESC, s.id DESC LIMIT -1) AS m
+                  WHERE ${sql.join([finder.match(), ...conditions, goodKey("s"), ...recordAfter(after, "s")], sql` AND `)}
+                  ORDER BY s.rep_sort DESC, s.search_rowid DESC LIMIT -1) AS m
                 CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = m.id AND l.active = 1`;
+          // The plan's `complete`: 2 for a few matches (their page is sorted), 1 when the good records are found
+          // (walked, or none left), 0 when they are read from the index.
           // The walk takes its sites in the order the window gives them (a subquery with a LIMIT keeps its ORDER BY,
           // and CROSS JOIN makes it the outer loop, each join adding at most one row), so its first `limit` matches are
           // the best; an ORDER BY here would check the whole window.
-          // It is complete when it fills its limit or its window holds every candidate; otherwise the index is read
-          // instead (`fromIndexSorted`): the matches are sorted, and only then are the best looked up among the
-          // active listings until the page is full (the LIMIT keeps SQLite from merging the sorted
+          // It is complete when it fills its limit or its window holds every good record after the cursor; otherwise
+          // the index is read instead (`fromIndexSorted`): the matches are sorted, and only then are the best looked
+          // up among the active listings until the page is full (the LIMIT keeps SQLite from merging the sorted
           // matches into the join, which would look every listing up: "shop" with one tag at a million sites, 847
-          // matches, 6.3 ms of SQLite so and 4.7 ms sorted first). With tags, each match's key and id come from its
-          // entry in the tag's or pair's table (which the matches all have, in a range of that table's key), not from
-          // the tradable sites' index, and whether a site is tradable is checked after the sort too ("shop" with one
-          // tag: 9.1 to 8.0 ms of SQLite on a machine half as fast, 97 ms p95 with 8 clients instead of 103).
-          return sql`${recordPlanCte(walkAbove, span)},
-            ${ref("_walk")} AS MATERIALIZED (
-              SELECT w.r AS site, l.rowid AS listing FROM (${window}) AS w
-              ${onRow.length > 0 ? sql`CROSS JOIN sites AS s ON s.rowid = w.r` : sql``}
-              CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = w.id AND l.active = 1
-              WHERE ${walkOn} LIMIT (SELECT CASE WHEN walk AND NOT few THEN ${number(limit)} ELSE 0 END FROM record_plan)),
-            ${ref("_walked")} AS MATERIALIZED (
-              SELECT CASE WHEN few THEN 2 WHEN NOT walk THEN 0 WHEN (SELECT count(*) FROM ${ref("_walk")}) >= ${number(limit)} THEN 1
-                ELSE ${whole} END AS complete FROM record_plan),
-            ${ref("")} AS MATERIALIZED (
-              SELECT site, listing FROM ${ref("_walk")} WHERE (SELECT complete = 1 FROM ${ref("_walked")})
-              UNION ALL
-              SELECT * FROM (SELECT c.site, c.listing FROM counted AS c CROSS JOIN sites AS s ON s.rowid = c.site
-                WHERE (SELECT complete = 2 FROM ${ref("_walked")}) ${sql.join(recordAfter(after, "s").map((bound) => sql`AND ${bound}`))}
-                ORDER BY s.rep_sort DESC, s.id DESC LIMIT ${number(limit)})
-              UNION ALL
-              SELECT * FROM (${fromIndexSorted}
-                LIMIT (SELECT CASE WHEN complete = 0 THEN ${number(limit)} ELSE 0 END FROM ${ref("_walked")})))`;
+          // matches, 6.3 ms of SQLite so and 4.7 ms sorted first). With tags, each match's key and row id come from
+          // its entry in the tag's or pair's table (which the matches all have, in a range of that table's key), not
+          // from the tradable sites' index, and whether a site is tradable is checked after the sort too ("shop" with
+          // one tag: 9.1 to 8.0 ms of SQLite on a machine half as fast, 97 ms p95 with 8 clients instead of 103).
+          const plan = good
+            ? sql`${recordPlanCte(walkAbove, span, goodSites, walkSites)},
+              ${ref("_walk")} AS MATERIALIZED (
+                SELECT w.r AS site, l.rowid AS listing FROM (${window}) AS w
+                ${onRow.length > 0 ? sql`CROSS JOIN sites AS s ON s.rowid = w.r` : sql``}
+                CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = w.id AND l.active = 1
+                WHERE ${walkOn} LIMIT (SELECT CASE WHEN walk THEN ${number(limit)} ELSE 0 END FROM record_plan)),
+              ${ref("_walked")} AS MATERIALIZED (
+                SELECT CASE WHEN few THEN 2 WHEN NOT walk THEN 0
+                  WHEN good <= ${number(walkSites)} OR (SELECT count(*) FROM ${ref("_walk")}) >= ${number(limit)} THEN 1
+                  ELSE 0 END AS complete FROM record_plan)`
+            : null;
+          const gate = (when: string) => sql`(SELECT CASE WHEN ${sql.raw(when)} THEN ${number(limit)} ELSE 0 END FROM ${ref("_walked")})`;
+          // For a few matches (every match counted), the page is theirs, sorted on the key and row id each carries, and
+          // the other parts read nothing. These gates read `counted` alone: every CTE a statement names is compiled
+          // again where it is named, so a gate on the plan's CTEs (which name others) cost 0.2 ms of preparing each.
+          const sortsFew = walkAbove > 0;
+          const unlessFew = sortsFew
+            ? sql`(SELECT CASE WHEN count(*) < ${number(SEARCH_COUNT_CAP)} THEN 0 ELSE ${number(limit)} END FROM counted)`
+            : number(limit);
+          /** The matches with the record key `key` after the cursor, newest indexed first, as many as the page needs. */
+          const byKey = (key: number) => {
+            if (after && after.repSort < key) return null;
+            const before = after?.repSort === key ? cursorOf(after.searchRowid) : undefined;
+            return sql`SELECT * FROM (SELECT s.rowid AS site, l.rowid AS listing ${indexBody(finder, before, [sql`s.rep_sort = ${number(key)}`])}
+              ORDER BY ${finder.order} LIMIT ${unlessFew})`;
+          };
+          // The good records (walked, or read from the index and sorted), then the sites with no record and the poor
+          // records. The LIMIT on the whole stops SQLite before a part the page does not reach (it is not opened).
+          const parts = [
+            ...(sortsFew
+              ? [
+                  sql`SELECT * FROM (SELECT site, listing FROM counted
+                    WHERE ${fewMatches}${after ? sql` AND (k, r) < (${after.repSort}, ${after.searchRowid})` : sql``}
+                    ORDER BY k DESC, r DESC LIMIT ${number(limit)})`,
+                ]
+              : []),
+            ...(good
+              ? [
+                  sql`SELECT site, listing FROM ${ref("_walk")} WHERE (SELECT complete = 1 FROM ${ref("_walked")})`,
+                  sql`SELECT * FROM (${fromIndexSorted} LIMIT ${gate("complete = 0")})`,
+                ]
+              : []),
+            byKey(RECORD_KEY.none),
+            byKey(RECORD_KEY.poor),
+          ].filter((part): part is SQL => part !== null);
+          return sql`${plan ? sql`${plan}, ` : sql``}${ref("")} AS MATERIALIZED (${sql.join(parts, sql` UNION ALL `)} LIMIT ${number(limit)})`;
         }
       : finder
       ? (name, from, limit) => {
@@ -497,7 +548,7 @@ export async function searchListings(
   // sites: 1.4 to 2 ms of SQLite, 1.1 to 1.2 ms so).
   const counted = finder
     ? sql`counted AS MATERIALIZED (
-        SELECT s.rowid AS site, l.rowid AS listing, ${finder.rowid} AS r ${indexBody(finder)}
+        SELECT s.rowid AS site, l.rowid AS listing, ${finder.rowid} AS r, s.rep_sort AS k ${indexBody(finder)}
         ORDER BY ${finder.order} LIMIT ${number(SEARCH_COUNT_CAP)})`
     : matchesOf("counted", null, SEARCH_COUNT_CAP);
   const from = parsePosition(after, finder !== null, byRecord);

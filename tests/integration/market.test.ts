@@ -9,6 +9,11 @@ import { SEARCH_PAGE_SIZE, searchListings } from "~/services/search.server";
 import { updateSiteSettings } from "~/services/sites.server";
 import { act, get, listSite, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 
+/** The site's row in the search index: sorted by record, its place among equal records (newest indexed first). */
+async function searchRowidOf(siteId: string) {
+  return (await env.DB.prepare("SELECT search_rowid AS r FROM sites WHERE id = ?").bind(siteId).first<{ r: number }>())!.r;
+}
+
 describe("market", () => {
   it("shows verified listings of other users, never the viewer's own or unverified ones", async () => {
     const viewer = await signUp();
@@ -403,8 +408,10 @@ describe("search", () => {
     expect(found.posts).toHaveLength(8);
     const descriptions = found.posts.map((post) => post.description);
     expect(descriptions).toEqual([`About ${word}, travel only.`, ...[2, 4, 6, 1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`)]);
-    // A later page (after site 6, whose rep_sort is 5) goes on in record order, and counts the whole search.
-    const later = await both({ term: word, tags: ["seo"] }, `r5_${siteIds[6]}`);
+    // A later page (after site 6, whose rep_sort is 5) goes on in record order, and counts the whole search; site 0 has
+    // no record (rep_sort 1), so the page goes on from the good records to the sites without one.
+    const afterSite6 = `r5_${await searchRowidOf(siteIds[6]!)}`;
+    const later = await both({ term: word, tags: ["seo"] }, afterSite6);
     expect(later.posts.map((post) => post.description)).toEqual([1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`));
     expect(later.count).toBe(7);
     expect((await both({ term: word, tags: ["seo"] })).posts).toHaveLength(7);
@@ -413,7 +420,7 @@ describe("search", () => {
     // any third tag on each.
     const inRecordOrder = [2, 4, 6, 1, 3, 5, 0].map((i) => `About ${word} and more, site ${i}.`);
     expect((await both({ term: word, tags: ["seo", "ai"] })).posts.map((post) => post.description)).toEqual(inRecordOrder);
-    const laterOfPair = await both({ term: word, tags: ["ai", "seo"] }, `r5_${siteIds[6]}`);
+    const laterOfPair = await both({ term: word, tags: ["ai", "seo"] }, afterSite6);
     expect(laterOfPair.posts.map((post) => post.description)).toEqual(inRecordOrder.slice(3));
     expect(laterOfPair.count).toBe(7);
     expect((await both({ term: word, tags: ["ai", "seo", "blog"] })).posts.map((post) => post.description)).toEqual([inRecordOrder[4]]);
@@ -445,14 +452,15 @@ describe("search", () => {
     expect(ours.map((post) => post.description)).toEqual(descriptions.slice(0, ours.length));
   });
 
-  it("sorted by record, a walk keeps the best matches when more match than it reads, page after page", async () => {
+  it("sorted by record, a walk keeps the best matches when more match than it reads, page after page, then the sites without a record and the poor ones newest first", async () => {
     const owner = await trader();
     const word = `many${crypto.randomUUID().slice(0, 6)}`;
-    // 60 matches in a shuffled record order, seven on each sort key (the site's id decides between them, the greater
-    // first; the first page ends within the fourth seven): a later page asks for a page and one more of the 36 after
-    // the first page, so a walk that kept any but the best would show other sites.
-    const recordOf = (i: number) => 1000 + Math.floor(((i * 37) % 60) / 7);
-    const siteIds: string[] = [];
+    // 60 matches: 39 good records in a shuffled order, up to six on each sort key; 15 with no record yet (key 1) and 6
+    // poor ones (key 0). Among equal keys the newest indexed site comes first (it was listed later here). The pages
+    // (24 a page) cross from the good records to those without one, and from those to the poor ones; a later page asks
+    // for a page and one more of the good records after the first page, so a walk that kept any but the best would
+    // show other sites.
+    const recordOf = (i: number) => (i % 4 === 0 ? 1 : i % 10 === 3 ? 0 : 1000 + Math.floor(((i * 37) % 60) / 7));
     for (let i = 0; i < 60; i += 1) {
       const { siteId } = await listSite(owner.userId, {
         host: uniqueHost(`${word}-${i}`),
@@ -460,7 +468,6 @@ describe("search", () => {
         tags: ["travel", "cybersecurity"],
       });
       await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?").bind(recordOf(i), siteId).run();
-      siteIds.push(siteId);
     }
     const viewer = await trader();
     const db = database(env.DB);
@@ -468,23 +475,84 @@ describe("search", () => {
       // Without tags the walk reads every site in record order; with one, its sites (site_tags); with two, their
       // pair's (site_tag_pairs).
       const search = { term: word, tags, bands: [], sort: "record" as const };
-      const first = await searchListings(db, viewer.userId, search, null, plan);
-      const second = await searchListings(db, viewer.userId, search, first.next, plan);
-      return { first: first.posts.map((post) => post.description), second: second.posts.map((post) => post.description), count: second.count };
+      const shown: string[][] = [];
+      const counts: number[] = [];
+      let after: string | null = null;
+      do {
+        const found = await searchListings(db, viewer.userId, search, after, plan);
+        shown.push(found.posts.map((post) => post.description));
+        counts.push(found.count);
+        after = found.next;
+      } while (after && shown.length < 5);
+      return { shown, counts };
     };
-    const fromIndex = await pages({});
-    const best = Array.from({ length: 60 }, (_, i) => i).sort((a, b) => recordOf(b) - recordOf(a) || (siteIds[b]! > siteIds[a]! ? 1 : -1));
-    expect(fromIndex.first).toEqual(best.slice(0, SEARCH_PAGE_SIZE).map((i) => `Site ${i} about ${word}.`));
-    expect(fromIndex.second).toEqual(best.slice(SEARCH_PAGE_SIZE, 2 * SEARCH_PAGE_SIZE).map((i) => `Site ${i} about ${word}.`));
-    expect(fromIndex.count).toBe(60);
-    // A walk of 30 sites fills each page within them; a walk of 3 stops short, and every match is read from the index
-    // and sorted (more of them than a page and one, so only the best must be kept).
+    const best = Array.from({ length: 60 }, (_, i) => i)
+      .sort((a, b) => recordOf(b) - recordOf(a) || b - a)
+      .map((i) => `Site ${i} about ${word}.`);
+    const size = SEARCH_PAGE_SIZE;
+    const expected = { shown: [best.slice(0, size), best.slice(size, 2 * size), best.slice(2 * size)], counts: [60, 60, 60] };
+    expect(await pages({})).toEqual(expected);
+    // Told to walk: a walk of 30 sites fills the first page within them and holds every good record left after it; a
+    // walk of 3 stops short, and every good match is read from the index and sorted (more of them than a page and
+    // one, so only the best must be kept). The sites without a record and the poor ones are read from the index in
+    // its order either way.
     for (const tags of [[], ["cybersecurity", "travel"], ["travel", "cybersecurity"], ["travel"]]) {
-      expect(await pages({}, tags)).toEqual(fromIndex);
-      expect(await pages({ walkAbove: 0 }, tags)).toEqual(fromIndex);
-      expect(await pages({ walkAbove: 0, walkSites: 30 }, tags)).toEqual(fromIndex);
-      expect(await pages({ walkAbove: 0, walkSites: 3 }, tags)).toEqual(fromIndex);
+      expect(await pages({}, tags)).toEqual(expected);
+      expect(await pages({ walkAbove: 0 }, tags)).toEqual(expected);
+      expect(await pages({ walkAbove: 0, walkSites: 30 }, tags)).toEqual(expected);
+      expect(await pages({ walkAbove: 0, walkSites: 3 }, tags)).toEqual(expected);
     }
+  });
+
+  it("sorted by record past the count line's hundred matches, walks the few good records and reads the rest from the index newest first", async () => {
+    const owner = await trader();
+    const word = `past${crypto.randomUUID().slice(0, 6)}`;
+    // 104 matches, more than the count line counts, so the plan is worked out from the estimate: three good records,
+    // one poor, and 100 with no record yet. Sorted by record, the good ones come first (walked: the window holds
+    // them all), then the others newest first, the poor one last.
+    const recordOf = (i: number) => (i === 10 ? 5 : i === 40 ? 9 : i === 70 ? 7 : i === 90 ? 0 : 1);
+    for (let i = 0; i < 104; i += 1) {
+      const { siteId } = await listSite(owner.userId, {
+        host: uniqueHost(`${word}-${i}`),
+        description: `Site ${i} about ${word}.`,
+        tags: ["dropshipping"],
+      });
+      if (recordOf(i) !== 1) await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?").bind(recordOf(i), siteId).run();
+    }
+    const viewer = await trader();
+    const db = database(env.DB);
+    const best = Array.from({ length: 104 }, (_, i) => i)
+      .sort((a, b) => recordOf(b) - recordOf(a) || b - a)
+      .map((i) => `Site ${i} about ${word}.`);
+    expect(best.slice(0, 4)).toEqual([40, 70, 10, 103].map((i) => `Site ${i} about ${word}.`));
+    expect(best.at(-1)).toBe(`Site 90 about ${word}.`);
+    // As the page shows it, and with a window too small for the good records (read from the index and sorted).
+    for (const plan of [{}, { walkSites: 2 }])
+      for (const tags of [[], ["dropshipping"]]) {
+        const shown: string[] = [];
+        let after: string | null = null;
+        let pages = 0;
+        do {
+          const found = await searchListings(db, viewer.userId, { term: word, tags, bands: [], sort: "record" }, after, plan);
+          expect(found.count).toBe(100);
+          shown.push(...found.posts.map((post) => post.description));
+          after = found.next;
+          pages += 1;
+        } while (after && pages < 10);
+        expect(shown).toEqual(best);
+      }
+    const page = await read(await get(`/search?term=${word}&sort=record`, { cookie: viewer.cookie }));
+    expect(page).toContain("100+ sites available");
+    expect(page).toMatch(/href="\/search\?[^"]*after=r1_\d+"/);
+    // The market sorted by record is the same order (other tests' sites share it), page after page.
+    const inMarket: string[] = [];
+    let path: string | null = "/market?sort=record";
+    for (let pages = 0; path && pages < 30; pages += 1) {
+      const html = await read(await get(path, { cookie: viewer.cookie }));
+      inMarket.push(...[...html.matchAll(new RegExp(`Site \\d+ about ${word}\\.`, "g"))].map((m) => m[0]));
+      path = /href="(\/market\?sort=record&amp;after=r\d+_\d+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&") ?? null;
+    }
+    expect([...new Set(inMarket)]).toEqual(best);
   });
 
   it("stays within D1's 100 bound values a statement, with every tag and band, on every page, sorted either way", async () => {
@@ -515,7 +583,7 @@ describe("search", () => {
     const bands = AUTHORITY_BANDS.map((band) => band.id);
     for (const term of ["", "ab", "a longer term"])
       for (const sort of ["newest", "record"] as const)
-        for (const after of [null, sort === "record" ? `r5_${crypto.randomUUID()}` : "1000"]) {
+        for (const after of [null, sort === "record" ? "r5_1000" : "1000"]) {
           const found = await searchListings(db, viewer.userId, { term, tags, bands, sort }, after, { walkAbove: 0 });
           expect(found.count).toBe(0);
         }
@@ -902,26 +970,26 @@ describe("the tags' indexes (site_tags for the suggestions and search, site_tag_
           .all<{ pair: string }>()
       ).results.map((row) => row.pair);
     expect(await pairsOf()).toEqual(["ai seo", "ai travel", "seo travel"]);
-    // Each row of the pairs and of the tags holds the site's record sort key and id (the search sorted by record walks
-    // a pair or a tag in that order), and follows the key as the reputation job changes it.
+    // Each row of the pairs and of the tags holds the site's record sort key (the search sorted by record walks a pair
+    // or a tag in that order), and follows the key as the reputation job changes it.
     const recordOf = async () =>
       (
         await env.DB.prepare(
-          `SELECT DISTINCT t.rep_sort AS repSort, t.site_id AS siteId
-           FROM (SELECT rep_sort, site_id, search_rowid FROM site_tag_pairs UNION ALL SELECT rep_sort, site_id, search_rowid FROM site_tags) t
+          `SELECT DISTINCT t.rep_sort AS repSort
+           FROM (SELECT rep_sort, search_rowid FROM site_tag_pairs UNION ALL SELECT rep_sort, search_rowid FROM site_tags) t
            JOIN sites s ON s.search_rowid = t.search_rowid WHERE s.id = ?`,
         )
           .bind(site.siteId)
-          .all<{ repSort: number; siteId: string }>()
+          .all<{ repSort: number }>()
       ).results;
-    expect(await recordOf()).toEqual([{ repSort: 1, siteId: site.siteId }]);
+    expect(await recordOf()).toEqual([{ repSort: 1 }]);
     await env.DB.prepare("UPDATE sites SET rep_sort = 742 WHERE id = ?").bind(site.siteId).run();
-    expect(await recordOf()).toEqual([{ repSort: 742, siteId: site.siteId }]);
+    expect(await recordOf()).toEqual([{ repSort: 742 }]);
 
     const settings = { description: "Now about news", tags: ["news-journalism", "ai"], materials: [], contentTypes: [], listed: true, connects: 10 };
     expect(await updateSiteSettings(db, owner.userId, site.siteId, settings, Date.now())).toBe(true);
     expect(await pairsOf()).toEqual(["ai news-journalism"]);
-    expect(await recordOf()).toEqual([{ repSort: 742, siteId: site.siteId }]);
+    expect(await recordOf()).toEqual([{ repSort: 742 }]);
     expect(await updateSiteSettings(db, owner.userId, site.siteId, { ...settings, tags: ["ai"] }, Date.now())).toBe(true);
     expect(await pairsOf()).toEqual([]);
     expect(await updateSiteSettings(db, owner.userId, site.siteId, { ...settings, tags: ["seo", "blog"] }, Date.now())).toBe(true);

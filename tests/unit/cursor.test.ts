@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatCursor, parseCursor } from "~/domain/cursor";
+import { formatCursor, formatRecordCursor, parseCursor, parseRecordCursor } from "~/domain/cursor";
 
 describe("page cursors", () => {
   it("reads back what it writes", () => {
@@ -43,5 +43,17 @@ describe("page cursors", () => {
   ])("refuses %s", (_, value) => {
     expect(parseCursor(value)).toBeNull();
     expect(parseCursor(value, "r")).toBeNull();
+  });
+
+  it("reads a record position back, and nothing but a record key and an index row", () => {
+    expect(formatRecordCursor({ repSort: 1002, searchRowid: 41 })).toBe("r1002_41");
+    expect(parseRecordCursor("r1002_41")).toEqual({ repSort: 1002, searchRowid: 41 });
+    expect(parseRecordCursor("r0_999999999999999")).toEqual({ repSort: 0, searchRowid: 999_999_999_999_999 });
+    // A cursor of the order before (a site id), another order's, and a row that is not a whole number.
+    expect(parseRecordCursor("r5_0b6c2f1e-3a4d-4c5e-8f90-a1b2c3d4e5f6")).toBeNull();
+    expect(parseRecordCursor("5_41")).toBeNull();
+    expect(parseRecordCursor("r5_4a")).toBeNull();
+    expect(parseRecordCursor("r5_1234567890123456")).toBeNull();
+    expect(parseRecordCursor(null)).toBeNull();
   });
 });
