@@ -43,7 +43,7 @@ export const users = sqliteTable(
     unsubscribeToken: text("unsubscribe_token"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("users_email_unique").on(t.email), uniqueIndex("users_unsubscribe_token_unique").on(t.unsubscribeToken)]
+  (t) => [uniqueIndex("users_email_unique").on(t.email), uniqueIndex("users_unsubscribe_token_unique").on(t.unsubscribeToken)],
 );
 
 export const passwordCredentials = sqliteTable("password_credentials", {
@@ -66,7 +66,7 @@ export const oauthAccounts = sqliteTable(
     email: text("email"),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)]
+  (t) => [primaryKey({ columns: [t.provider, t.providerUserId] }), index("oauth_accounts_user_idx").on(t.userId)],
 );
 
 export const sessions = sqliteTable(
@@ -84,7 +84,7 @@ export const sessions = sqliteTable(
     /** Absolute limit, never extended. */
     absoluteExpiresAt: integer("absolute_expires_at").notNull(),
   },
-  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)]
+  (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
 export const passwordResetTokens = sqliteTable(
@@ -99,7 +99,7 @@ export const passwordResetTokens = sqliteTable(
     usedAt: integer("used_at"),
     createdAt: createdAt(),
   },
-  (t) => [index("password_reset_tokens_user_idx").on(t.userId), index("password_reset_tokens_expires_idx").on(t.expiresAt)]
+  (t) => [index("password_reset_tokens_user_idx").on(t.userId), index("password_reset_tokens_expires_idx").on(t.expiresAt)],
 );
 
 /**
@@ -116,7 +116,7 @@ export const signupDrafts = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("signup_drafts_expires_idx").on(t.expiresAt)]
+  (t) => [index("signup_drafts_expires_idx").on(t.expiresAt)],
 );
 
 /** Email confirmation links (docs/decisions/0022-email-confirmation.md): single use, a day long; only the token's hash is stored. */
@@ -131,7 +131,7 @@ export const emailConfirmationTokens = sqliteTable(
     expiresAt: integer("expires_at").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("email_confirmation_tokens_user_idx").on(t.userId), index("email_confirmation_tokens_expires_idx").on(t.expiresAt)]
+  (t) => [index("email_confirmation_tokens_user_idx").on(t.userId), index("email_confirmation_tokens_expires_idx").on(t.expiresAt)],
 );
 
 /** Fixed-window counters for rate limits; `key` names the action and the subject (ip or account). */
@@ -142,7 +142,7 @@ export const rateLimits = sqliteTable(
     windowStart: integer("window_start").notNull(),
     count: integer("count").notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_window_idx").on(t.windowStart)]
+  (t) => [primaryKey({ columns: [t.key, t.windowStart] }), index("rate_limits_window_idx").on(t.windowStart)],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -230,7 +230,7 @@ export const sites = sqliteTable(
     // walk; like the search's other indexes and tables (0020 to 0028: `site_tag_pairs` in 0024, the index of the tags'
     // sites `site_tag_search` and its `search_tag_groups` in 0026, `site_tags` and `site_tag_pairs` made again in
     // record order in 0027) they are written by hand, not generated from here.
-  ]
+  ],
 );
 
 /** A site's offer in the market ("post"). One listing per site. */
@@ -256,7 +256,7 @@ export const listings = sqliteTable(
     index("listings_active_created_idx").on(t.active, t.createdAt),
     index("listings_user_idx").on(t.userId),
     // migrations/0023 adds the partial index `listings_active_site_idx` (active listings only), written by hand.
-  ]
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -302,7 +302,7 @@ export const offers = sqliteTable(
     uniqueIndex("offers_pending_unique")
       .on(t.senderSiteId, t.listingId)
       .where(sql`status = 'pending'`),
-  ]
+  ],
 );
 
 /** One entry per participant of an offer. */
@@ -337,7 +337,11 @@ export const offerEntries = sqliteTable(
     trashedAt: integer("trashed_at"),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.offerId, t.userId] }), index("offer_entries_user_idx").on(t.userId), index("offer_entries_link_due_idx").on(t.linkDueAt)]
+  (t) => [
+    primaryKey({ columns: [t.offerId, t.userId] }),
+    index("offer_entries_user_idx").on(t.userId),
+    index("offer_entries_link_due_idx").on(t.linkDueAt),
+  ],
 );
 
 /** Checks of delivered backlinks: the content url of an entry, fetched and searched for a link to the other site. */
@@ -363,7 +367,7 @@ export const linkChecks = sqliteTable(
     error: text("error"),
     checkedAt: integer("checked_at").notNull(),
   },
-  (t) => [index("link_checks_offer_idx").on(t.offerId, t.checkedAt), index("link_checks_checked_idx").on(t.checkedAt)]
+  (t) => [index("link_checks_offer_idx").on(t.offerId, t.checkedAt), index("link_checks_checked_idx").on(t.checkedAt)],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -384,7 +388,7 @@ export const connectLots = sqliteTable(
     paymentEventId: text("payment_event_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("connect_lots_user_expires_idx").on(t.userId, t.expiresAt)]
+  (t) => [index("connect_lots_user_expires_idx").on(t.userId, t.expiresAt)],
 );
 
 export const connectLedger = sqliteTable(
@@ -405,7 +409,7 @@ export const connectLedger = sqliteTable(
     paymentEventId: text("payment_event_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("connect_ledger_user_idx").on(t.userId, t.createdAt), index("connect_ledger_offer_idx").on(t.offerId)]
+  (t) => [index("connect_ledger_user_idx").on(t.userId, t.createdAt), index("connect_ledger_offer_idx").on(t.offerId)],
 );
 
 /** What a refund or lost dispute took back from each lot of the purchase (its own lot and the holds it returned). */
@@ -418,7 +422,7 @@ export const paymentTakebacks = sqliteTable(
       .references(() => connectLots.id, { onDelete: "cascade" }),
     amount: integer("amount").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.eventId, t.lotId] })]
+  (t) => [primaryKey({ columns: [t.eventId, t.lotId] })],
 );
 
 /** Where a proposal's hold came from: the lots it took connects from, expiring first (see migrations/0004). */
@@ -433,7 +437,7 @@ export const connectHoldParts = sqliteTable(
       .references(() => connectLots.id, { onDelete: "cascade" }),
     amount: integer("amount").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.offerId, t.lotId] })]
+  (t) => [primaryKey({ columns: [t.offerId, t.lotId] })],
 );
 
 /**
@@ -471,7 +475,7 @@ export const paymentEvents = sqliteTable(
     claim: text("claim"),
     processedAt: integer("processed_at").notNull(),
   },
-  (t) => [uniqueIndex("payment_events_checkout_unique").on(t.checkoutSessionId), index("payment_events_intent_idx").on(t.paymentIntentId)]
+  (t) => [uniqueIndex("payment_events_checkout_unique").on(t.checkoutSessionId), index("payment_events_intent_idx").on(t.paymentIntentId)],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -506,7 +510,7 @@ export const chats = sqliteTable(
     uniqueIndex("chats_pair_unique").on(t.userAId, t.userBId),
     index("chats_user_b_idx").on(t.userBId, t.lastUpdated),
     index("chats_user_a_idx").on(t.userAId, t.lastUpdated),
-  ]
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -522,7 +526,7 @@ export const feedback = sqliteTable(
     text: text("text").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("feedback_created_idx").on(t.createdAt)]
+  (t) => [index("feedback_created_idx").on(t.createdAt)],
 );
 
 /** The beta waitlist: site-add form entries from the landing page (sources hero and other). */
@@ -539,7 +543,7 @@ export const betaSignups = sqliteTable(
     createdAt: createdAt(),
   },
   // Each email once (rows from the "other" source have none).
-  (t) => [uniqueIndex("beta_signups_email_unique").on(t.email), index("beta_signups_created_idx").on(t.createdAt)]
+  (t) => [uniqueIndex("beta_signups_email_unique").on(t.email), index("beta_signups_created_idx").on(t.createdAt)],
 );
 
 export const emailOutbox = sqliteTable(
@@ -569,7 +573,7 @@ export const emailOutbox = sqliteTable(
     index("email_outbox_status_next_idx").on(t.status, t.nextAttemptAt),
     index("email_outbox_created_idx").on(t.createdAt),
     uniqueIndex("email_outbox_dedupe_unique").on(t.dedupeKey),
-  ]
+  ],
 );
 
 /** Audits of a site that produce its authority score and the Your Score cards. */
@@ -604,7 +608,7 @@ export const scoreRuns = sqliteTable(
     index("score_runs_details_idx")
       .on(t.finishedAt)
       .where(sql`status = 'done' AND details IS NOT NULL`),
-  ]
+  ],
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -623,7 +627,7 @@ export const devSandboxPages = sqliteTable(
     body: text("body").notNull(),
     updatedAt: integer("updated_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.host, t.path] })]
+  (t) => [primaryKey({ columns: [t.host, t.path] })],
 );
 
 /** What the product fetched from the sandbox, newest first on /dev/sites. */
@@ -636,7 +640,7 @@ export const devSandboxRequests = sqliteTable(
     status: integer("status").notNull(),
     at: integer("at").notNull(),
   },
-  (t) => [index("dev_sandbox_requests_at_idx").on(t.at)]
+  (t) => [index("dev_sandbox_requests_at_idx").on(t.at)],
 );
 
 export type User = typeof users.$inferSelect;

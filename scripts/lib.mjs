@@ -49,7 +49,16 @@ export function executeFile(file, persistTo) {
  */
 export async function startWorker({ port, persistTo, vars = {}, inherit = false, localObservability = true }) {
   // --test-scheduled: GET /__scheduled?cron=… runs a cron job on this local Worker (the daily jobs, or "*/5 * * * *").
-  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", ...persistArgs(persistTo), "--show-interactive-dev-session=false", "--test-scheduled"];
+  const args = [
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    ...persistArgs(persistTo),
+    "--show-interactive-dev-session=false",
+    "--test-scheduled",
+  ];
   // Local runs are development explicitly; the Worker treats anything else as production.
   for (const [name, value] of Object.entries({ ENVIRONMENT: "development", ...vars })) args.push("--var", `${name}:${value}`);
   const child = spawn(bin("wrangler"), args, {

@@ -10,7 +10,21 @@ export const DEMO_EMAIL = "demo@example.com";
 export const DEMO_PASSWORD = "DemoTrader2024";
 /** Owners of the other demo sites sign in with owner1@example.com ... and the same password. */
 
-const TAGS = ["technology", "business", "blog", "seo", "marketing", "e-commerce", "dropshipping", "product-service", "news-journalism", "cybersecurity", "ai", "travel", "fin-tech"];
+const TAGS = [
+  "technology",
+  "business",
+  "blog",
+  "seo",
+  "marketing",
+  "e-commerce",
+  "dropshipping",
+  "product-service",
+  "news-journalism",
+  "cybersecurity",
+  "ai",
+  "travel",
+  "fin-tech",
+];
 const MATERIALS = ["blog-content", "short-description", "long-description", "logo"];
 const CONTENT_TYPES = ["blog-post", "feature", "sub-link", "other"];
 const WORDS = {
@@ -51,7 +65,8 @@ export function hashPassword(password) {
   return `scrypt$16384$8$5$${salt.toString("base64")}$${key.toString("base64")}`;
 }
 
-const q = (value) => (value === null || value === undefined ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`);
+const q = (value) =>
+  value === null || value === undefined ? "NULL" : typeof value === "number" ? String(value) : `'${String(value).replaceAll("'", "''")}'`;
 
 /** INSERT statements of 200 rows each. */
 function insert(table, columns, rows) {
@@ -94,12 +109,26 @@ export function seedStatements({ sites: siteCount = 150, owners = Math.max(30, M
     const id = randomUUID();
     const mainTag = tags[0];
     const score = random() < 0.08 ? null : Math.floor(random() * 96) + 3;
-    const description = `${host.split(".")[0].replaceAll("-", " ")}: articles and resources about ${tags.map((t) => t.replace("-", " ")).join(", ")} for readers who want practical, well researched advice.`;
+    const description = `${host.split(".")[0].replaceAll("-", " ")}: articles and resources about ${tags
+      .map((t) => t.replace("-", " "))
+      .join(", ")} for readers who want practical, well researched advice.`;
     const audited = score !== null;
     sites.push([
-      id, userId, `https://${host}`, host, description, mainTag === "product-service" || mainTag === "e-commerce" ? "product" : "blog",
-      verified ? 1 : 0, randomBytes(12).toString("hex"), verified ? createdAt : null, score, audited ? createdAt : null,
-      JSON.stringify(tags), JSON.stringify(some(MATERIALS, 1, 3)), JSON.stringify(some(CONTENT_TYPES, 1, 3)), createdAt,
+      id,
+      userId,
+      `https://${host}`,
+      host,
+      description,
+      mainTag === "product-service" || mainTag === "e-commerce" ? "product" : "blog",
+      verified ? 1 : 0,
+      randomBytes(12).toString("hex"),
+      verified ? createdAt : null,
+      score,
+      audited ? createdAt : null,
+      JSON.stringify(tags),
+      JSON.stringify(some(MATERIALS, 1, 3)),
+      JSON.stringify(some(CONTENT_TYPES, 1, 3)),
+      createdAt,
       pick(LOGOS),
       // Audit figures as the Your Score page shows them (docs/decisions/0011-authority-score-audit.md); domain authority needs a rank provider.
       audited ? Math.floor(random() * 71) : null,
@@ -109,7 +138,16 @@ export function seedStatements({ sites: siteCount = 150, owners = Math.max(30, M
       audited ? pick([10, 10, 10, 20]) : null,
     ]);
     if (withListing) {
-      listings.push([randomUUID(), id, userId, 5 + Math.floor(random() * 26), JSON.stringify(some(CONTENT_TYPES, 1, 2)), JSON.stringify(some(MATERIALS, 1, 2)), 1, createdAt]);
+      listings.push([
+        randomUUID(),
+        id,
+        userId,
+        5 + Math.floor(random() * 26),
+        JSON.stringify(some(CONTENT_TYPES, 1, 2)),
+        JSON.stringify(some(MATERIALS, 1, 2)),
+        1,
+        createdAt,
+      ]);
     }
   };
 
@@ -120,7 +158,14 @@ export function seedStatements({ sites: siteCount = 150, owners = Math.max(30, M
   const ownerIds = Array.from({ length: owners }, (_, i) => addUser(`owner${run}${i + 1}@example.com`));
   for (let i = 0; i < siteCount; i += 1) {
     const mainTag = TAGS[i % TAGS.length];
-    const tags = [mainTag, ...some(TAGS.filter((t) => t !== mainTag), 0, 2)];
+    const tags = [
+      mainTag,
+      ...some(
+        TAGS.filter((t) => t !== mainTag),
+        0,
+        2,
+      ),
+    ];
     let host;
     let tries = 0;
     do {
@@ -141,8 +186,27 @@ export function seedStatements({ sites: siteCount = 150, owners = Math.max(30, M
     ...insert(
       "sites",
       [
-        "id", "user_id", "url", "host", "description", "category", "verified", "verification_token", "verified_at", "score", "score_run_at",
-        "tags", "materials", "content_types", "created_at", "icon", "on_page_seo", "technical_seo", "links", "speed", "ssl",
+        "id",
+        "user_id",
+        "url",
+        "host",
+        "description",
+        "category",
+        "verified",
+        "verification_token",
+        "verified_at",
+        "score",
+        "score_run_at",
+        "tags",
+        "materials",
+        "content_types",
+        "created_at",
+        "icon",
+        "on_page_seo",
+        "technical_seo",
+        "links",
+        "speed",
+        "ssl",
       ],
       sites,
     ),

@@ -1,4 +1,4 @@
-// npm test: typecheck, lint, unit, build, integration (workerd) and e2e (Chromium), stopping at the first failure.
+// npm test: typecheck, lint, formatting, unit, build, integration (workerd) and e2e (Chromium), stopping at the first failure.
 import { spawnSync } from "node:child_process";
 import { findChromium, run } from "./lib.mjs";
 
@@ -19,6 +19,7 @@ function ensureChromium() {
 const steps = [
   ["Typecheck", () => run("tsc", ["-p", "tsconfig.json", "--noEmit"])],
   ["Lint", () => run("eslint", ["."])],
+  ["Formatting (Prettier, .prettierignore; `npm run format` fixes it)", () => run("prettier", ["--check", "."])],
   ["Unit tests", () => run("vitest", ["run", "--config", "vitest.unit.config.ts"])],
   ["Build", () => run("remix", ["vite:build"])],
   ["Integration tests (workerd + D1)", () => run("vitest", ["run", "--config", "vitest.integration.config.ts"])],

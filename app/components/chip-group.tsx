@@ -1,7 +1,17 @@
 import type { Option } from "~/domain/options";
 
 /** Checkboxes shown as chips: toggling changes only the page until the form is sent (works without JavaScript). */
-export function ChipGroup({ legend, name, options, chosen }: { legend: string; name: string; options: readonly Option[]; chosen: readonly string[] }) {
+export function ChipGroup({
+  legend,
+  name,
+  options,
+  chosen,
+}: {
+  legend: string;
+  name: string;
+  options: readonly Option[];
+  chosen: readonly string[];
+}) {
   return (
     <fieldset className="chip-group">
       <legend>{legend}</legend>

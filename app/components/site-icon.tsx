@@ -5,7 +5,17 @@ import { DEFAULT_ICON, iconSource } from "~/domain/listing-format";
  * Every site icon: an https address or a local logo name, and the product favicon when there is none or when the
  * image fails to load (also a failure that happened before the page's script ran).
  */
-export function SiteIcon({ icon, size, className, lazy = false }: { icon: string | null | undefined; size: number; className?: string; lazy?: boolean }) {
+export function SiteIcon({
+  icon,
+  size,
+  className,
+  lazy = false,
+}: {
+  icon: string | null | undefined;
+  size: number;
+  className?: string;
+  lazy?: boolean;
+}) {
   const source = iconSource(icon);
   const [failed, setFailed] = useState<string | null>(null);
   const image = useRef<HTMLImageElement>(null);

@@ -61,7 +61,7 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
             if (!heard) return drop(socket);
             heard = false;
             socket.send("ping");
-          }, PING_MS)
+          }, PING_MS),
         );
       };
       socket.onmessage = (message) => {

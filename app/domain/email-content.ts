@@ -49,7 +49,7 @@ export function renderEmail(input: { subject: string; text: string; appUrl: stri
     .join("");
   const footer = input.unsubscribeUrl
     ? `You get this email because you have an account at ${PRODUCT_NAME}. <a href="${escapeHtml(
-        input.unsubscribeUrl
+        input.unsubscribeUrl,
       )}" style="color:#4b5563">Turn these emails off</a>.`
     : `You get this email because you have an account at ${PRODUCT_NAME}.`;
   const html = `<!doctype html>
@@ -60,7 +60,7 @@ export function renderEmail(input: { subject: string; text: string; appUrl: stri
 <tr><td style="padding:20px 24px 8px;font-size:18px;font-weight:700;color:#4338ca">${PRODUCT_NAME}</td></tr>
 <tr><td style="padding:8px 24px 0;font-size:16px;line-height:1.5">${body}</td></tr>
 <tr><td style="padding:0 24px 24px"><a href="${escapeHtml(
-    home
+    home,
   )}" style="display:inline-block;padding:10px 18px;border-radius:8px;background:#4338ca;color:#ffffff;text-decoration:none;font-weight:600">Open ${PRODUCT_NAME}</a></td></tr>
 <tr><td style="padding:16px 24px;border-top:1px solid #e5e7eb;font-size:12px;line-height:1.5;color:#4b5563">${footer}</td></tr>
 </table></td></tr></table>

@@ -5,7 +5,10 @@ export const DESCRIPTION_PREVIEW_LENGTH = 100;
 const PATH_KEEPING_HOSTS = ["medium.com"];
 
 export function shortenAddress(url: string): string {
-  let address = url.trim().replace(/^https?:\/\//i, "").replace(/^www\./i, "");
+  let address = url
+    .trim()
+    .replace(/^https?:\/\//i, "")
+    .replace(/^www\./i, "");
   const slash = address.indexOf("/");
   if (slash !== -1) {
     const host = address.slice(0, slash).toLowerCase();

@@ -11,7 +11,12 @@ const SAMPLES: Omit<PopularSiteCard, "score">[] = [
   { type: "Blog", url: "wanderingnotes.blog", description: "Slow travel stories and practical guides for long stays abroad.", icon: "blog" },
   { type: "Product", url: "tasktide.app", description: "A calm to-do list for small teams, with shared boards and reminders.", icon: "product" },
   { type: "Cooking", url: "weeknightpantry.com", description: "Thirty-minute dinners from what is already in your cupboard.", icon: "cooking" },
-  { type: "Educational", url: "mathsmadeclear.org", description: "Free lessons and worked examples from arithmetic to calculus.", icon: "educational" },
+  {
+    type: "Educational",
+    url: "mathsmadeclear.org",
+    description: "Free lessons and worked examples from arithmetic to calculus.",
+    icon: "educational",
+  },
   { type: "Gaming", url: "pixelquestreviews.net", description: "Honest reviews of indie games, with playtime and value scores.", icon: "gaming" },
 ];
 

@@ -35,7 +35,12 @@ export function typedHost(value: string): string | null {
 /** The same site, whatever the scheme and whether or not it has www. (the host check of a redirect chain). */
 export function isSameSite(address: string, host: string): boolean {
   try {
-    return new URL(address).hostname.toLowerCase().replace(/\.$/, "").replace(/^www\./, "") === host;
+    return (
+      new URL(address).hostname
+        .toLowerCase()
+        .replace(/\.$/, "")
+        .replace(/^www\./, "") === host
+    );
   } catch {
     return false;
   }

@@ -175,7 +175,7 @@ export class ChatRoom extends DurableObject<Env> {
       .exec<MessageRow>(
         `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id < ? ORDER BY id DESC LIMIT ?`,
         before ?? Number.MAX_SAFE_INTEGER,
-        PAGE_MESSAGES + 1
+        PAGE_MESSAGES + 1,
       )
       .toArray();
     return {
@@ -250,7 +250,7 @@ export class ChatRoom extends DurableObject<Env> {
           db,
           this.env,
           { chatId: room.chatId, recipientId: pending.user_id, senderId: latest.sender_id, count: unseen.length, latest: asMessage(latest) },
-          now
+          now,
         );
         queued = true;
       }
@@ -264,7 +264,7 @@ export class ChatRoom extends DurableObject<Env> {
         pending.from_id,
         latest?.id ?? Number.MAX_SAFE_INTEGER,
         pending.user_id,
-        pending.user_id
+        pending.user_id,
       );
     }
     await this.scheduleEmails();
@@ -309,9 +309,9 @@ export class ChatRoom extends DurableObject<Env> {
           userId,
           checked.text,
           now,
-          clientId
+          clientId,
         )
-        .one()
+        .one(),
     );
     const frame = JSON.stringify({ type: "message", message } satisfies ServerEvent);
     for (const open of this.liveSockets()) this.sendFrame(open, frame);
@@ -382,7 +382,7 @@ export class ChatRoom extends DurableObject<Env> {
     this.sql.exec(
       "INSERT INTO notifications (user_id, from_id) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET from_id = coalesce(from_id, excluded.from_id)",
       recipient,
-      message.id
+      message.id,
     );
     await this.scheduleEmails();
   }
@@ -392,7 +392,7 @@ export class ChatRoom extends DurableObject<Env> {
     return this.sql
       .exec<{ user_id: string; from_id: number; last_email_at: number; first_at: number }>(
         `SELECT n.user_id, n.from_id, n.last_email_at, m.created_at AS first_at
-         FROM notifications n JOIN messages m ON m.id = n.from_id WHERE n.from_id IS NOT NULL`
+         FROM notifications n JOIN messages m ON m.id = n.from_id WHERE n.from_id IS NOT NULL`,
       )
       .toArray()
       .map((row) => ({ ...row, due: Math.max(row.first_at + EMAIL_COLLECT_MS, row.last_email_at + EMAIL_INTERVAL_MS) }));
@@ -423,7 +423,7 @@ export class ChatRoom extends DurableObject<Env> {
   private room(): (ChatRef & { mirroredId: number }) | null {
     const row = this.sql
       .exec<{ chat_id: string; user_a: string; user_b: string; mirrored_id: number }>(
-        "SELECT chat_id, user_a, user_b, mirrored_id FROM room WHERE id = 1"
+        "SELECT chat_id, user_a, user_b, mirrored_id FROM room WHERE id = 1",
       )
       .toArray()[0];
     return row ? { chatId: row.chat_id, userIds: [row.user_a, row.user_b], mirroredId: row.mirrored_id } : null;

@@ -165,7 +165,14 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
       continue;
     }
     // A declared length over the cap is not refused: a reader of the head stops long before the cap.
-    return { ok: true, url: checked.url.href, status: response.status, headers: response.headers, redirects, ...cappedBody(response.body, maxBytes, deadline.signal, release) };
+    return {
+      ok: true,
+      url: checked.url.href,
+      status: response.status,
+      headers: response.headers,
+      redirects,
+      ...cappedBody(response.body, maxBytes, deadline.signal, release),
+    };
   }
 }
 

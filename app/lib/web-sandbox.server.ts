@@ -9,7 +9,6 @@ import { SANDBOX_REDIRECT } from "~/domain/web-sandbox";
 import type { Database } from "./db.server";
 import { newId } from "./ids";
 
-
 const LOG_KEPT_MS = 24 * 60 * 60_000;
 
 /** Answers from the sandbox: the page when published, 404 for another path of a known host, and for an unknown
@@ -50,7 +49,10 @@ export async function publishSandboxPage(db: Database, page: SandboxPage, now: n
   await db
     .insert(devSandboxPages)
     .values({ ...page, updatedAt: now })
-    .onConflictDoUpdate({ target: [devSandboxPages.host, devSandboxPages.path], set: { contentType: page.contentType, body: page.body, updatedAt: now } });
+    .onConflictDoUpdate({
+      target: [devSandboxPages.host, devSandboxPages.path],
+      set: { contentType: page.contentType, body: page.body, updatedAt: now },
+    });
 }
 
 export async function removeSandboxPage(db: Database, host: string, path: string): Promise<void> {

@@ -23,7 +23,10 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export async function action({ request, context }: ActionFunctionArgs) {
   const parsed = parseForm(
     await readFormData(request),
-    z.discriminatedUnion("intent", [z.object({ intent: z.literal("confirm"), token: z.string().max(200) }), z.object({ intent: z.literal("resend") })]),
+    z.discriminatedUnion("intent", [
+      z.object({ intent: z.literal("confirm"), token: z.string().max(200) }),
+      z.object({ intent: z.literal("resend") }),
+    ]),
   );
   if (!parsed.ok) return data({ error: messages.confirmationLinkInvalid }, { status: 400 });
   if (parsed.value.intent === "resend") {

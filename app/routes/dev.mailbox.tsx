@@ -39,7 +39,7 @@ function linkify(text: string) {
       </a>
     ) : (
       part
-    )
+    ),
   );
 }
 

@@ -11,7 +11,6 @@ import { SANDBOX_CONTENT_TYPES } from "~/domain/web-sandbox";
 
 export const meta: MetaFunction = () => [{ title: "Dev web sandbox - Backlink Market" }, { name: "robots", content: "noindex" }];
 
-
 function homePageTemplate(host: string, tag: string) {
   return `<!doctype html>\n<html lang="en">\n<head>\n  <title>${host}</title>\n  ${tag}\n</head>\n<body>\n  <h1>${host}</h1>\n  <p>A page of the dev web sandbox.</p>\n</body>\n</html>\n`;
 }
@@ -27,7 +26,13 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     published: url.searchParams.get("published"),
     draft: { host, path: "/", body: host && tag ? homePageTemplate(host, tag) : "" },
     pages: pages.map((page) => ({ host: page.host, path: page.path, contentType: page.contentType, size: page.body.length })),
-    requests: requests.map((entry) => ({ id: entry.id, method: entry.method, url: entry.url, status: entry.status, at: new Date(entry.at).toISOString().slice(11, 19) })),
+    requests: requests.map((entry) => ({
+      id: entry.id,
+      method: entry.method,
+      url: entry.url,
+      status: entry.status,
+      at: new Date(entry.at).toISOString().slice(11, 19),
+    })),
   };
 }
 
@@ -37,12 +42,19 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const schema = z.discriminatedUnion("intent", [
     z.object({
       intent: z.literal("publish"),
-      host: z.string({ required_error: "Enter a host, like yoursite.com." }).max(253).transform((value, ctx) => {
-        const host = typedHost(value);
-        if (!host) ctx.addIssue({ code: "custom", message: "Enter a host, like yoursite.com." });
-        return host ?? "";
-      }),
-      path: z.string().max(2000).default("/").refine((value) => value.startsWith("/"), "A path starts with /."),
+      host: z
+        .string({ required_error: "Enter a host, like yoursite.com." })
+        .max(253)
+        .transform((value, ctx) => {
+          const host = typedHost(value);
+          if (!host) ctx.addIssue({ code: "custom", message: "Enter a host, like yoursite.com." });
+          return host ?? "";
+        }),
+      path: z
+        .string()
+        .max(2000)
+        .default("/")
+        .refine((value) => value.startsWith("/"), "A path starts with /."),
       contentType: z.enum(SANDBOX_CONTENT_TYPES.map((type) => type.id) as [string, ...string[]]),
       body: z.string().max(500_000, "A sandbox page holds at most 500 KB.").default(""),
     }),
@@ -73,8 +85,8 @@ export default function DevSites() {
       <h1>Dev web sandbox</h1>
       <p className="muted">
         Publish pages of any host here. {on ? "This Worker answers" : "With DEV_WEB_SANDBOX on, the Worker answers"} every fetch of a user&apos;s
-        address (verification, icons) from these pages instead of the internet, over http and https alike. Hosts not published here do not
-        resolve. This page does not exist in production.
+        address (verification, icons) from these pages instead of the internet, over http and https alike. Hosts not published here do not resolve.
+        This page does not exist in production.
       </p>
       {!on ? (
         <p className="banner-warning" role="note">

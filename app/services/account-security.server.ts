@@ -43,7 +43,7 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
         subject: "Your password was changed",
         text: "The password of your account was just changed, and every other session was signed out. If this was not you, reset your password now.",
       },
-      now
+      now,
     ),
   ]);
   await closeChatSockets(context, auth.user.id, { allBut: auth.session.id });

@@ -87,11 +87,7 @@ export async function signUp(context: AppContext, input: SignUpInput, clientAddr
  * Sign-in with email and password. Unknown emails cost the same time as wrong passwords, and both get the
  * same message. Each account allows 10 wrong passwords a minute; the address limit catches spraying.
  */
-export async function logIn(
-  context: AppContext,
-  input: { email: string; password: string },
-  clientAddress: string,
-): Promise<SignedIn | Refused> {
+export async function logIn(context: AppContext, input: { email: string; password: string }, clientAddress: string): Promise<SignedIn | Refused> {
   const { db } = context;
   const now = context.now();
   const email = input.email.trim().toLowerCase();
@@ -138,7 +134,9 @@ const DRAFT_LIFETIME_MS = 30 * 60_000;
 export async function saveSignupDraft(context: AppContext, email: string, password: string): Promise<string> {
   const token = generateToken();
   const now = context.now();
-  await context.db.insert(signupDrafts).values({ id: hashToken(token), email, passwordHash: await hashPassword(password), expiresAt: now + DRAFT_LIFETIME_MS, createdAt: now });
+  await context.db
+    .insert(signupDrafts)
+    .values({ id: hashToken(token), email, passwordHash: await hashPassword(password), expiresAt: now + DRAFT_LIFETIME_MS, createdAt: now });
   return token;
 }
 
@@ -152,7 +150,10 @@ export function readSignupDraft(context: AppContext, token: string) {
 }
 
 export async function updateSignupDraftEmail(context: AppContext, token: string, email: string): Promise<void> {
-  await context.db.update(signupDrafts).set({ email }).where(eq(signupDrafts.id, hashToken(token)));
+  await context.db
+    .update(signupDrafts)
+    .set({ email })
+    .where(eq(signupDrafts.id, hashToken(token)));
 }
 
 export async function deleteSignupDraft(context: AppContext, token: string): Promise<void> {

@@ -152,8 +152,8 @@ export async function markReadUpTo(db: Database, chatId: string, userId: string,
     .where(
       and(
         eq(chats.id, chatId),
-        or(and(eq(chats.userAId, userId), sql`${chats.userAReadId} < ${id}`), and(eq(chats.userBId, userId), sql`${chats.userBReadId} < ${id}`))
-      )
+        or(and(eq(chats.userAId, userId), sql`${chats.userAReadId} < ${id}`), and(eq(chats.userBId, userId), sql`${chats.userBReadId} < ${id}`)),
+      ),
     );
 }
 
@@ -183,7 +183,7 @@ export async function mirrorLastMessage(db: Database, chatId: string, message: C
   const readBy = (column: typeof chats.userAId | typeof chats.userBId) =>
     sql`${column} IN (${sql.join(
       readers.map((id) => sql`${id}`),
-      sql`, `
+      sql`, `,
     )})`;
   await db
     .update(chats)
@@ -215,7 +215,7 @@ export async function queueMessagesEmail(
   db: Database,
   env: Env,
   burst: { chatId: string; recipientId: string; senderId: string; count: number; latest: ChatMessage },
-  now: number
+  now: number,
 ): Promise<void> {
   const chat = await db
     .select({ userAId: chats.userAId, siteAHost: siteA.host, siteBHost: siteB.host })
@@ -242,6 +242,6 @@ export async function queueMessagesEmail(
       kind: "chat-messages",
       dedupeKey: `chat:${burst.chatId}:${burst.recipientId}:${burst.latest.id}`,
     },
-    now
+    now,
   );
 }

@@ -75,8 +75,8 @@ export function emailToUser(db: Database, email: UserEmail, now: number) {
         .select(
           outboxSelection(
             { subject: sql`${email.subject}`, textBody: sql`${email.text}`, kind: sql`${email.kind}`, dedupeKey: sql`${email.dedupeKey ?? null}` },
-            now
-          )
+            now,
+          ),
         )
         .from(users)
         .where(
@@ -84,9 +84,9 @@ export function emailToUser(db: Database, email: UserEmail, now: number) {
             email.userId !== undefined ? eq(users.id, email.userId) : eq(users.email, email.userEmail ?? ""),
             email.onlyIf,
             // Notifications only to those who want them; receipts and security emails always.
-            isNotification(email.kind) ? eq(users.notificationEmails, true) : undefined
-          )
-        )
+            isNotification(email.kind) ? eq(users.notificationEmails, true) : undefined,
+          ),
+        ),
     )
     .onConflictDoNothing();
 }
@@ -141,7 +141,7 @@ export async function deliverOutbox(
   db: Database,
   env: Env,
   now: number,
-  options: { transport?: Transport; timeoutMs?: number } = {}
+  options: { transport?: Transport; timeoutMs?: number } = {},
 ): Promise<number> {
   const transport = options.transport ?? chooseTransport(env);
   if (!transport) return 0;
@@ -174,7 +174,7 @@ export async function deliverOutbox(
       const rendered = renderEmail({ subject: row.subject, text: row.textBody, appUrl: env.APP_URL, unsubscribeUrl: unsubscribe });
       const result = await transport.send(
         { id: row.id, from: env.EMAIL_FROM ?? "Backlink Market <no-reply@localhost>", to: row.toAddress, subject: row.subject, ...rendered },
-        AbortSignal.timeout(options.timeoutMs ?? SEND_TIMEOUT_MS)
+        AbortSignal.timeout(options.timeoutMs ?? SEND_TIMEOUT_MS),
       );
       const purge = !transport.keepsBodies && SECRET_BEARING_KINDS.includes(row.kind) ? { textBody: SECRET_BODY_REMOVED } : {};
       await db
@@ -203,7 +203,7 @@ export async function deliverOutbox(
 /** The daily job: bodies with secrets that outlived their secret are emptied, delivered or not. */
 export async function purgeExpiredSecrets(db: Database, now: number): Promise<void> {
   const expired = Object.entries(SECRET_LIFETIMES_MS).map(([kind, lifetime]) =>
-    and(eq(emailOutbox.kind, kind), lt(emailOutbox.createdAt, now - lifetime))
+    and(eq(emailOutbox.kind, kind), lt(emailOutbox.createdAt, now - lifetime)),
   );
   await db
     .update(emailOutbox)

@@ -27,7 +27,7 @@ export function isOAuthProvider(value: string | undefined): value is OAuthProvid
 
 export function configuredProviders(env: Env): OAuthProvider[] {
   return OAUTH_PROVIDERS.filter((provider) =>
-    provider === "google" ? Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) : Boolean(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET)
+    provider === "google" ? Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) : Boolean(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET),
   );
 }
 
@@ -176,7 +176,7 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
                   `so to keep it yours we removed the account's password and signed out every other session.\n\n` +
                   `To sign in with a password again, set a new one: ${new URL("/reset-password", context.env.APP_URL).toString()}`,
               },
-              now
+              now,
             ),
           ]
         : []),

@@ -40,7 +40,7 @@ export async function requestPasswordReset(context: AppContext, email: string, c
           createdAt: sql<number>`${now}`.as("created_at"),
         })
         .from(users)
-        .where(account)
+        .where(account),
     ),
     emailToUser(
       db,
@@ -50,7 +50,7 @@ export async function requestPasswordReset(context: AppContext, email: string, c
         subject: "Reset your password",
         text: `Someone asked to reset the password of your account.\n\nChoose a new password here (the link works once, for one hour):\n${link}\n\nIf it was not you, ignore this email; your password stays as it is.`,
       },
-      now
+      now,
     ),
   ]);
   deliverSoon(context);
@@ -93,7 +93,7 @@ export async function resetPassword(context: AppContext, token: string, password
         subject: "Your password was changed",
         text: "The password of your account was just changed and every session was signed out. If this was not you, reset your password now.",
       },
-      now
+      now,
     ),
   ]);
   await closeChatSockets(context, claimed.userId, { allBut: null });

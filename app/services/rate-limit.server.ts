@@ -86,14 +86,22 @@ export function addressLimitScale(env: Env): number {
 export function clientAddress(request: Request): string {
   const address = request.headers.get("CF-Connecting-IP") ?? "unknown";
   if (!address.includes(":")) return address;
-  const literal = address.replace(/^\[|\]$/g, "").split("%")[0]!.toLowerCase();
+  const literal = address
+    .replace(/^\[|\]$/g, "")
+    .split("%")[0]!
+    .toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(literal);
   if (mapped) return mapped[1]!;
   const groups = ipv6Groups(literal);
   if (groups && groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join(".");
   }
-  return groups ? `${groups.slice(0, 4).map((group) => group.toString(16)).join(":")}::/64` : address;
+  return groups
+    ? `${groups
+        .slice(0, 4)
+        .map((group) => group.toString(16))
+        .join(":")}::/64`
+    : address;
 }
 
 /** Counts one use of `rule` by `subject` in this request's context; false when the limit is passed. */

@@ -113,10 +113,7 @@ export type IconUpdate = { ok: true; icon: string | null; message: string } | { 
 /** Looks the icon up again and stores it (null shows the product favicon); the write is for the owner's row only. */
 export async function updateSiteIcon(context: AppContext, userId: string, site: { id: string; url: string }): Promise<IconUpdate> {
   const owned = and(eq(sites.id, site.id), eq(sites.userId, userId));
-  if (
-    !(await allow(context, RATE_LIMITS.iconUpdatesPerSite, site.id)) ||
-    !(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))
-  ) {
+  if (!(await allow(context, RATE_LIMITS.iconUpdatesPerSite, site.id)) || !(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) {
     return { ok: false, status: 429, message: messages.tooManyIconUpdates };
   }
   const icon = await discoverSiteIcon(site.url, safeFetchOptionsFor(context.env, context.db));

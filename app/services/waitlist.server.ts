@@ -15,7 +15,13 @@ export interface WaitlistEntry {
 /** Each email is stored once: the first entry stands (nobody can rewrite another person's entry by their email). */
 export async function joinWaitlist(db: Database, entry: WaitlistEntry, now: number): Promise<void> {
   const email = entry.email?.trim().toLowerCase() || null;
-  const details = { url: entry.url, host: normaliseHost(entry.url) ?? entry.url, category: entry.category, description: entry.description, source: entry.source };
+  const details = {
+    url: entry.url,
+    host: normaliseHost(entry.url) ?? entry.url,
+    category: entry.category,
+    description: entry.description,
+    source: entry.source,
+  };
   await db
     .insert(betaSignups)
     .values({ id: newId(), email, ...details, createdAt: now })

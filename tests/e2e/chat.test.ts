@@ -16,7 +16,7 @@ function offerBetween(a: { host: string }, b: { host: string }): string {
     }, ${now}, ${now});
      INSERT INTO offer_entries (offer_id, user_id, site_id, role, create_content_type, provide_materials, updated_at) VALUES
        ('${offerId}', ${user(a.host)}, ${site(a.host)}, 'sender', 'blog-post', '["logo"]', ${now}),
-       ('${offerId}', ${user(b.host)}, ${site(b.host)}, 'receiver', 'feature', '["logo"]', ${now});`
+       ('${offerId}', ${user(b.host)}, ${site(b.host)}, 'receiver', 'feature', '["logo"]', ${now});`,
   );
   return offerId;
 }

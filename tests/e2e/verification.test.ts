@@ -83,7 +83,10 @@ describe.each(modes)("verifying a new site through the dev web sandbox $name", (
 
     // Verified, the new user can send a proposal from the market.
     await page.goto("/market");
-    const affordable = page.locator('[data-testid="post-card"]').filter({ hasText: /Trade for ([5-9]|1\d|20) connects/ }).first();
+    const affordable = page
+      .locator('[data-testid="post-card"]')
+      .filter({ hasText: /Trade for ([5-9]|1\d|20) connects/ })
+      .first();
     await affordable.click();
     const proposal = page.locator(".proposal");
     await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
@@ -93,7 +96,9 @@ describe.each(modes)("verifying a new site through the dev web sandbox $name", (
     expect(sql<{ n: number }>(`SELECT COUNT(*) AS n FROM offers o JOIN sites s ON s.id = o.sender_site_id WHERE s.host = '${host}'`)[0]?.n).toBe(1);
 
     // Only the sandbox host's unreachable icon may fail to load in the browser.
-    expect(unexpected(errors).filter((error) => !/net::ERR_(NAME_NOT_RESOLVED|CONNECTION_REFUSED|INTERNET_DISCONNECTED|ADDRESS_UNREACHABLE)/.test(error))).toEqual([]);
+    expect(
+      unexpected(errors).filter((error) => !/net::ERR_(NAME_NOT_RESOLVED|CONNECTION_REFUSED|INTERNET_DISCONNECTED|ADDRESS_UNREACHABLE)/.test(error)),
+    ).toEqual([]);
     await close();
   });
 });

@@ -83,7 +83,7 @@ async function connect(chatId: string, cookie: string): Promise<TestSocket> {
 
 async function outboxFor(userId: string) {
   const { results } = await env.DB.prepare(
-    "SELECT subject, text_body AS text, kind FROM email_outbox WHERE to_address = (SELECT email FROM users WHERE id = ?) AND kind = 'chat-messages' ORDER BY created_at"
+    "SELECT subject, text_body AS text, kind FROM email_outbox WHERE to_address = (SELECT email FROM users WHERE id = ?) AND kind = 'chat-messages' ORDER BY created_at",
   )
     .bind(userId)
     .all<{ subject: string; text: string; kind: string }>();
@@ -129,7 +129,7 @@ describe("opening a conversation", () => {
   it("the list starts empty with the specified text, and shows each conversation newest first", async () => {
     const newcomer = await signUp();
     expect(await read(await get(MESSAGES_PAGE, { cookie: newcomer.cookie }))).toContain(
-      "You do not have any messages yet start a chat through offers or trades."
+      "You do not have any messages yet start a chat through offers or trades.",
     );
 
     const a = await trader();
@@ -155,7 +155,7 @@ describe("opening a conversation", () => {
     expect(location).toBe("/mysite/offers?notice=chat-failed");
     expect(await read(await get(location, { cookie: stranger.cookie }))).toContain("Could not open chat. Please try again.");
     expect(await openChat(stranger.cookie, { listing: "no-such-listing", returnTo: "https://evil.example/" })).toBe(
-      `${MESSAGES_PAGE}?notice=chat-failed`
+      `${MESSAGES_PAGE}?notice=chat-failed`,
     );
     const { results } = await env.DB.prepare("SELECT id FROM chats WHERE user_a_id = ? OR user_b_id = ?")
       .bind(stranger.userId, stranger.userId)
@@ -173,7 +173,7 @@ describe("opening a conversation", () => {
     const owner = await trader();
     const { listingId } = await listSite(owner.userId, { host: uniqueHost("own") });
     expect(await openChat(owner.cookie, { listing: listingId, returnTo: `/market?post=${listingId}` })).toBe(
-      `/market?post=${listingId}&notice=chat-failed`
+      `/market?post=${listingId}&notice=chat-failed`,
     );
   });
 });
@@ -187,7 +187,7 @@ describe("a conversation without JavaScript", () => {
     expect(sent.headers.get("Location")).toBe(`${MESSAGES_PAGE}?chatId=${chatId}#latest`);
 
     const chat = await env.DB.prepare(
-      "SELECT last_message, last_sender_id, last_message_id, user_a_read_id, user_b_read_id, user_a_id FROM chats WHERE id = ?"
+      "SELECT last_message, last_sender_id, last_message_id, user_a_read_id, user_b_read_id, user_a_id FROM chats WHERE id = ?",
     )
       .bind(chatId)
       .first<{
@@ -228,7 +228,7 @@ describe("a conversation without JavaScript", () => {
     // 4,000 characters after trimming is allowed.
     expect((await sendMessage(a.cookie, chatId, `  ${"y".repeat(4000)}  `)).status).toBe(302);
     const stored = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) =>
-      state.storage.sql.exec<{ n: number; length: number }>("SELECT count(*) AS n, max(length(text)) AS length FROM messages").one()
+      state.storage.sql.exec<{ n: number; length: number }>("SELECT count(*) AS n, max(length(text)) AS length FROM messages").one(),
     );
     expect(stored).toEqual({ n: 1, length: 4000 });
   });
@@ -328,7 +328,7 @@ describe("the conversation's live socket", () => {
     aSocket.send({ type: "send", clientId: "after-the-eviction", text: "after eviction" });
     expect((await bSocket.received("message", 4)).at(-1)!.message).toMatchObject({ id: 4, text: "after eviction", senderId: a.userId });
     expect((await connect(chatId, a.cookie).then((third) => third.received("presence", 1))).at(-1)!.activeUserIds).toEqual(
-      [a.userId, b.userId].sort()
+      [a.userId, b.userId].sort(),
     );
 
     const lastSeen = 4;
@@ -348,7 +348,7 @@ describe("the conversation's live socket", () => {
     back.send({ type: "send", clientId: "b-retry-0001", text: "sent once" });
     await back.received("message", 2);
     const count = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) =>
-      state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages WHERE text = 'sent once'").one()
+      state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM messages WHERE text = 'sent once'").one(),
     );
     expect(count.n).toBe(1);
     aSocket.socket.close();
@@ -529,7 +529,7 @@ describe("sockets and sessions", () => {
     await bSocket.received("message", 1);
     const readMarks = () =>
       env.DB.prepare(
-        "SELECT last_message_id AS last, CASE WHEN user_a_id = ? THEN user_a_read_id ELSE user_b_read_id END AS read FROM chats WHERE id = ?"
+        "SELECT last_message_id AS last, CASE WHEN user_a_id = ? THEN user_a_read_id ELSE user_b_read_id END AS read FROM chats WHERE id = ?",
       )
         .bind(b.userId, chatId)
         .first<{ last: number; read: number }>();

@@ -18,7 +18,7 @@ async function queue(userId: string, kind: string, text = "Something happened on
 
 async function rowOf(id: string) {
   return env.DB.prepare(
-    "SELECT status, attempts, next_attempt_at, last_error, transport, provider_message_id, text_body FROM email_outbox WHERE id = ?"
+    "SELECT status, attempts, next_attempt_at, last_error, transport, provider_message_id, text_body FROM email_outbox WHERE id = ?",
   )
     .bind(id)
     .first<{
@@ -162,7 +162,7 @@ describe("delivering the outbox", () => {
     const row = await queue(user.userId, "offer", "Hanging provider test.");
     vi.spyOn(globalThis, "fetch").mockImplementation(
       (_input: RequestInfo | URL, init?: RequestInit) =>
-        new Promise((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason)))
+        new Promise((_resolve, reject) => init?.signal?.addEventListener("abort", () => reject(init.signal!.reason))),
     );
     const start = later();
     const began = Date.now();
@@ -196,8 +196,8 @@ describe("delivering the outbox", () => {
         .then((text) =>
           text.includes("refuses")
             ? Response.json({ ErrorCode: 300, Message: "Invalid email request" }, { status: 422 })
-            : Response.json({ ErrorCode: 0, MessageID: "pm-1" })
-        )
+            : Response.json({ ErrorCode: 0, MessageID: "pm-1" }),
+        ),
     );
     await deliverOutbox(db, postmarkEnv, later());
     const [call] = forRow(sent, "Postmark accepts");
@@ -265,7 +265,7 @@ describe("turning notification emails off", () => {
     const response = await post(
       `/unsubscribe?token=${token}`,
       { "List-Unsubscribe": "One-Click" },
-      { headers: { Origin: "", "Sec-Fetch-Site": "" } }
+      { headers: { Origin: "", "Sec-Fetch-Site": "" } },
     );
     expect(response.status).toBe(200);
     expect(await wanted(user.userId)).toBe(0);
@@ -275,7 +275,7 @@ describe("turning notification emails off", () => {
     const user = await signUp();
     const before = await queue(user.userId, "offer", "Queued before turning off.");
     expect((await post("/mysite/settings", { intent: "email-preferences" }, { cookie: user.cookie })).headers.get("Location")).toBe(
-      "/mysite/settings?notice=email-preferences-saved"
+      "/mysite/settings?notice=email-preferences-saved",
     );
     expect(await wanted(user.userId)).toBe(0);
     expect(await read(await get("/mysite/settings", { cookie: user.cookie }))).not.toMatch(/name="notificationEmails" value="on" checked/);

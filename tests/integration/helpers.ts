@@ -85,7 +85,6 @@ export async function signUp(email = newEmail(), url = `site-${crypto.randomUUID
   return { email, url, cookie, userId: user!.id };
 }
 
-
 /** Puts a site with a listing into the market directly (verification and audits come from later features). */
 export async function listSite(
   userId: string,
@@ -107,12 +106,9 @@ export async function listSite(
       site.score === undefined ? 50 : site.score,
       JSON.stringify(site.tags ?? []),
     ),
-    env.DB.prepare("INSERT INTO listings (id, site_id, user_id, connects, content_types, materials) VALUES (?, ?, ?, ?, '[\"blog-post\"]', '[\"logo\"]')").bind(
-      listingId,
-      siteId,
-      userId,
-      site.connects ?? 10,
-    ),
+    env.DB.prepare(
+      "INSERT INTO listings (id, site_id, user_id, connects, content_types, materials) VALUES (?, ?, ?, ?, '[\"blog-post\"]', '[\"logo\"]')",
+    ).bind(listingId, siteId, userId, site.connects ?? 10),
   ]);
   return { siteId, listingId };
 }
@@ -133,7 +129,11 @@ export async function read(response: Response): Promise<string> {
 export async function devFetch(path: string, init: RequestInit & { headers?: Record<string, string> } = {}, vars: Record<string, string> = {}) {
   const ctx = createExecutionContext();
   const response = await worker.fetch(
-    new Request(`http://localhost:8787${path}`, { redirect: "manual", ...init, headers: { Host: "localhost:8787", Origin: "http://localhost:8787", ...init.headers } }) as never,
+    new Request(`http://localhost:8787${path}`, {
+      redirect: "manual",
+      ...init,
+      headers: { Host: "localhost:8787", Origin: "http://localhost:8787", ...init.headers },
+    }) as never,
     { ...(env as unknown as Record<string, unknown>), ENVIRONMENT: "development", DEV_WEB_SANDBOX: "0", ...vars } as never,
     ctx,
   );

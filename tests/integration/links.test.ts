@@ -60,10 +60,19 @@ describe("the dev web sandbox", () => {
     const published = await local("/dev/sites", {
       method: "POST",
       headers: {},
-      body: new URLSearchParams({ intent: "publish", host: "Sandboxed.com", path: "/", contentType: "text/html; charset=utf-8", body: "<html><head></head></html>" }),
+      body: new URLSearchParams({
+        intent: "publish",
+        host: "Sandboxed.com",
+        path: "/",
+        contentType: "text/html; charset=utf-8",
+        body: "<html><head></head></html>",
+      }),
     });
     expect(published.headers.get("Location")).toBe("/dev/sites?published=sandboxed.com%2F&host=sandboxed.com");
-    expect(await env.DB.prepare("SELECT host, path FROM dev_sandbox_pages WHERE host = 'sandboxed.com'").first()).toEqual({ host: "sandboxed.com", path: "/" });
+    expect(await env.DB.prepare("SELECT host, path FROM dev_sandbox_pages WHERE host = 'sandboxed.com'").first()).toEqual({
+      host: "sandboxed.com",
+      path: "/",
+    });
 
     const refused = await local("/dev/sites", {
       method: "POST",

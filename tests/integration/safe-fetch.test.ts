@@ -62,7 +62,11 @@ describe("the safe fetch", () => {
       "https://www.garden-notes.com/home": html("home"),
     });
     const result = await safeFetch("http://garden-notes.com/", options);
-    expect(result).toMatchObject({ ok: true, url: "https://www.garden-notes.com/home", redirects: ["http://garden-notes.com/", "https://garden-notes.com/", "https://garden-notes.com/home"] });
+    expect(result).toMatchObject({
+      ok: true,
+      url: "https://www.garden-notes.com/home",
+      redirects: ["http://garden-notes.com/", "https://garden-notes.com/", "https://garden-notes.com/home"],
+    });
     expect(web.requests.every((request) => request.redirect === "manual")).toBe(true);
   });
 
@@ -138,7 +142,11 @@ describe("the safe fetch", () => {
     });
     expect(await safeFetch("https://unresolved.com/", options)).toMatchObject({ ok: false, reason: "name_not_found" });
     expect(await safeFetch("https://cert.com/", options)).toMatchObject({ ok: false, reason: "unreachable" });
-    expect(await safeFetch("https://nowhere-at-all.com/", options)).toMatchObject({ ok: false, reason: "name_not_found", message: messages.fetchNameNotFound });
+    expect(await safeFetch("https://nowhere-at-all.com/", options)).toMatchObject({
+      ok: false,
+      reason: "name_not_found",
+      message: messages.fetchNameNotFound,
+    });
     expect(await safeFetch("https://down.com/", options)).toMatchObject({ ok: false, reason: "unreachable", message: messages.fetchUnreachable });
   });
 });

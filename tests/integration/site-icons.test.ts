@@ -7,7 +7,8 @@ import { html, image, mockWeb, type Page } from "./web-mock";
 afterEach(() => vi.restoreAllMocks());
 
 async function iconOf(userId: string) {
-  return (await env.DB.prepare("SELECT icon FROM sites WHERE user_id = ? ORDER BY created_at LIMIT 1").bind(userId).first<{ icon: string | null }>())!.icon;
+  return (await env.DB.prepare("SELECT icon FROM sites WHERE user_id = ? ORDER BY created_at LIMIT 1").bind(userId).first<{ icon: string | null }>())!
+    .icon;
 }
 
 const head = (links: string) => html(`<!doctype html><html><head><title>Home</title>${links}</head><body><h1>Hi</h1></body></html>`);
@@ -40,8 +41,16 @@ describe("the site icon edit control", () => {
     ["apple-touch-icon only", '<link rel="apple-touch-icon" href="/apple.png">', (host: string) => `https://${host}/apple.png`],
     ["a protocol-relative CDN address", '<link rel="icon" href="//cdn.iconhost.com/i.png">', () => "https://cdn.iconhost.com/i.png"],
     ["an http address, read over https", '<link rel="icon" href="http://cdn.iconhost.com/i.png">', () => "https://cdn.iconhost.com/i.png"],
-    ["a relative address under <base>", '<base href="https://cdn.iconhost.com/assets/"><link rel="icon" href="i.png">', () => "https://cdn.iconhost.com/assets/i.png"],
-    ["the page's own icon before the apple one", '<link rel="apple-touch-icon" href="/apple.png"><link rel="icon" href="/own.png">', (host: string) => `https://${host}/own.png`],
+    [
+      "a relative address under <base>",
+      '<base href="https://cdn.iconhost.com/assets/"><link rel="icon" href="i.png">',
+      () => "https://cdn.iconhost.com/assets/i.png",
+    ],
+    [
+      "the page's own icon before the apple one",
+      '<link rel="apple-touch-icon" href="/apple.png"><link rel="icon" href="/own.png">',
+      (host: string) => `https://${host}/own.png`,
+    ],
   ])("finds %s", async (_, links, expected) => {
     const { user, icon } = await updateIconWith((host) => ({
       [`https://${host}/`]: head(links),

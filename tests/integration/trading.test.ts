@@ -13,11 +13,15 @@ async function balances(userId: string) {
 
 /** Every change of a balance is a ledger entry: the sums must equal the balances. */
 async function expectLedgerMatches(userId: string) {
-  const sums = await env.DB.prepare("SELECT coalesce(sum(amount), 0) AS connects, coalesce(sum(held), 0) AS held FROM connect_ledger WHERE user_id = ?")
+  const sums = await env.DB.prepare(
+    "SELECT coalesce(sum(amount), 0) AS connects, coalesce(sum(held), 0) AS held FROM connect_ledger WHERE user_id = ?",
+  )
     .bind(userId)
     .first();
   expect(sums).toEqual(await balances(userId));
-  const lots = await env.DB.prepare("SELECT coalesce(sum(remaining), 0) AS n FROM connect_lots WHERE user_id = ?").bind(userId).first<{ n: number }>();
+  const lots = await env.DB.prepare("SELECT coalesce(sum(remaining), 0) AS n FROM connect_lots WHERE user_id = ?")
+    .bind(userId)
+    .first<{ n: number }>();
   expect(lots!.n).toBe((await balances(userId))!.connects);
 }
 
@@ -28,7 +32,9 @@ async function latestOfferOf(senderId: string) {
 }
 
 async function mailsTo(email: string) {
-  const rows = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_address = ? AND kind = 'offer' ORDER BY created_at").bind(email).all<{ subject: string }>();
+  const rows = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_address = ? AND kind = 'offer' ORDER BY created_at")
+    .bind(email)
+    .all<{ subject: string }>();
   return rows.results.map((row) => row.subject);
 }
 
@@ -47,7 +53,9 @@ describe("a trade from proposal to two completed deliveries", () => {
     expect(offer).toMatchObject({ status: "pending", connects: 7 });
     expect(await balances(a.userId)).toEqual({ connects: 13, held: 7 });
     await expectLedgerMatches(a.userId);
-    const entries = await env.DB.prepare("SELECT role, create_content_type, provide_materials, status FROM offer_entries WHERE offer_id = ? ORDER BY role DESC")
+    const entries = await env.DB.prepare(
+      "SELECT role, create_content_type, provide_materials, status FROM offer_entries WHERE offer_id = ? ORDER BY role DESC",
+    )
       .bind(offer.id)
       .all();
     expect(entries.results).toEqual([
@@ -55,10 +63,16 @@ describe("a trade from proposal to two completed deliveries", () => {
       { role: "receiver", create_content_type: "feature", provide_materials: '["short-description"]', status: "not_started" },
     ]);
 
-    const accepted = await act(b.cookie, offer.id, [["intent", "accept"], ["materials", "blog-content"], ["materials", "logo"]]);
+    const accepted = await act(b.cookie, offer.id, [
+      ["intent", "accept"],
+      ["materials", "blog-content"],
+      ["materials", "logo"],
+    ]);
     expect(accepted.status).toBe(302);
     expect((await latestOfferOf(a.userId))!.status).toBe("accepted");
-    const senderEntry = await env.DB.prepare("SELECT provide_materials FROM offer_entries WHERE offer_id = ? AND role = 'sender'").bind(offer.id).first();
+    const senderEntry = await env.DB.prepare("SELECT provide_materials FROM offer_entries WHERE offer_id = ? AND role = 'sender'")
+      .bind(offer.id)
+      .first();
     expect(senderEntry).toEqual({ provide_materials: '["blog-content","logo"]' });
     expect(await balances(a.userId)).toEqual({ connects: 13, held: 0 });
     await expectLedgerMatches(a.userId);
@@ -69,13 +83,27 @@ describe("a trade from proposal to two completed deliveries", () => {
       [`https://${partnerHost}/the-post`]: html(`<p>Read <a href="https://www.${a.url}/about">our partner</a>.</p>`),
     });
     for (const party of [a, b]) {
-      expect((await act(party.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(302);
-      const noUrl = await act(party.cookie, offer.id, [["intent", "move"], ["to", "completed"]]);
+      expect(
+        (
+          await act(party.cookie, offer.id, [
+            ["intent", "move"],
+            ["to", "in_progress"],
+          ])
+        ).status,
+      ).toBe(302);
+      const noUrl = await act(party.cookie, offer.id, [
+        ["intent", "move"],
+        ["to", "completed"],
+      ]);
       expect(noUrl.status).toBe(400);
       expect(await read(noUrl)).toContain(messages.enterContentUrl);
       // Each side delivers on the site it trades with: A on its own site, B on its listed one.
       const own = party === a ? a.url : partnerHost;
-      const done = await act(party.cookie, offer.id, [["intent", "move"], ["to", "completed"], ["contentUrl", `https://${own}/the-post`]]);
+      const done = await act(party.cookie, offer.id, [
+        ["intent", "move"],
+        ["to", "completed"],
+        ["contentUrl", `https://${own}/the-post`],
+      ]);
       expect(done.status).toBe(302);
     }
     const final = await env.DB.prepare("SELECT user_id, status, content_url FROM offer_entries WHERE offer_id = ?").bind(offer.id).all();
@@ -119,7 +147,9 @@ describe("proposals are checked on the server", () => {
     const refused = await propose(unverified.cookie, cheap);
     expect(refused.status).toBe(403);
     expect(await read(refused)).toContain(messages.verifyYourWebsite);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id IN (?, ?)").bind(a.userId, unverified.userId).first()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id IN (?, ?)").bind(a.userId, unverified.userId).first()).toEqual(
+      { n: 0 },
+    );
   });
 
   it("refuses a proposal to one's own listing and a second pending one for the same post", async () => {
@@ -151,7 +181,14 @@ describe("only the right party can act", () => {
     expect((await act(a.cookie, offer.id, [["intent", "decline"]])).status).toBe(403);
     expect((await act(b.cookie, offer.id, [["intent", "rescind"]])).status).toBe(403);
     expect((await act(a.cookie, offer.id, [["intent", "trash"]])).status).toBe(409);
-    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(409);
+    expect(
+      (
+        await act(a.cookie, offer.id, [
+          ["intent", "move"],
+          ["to", "in_progress"],
+        ])
+      ).status,
+    ).toBe(409);
     for (const intent of ["accept", "decline", "rescind", "trash"]) {
       expect((await act(stranger.cookie, offer.id, [["intent", intent]])).status).toBe(404);
     }
@@ -162,18 +199,83 @@ describe("only the right party can act", () => {
     expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(409);
     expect((await act(b.cookie, offer.id, [["intent", "decline"]])).status).toBe(409);
     expect((await act(a.cookie, offer.id, [["intent", "rescind"]])).status).toBe(409);
-    expect((await act(stranger.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(404);
+    expect(
+      (
+        await act(stranger.cookie, offer.id, [
+          ["intent", "move"],
+          ["to", "in_progress"],
+        ])
+      ).status,
+    ).toBe(404);
     // Not started cannot jump to completed; completed is final.
-    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "completed"], ["contentUrl", "https://a.example/x"]])).status).toBe(409);
-    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "stopped"]])).status).toBe(409);
-    await act(a.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]]);
-    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "stopped"]])).status).toBe(302);
-    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(302);
+    expect(
+      (
+        await act(a.cookie, offer.id, [
+          ["intent", "move"],
+          ["to", "completed"],
+          ["contentUrl", "https://a.example/x"],
+        ])
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await act(a.cookie, offer.id, [
+          ["intent", "move"],
+          ["to", "stopped"],
+        ])
+      ).status,
+    ).toBe(409);
+    await act(a.cookie, offer.id, [
+      ["intent", "move"],
+      ["to", "in_progress"],
+    ]);
+    expect(
+      (
+        await act(a.cookie, offer.id, [
+          ["intent", "move"],
+          ["to", "stopped"],
+        ])
+      ).status,
+    ).toBe(302);
+    expect(
+      (
+        await act(a.cookie, offer.id, [
+          ["intent", "move"],
+          ["to", "in_progress"],
+        ])
+      ).status,
+    ).toBe(302);
     mockWeb({ [`https://${a.url}/x`]: html(`<a href="https://${rulesHost}/">partner</a>`) });
-    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "completed"], ["contentUrl", `https://${a.url}/x`]])).status).toBe(302);
-    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "stopped"]])).status).toBe(409);
-    expect((await act(a.cookie, offer.id, [["intent", "move"], ["to", "in_progress"]])).status).toBe(409);
-    const bad = await act(b.cookie, offer.id, [["intent", "move"], ["to", "in_progress"], ["contentUrl", "javascript:alert(1)"]]);
+    expect(
+      (
+        await act(a.cookie, offer.id, [
+          ["intent", "move"],
+          ["to", "completed"],
+          ["contentUrl", `https://${a.url}/x`],
+        ])
+      ).status,
+    ).toBe(302);
+    expect(
+      (
+        await act(a.cookie, offer.id, [
+          ["intent", "move"],
+          ["to", "stopped"],
+        ])
+      ).status,
+    ).toBe(409);
+    expect(
+      (
+        await act(a.cookie, offer.id, [
+          ["intent", "move"],
+          ["to", "in_progress"],
+        ])
+      ).status,
+    ).toBe(409);
+    const bad = await act(b.cookie, offer.id, [
+      ["intent", "move"],
+      ["to", "in_progress"],
+      ["contentUrl", "javascript:alert(1)"],
+    ]);
     expect(bad.status).toBe(400);
   });
 });
@@ -263,12 +365,20 @@ describe("the daily job with a controlled clock", () => {
         a.userId,
         soon,
       ),
-      env.DB.prepare("INSERT INTO connect_ledger (id, user_id, kind, amount, lot_id) VALUES (?, ?, 'purchase', 30, ?)").bind(crypto.randomUUID(), a.userId, `soon-${a.userId}`),
+      env.DB.prepare("INSERT INTO connect_ledger (id, user_id, kind, amount, lot_id) VALUES (?, ?, 'purchase', 30, ?)").bind(
+        crypto.randomUUID(),
+        a.userId,
+        `soon-${a.userId}`,
+      ),
       env.DB.prepare("UPDATE users SET connects = connects + 30 WHERE id = ?").bind(a.userId),
     ]);
     const { listingId } = await listSite(b.userId, { host: uniqueHost("soon"), connects: 10 });
     await propose(a.cookie, listingId);
-    const parts = await env.DB.prepare("SELECT lot_id, amount FROM connect_hold_parts p JOIN offers o ON o.id = p.offer_id WHERE o.sender_user_id = ?").bind(a.userId).all();
+    const parts = await env.DB.prepare(
+      "SELECT lot_id, amount FROM connect_hold_parts p JOIN offers o ON o.id = p.offer_id WHERE o.sender_user_id = ?",
+    )
+      .bind(a.userId)
+      .all();
     expect(parts.results).toEqual([{ lot_id: `soon-${a.userId}`, amount: 10 }]);
     expect(await balances(a.userId)).toEqual({ connects: 40, held: 10 });
 
@@ -300,7 +410,9 @@ describe("email written with the change it reports", () => {
   /** Makes the outbox refuse email to one address, as a failing write would. */
   async function breakOutboxFor(email: string) {
     const name = `fail_${crypto.randomUUID().replaceAll("-", "")}`;
-    await env.DB.prepare(`CREATE TRIGGER ${name} BEFORE INSERT ON email_outbox WHEN NEW.to_address = '${email}' BEGIN SELECT RAISE(ABORT, 'outbox down'); END`).run();
+    await env.DB.prepare(
+      `CREATE TRIGGER ${name} BEFORE INSERT ON email_outbox WHEN NEW.to_address = '${email}' BEGIN SELECT RAISE(ABORT, 'outbox down'); END`,
+    ).run();
     return () => env.DB.prepare(`DROP TRIGGER ${name}`).run();
   }
 
@@ -347,7 +459,9 @@ describe("email written with the change it reports", () => {
     const { listingId } = await listSite(b.userId, { host: uniqueHost("late"), connects: 5 });
     await propose(a.cookie, listingId);
     const offer = (await latestOfferOf(a.userId))!;
-    await env.DB.prepare("UPDATE offers SET answer_by = ? WHERE id = ?").bind(Date.now() - 1_000, offer.id).run();
+    await env.DB.prepare("UPDATE offers SET answer_by = ? WHERE id = ?")
+      .bind(Date.now() - 1_000, offer.id)
+      .run();
     const late = await act(b.cookie, offer.id, [["intent", "accept"]]);
     expect(late.status).toBe(409);
     expect(await read(late)).toContain(messages.offerAnswerWindowOver);
@@ -369,12 +483,22 @@ describe("email written with the change it reports", () => {
       },
     });
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() + 15 * DAY }), { ...env, DB: counted } as never, ctx);
+    await worker.scheduled(
+      createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() + 15 * DAY }),
+      { ...env, DB: counted } as never,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id = ? AND status = 'expired'").bind(a.userId).first()).toEqual({ n: 12 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id = ? AND status = 'expired'").bind(a.userId).first()).toEqual({
+      n: 12,
+    });
     expect((await mailsTo(a.email)).filter((subject) => subject === "Your offer got no answer")).toHaveLength(12);
-    const text = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND subject = 'Your offer got no answer' LIMIT 1").bind(a.email).first<{ text_body: string }>();
-    expect(text!.text_body).toMatch(/^many\d+-[0-9a-f]{8}\.com did not answer your offer in 14 days\. The 1 connects it held are back in your balance\.\n\nSee it here: https:\/\/market\.test\/mysite\/offers\?offer=/);
+    const text = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND subject = 'Your offer got no answer' LIMIT 1")
+      .bind(a.email)
+      .first<{ text_body: string }>();
+    expect(text!.text_body).toMatch(
+      /^many\d+-[0-9a-f]{8}\.com did not answer your offer in 14 days\. The 1 connects it held are back in your balance\.\n\nSee it here: https:\/\/market\.test\/mysite\/offers\?offer=/,
+    );
     expect(await balances(a.userId)).toEqual({ connects: 20, held: 0 });
     // The whole daily job, every part of it, for 12 offers: a fixed number of statements, not three per offer.
     expect(statements).toBeLessThan(25);
@@ -404,7 +528,10 @@ describe("races", () => {
       const { listingId } = await listSite(b.userId, { host: uniqueHost("race"), connects: 7 });
       await propose(a.cookie, listingId);
       const offer = (await latestOfferOf(a.userId))!;
-      const [accept, rescind] = await Promise.all([act(b.cookie, offer.id, [["intent", "accept"]]), act(a.cookie, offer.id, [["intent", "rescind"]])]);
+      const [accept, rescind] = await Promise.all([
+        act(b.cookie, offer.id, [["intent", "accept"]]),
+        act(a.cookie, offer.id, [["intent", "rescind"]]),
+      ]);
       expect([accept.status, rescind.status].sort()).toEqual([302, 409]);
       const status = (await latestOfferOf(a.userId))!.status;
       expect(status).toBe(accept.status === 302 ? "accepted" : "rescind");

@@ -23,7 +23,8 @@ async function siteOf(userId: string) {
 }
 
 const tagOf = (token: string) => `<meta name="backlink-verification" content="${token}">`;
-const homeWith = (head: string, body = "<h1>Welcome</h1>") => html(`<!doctype html><html lang="en"><head><title>Home</title>${head}</head><body>${body}</body></html>`);
+const homeWith = (head: string, body = "<h1>Welcome</h1>") =>
+  html(`<!doctype html><html lang="en"><head><title>Home</title>${head}</head><body>${body}</body></html>`);
 
 function check(cookie: string, at?: number) {
   return post("/mysite/verify", { intent: "check" }, { cookie, at });
@@ -74,12 +75,20 @@ describe("the Verify Site page", () => {
     expect(dashboard).toContain(">Verified<");
 
     // Listed at a price, the verified site is in other users' market; and it can send proposals.
-    await post("/mysite/settings", { description: "A site about small-space gardening and balcony vegetables.", listed: "on", connects: "4", contentTypes: "blog-post" }, { cookie: user.cookie });
+    await post(
+      "/mysite/settings",
+      { description: "A site about small-space gardening and balcony vegetables.", listed: "on", connects: "4", contentTypes: "blog-post" },
+      { cookie: user.cookie },
+    );
     const other = await signUp();
     expect(await read(await get(`/search?term=${user.url}`, { cookie: other.cookie }))).toContain(user.url);
     const owner = await signUp();
     const { listingId } = await listSite(owner.userId, { host: `listed-${crypto.randomUUID().slice(0, 6)}.com`, connects: 3 });
-    const proposal = await post(`/market?post=${listingId}`, { intent: "propose", listingId, myContentType: "blog-post", theirContentType: "feature" }, { cookie: user.cookie });
+    const proposal = await post(
+      `/market?post=${listingId}`,
+      { intent: "propose", listingId, myContentType: "blog-post", theirContentType: "feature" },
+      { cookie: user.cookie },
+    );
     expect(proposal.status).toBe(302);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id = ?").bind(user.userId).first()).toEqual({ n: 1 });
   });
@@ -88,7 +97,10 @@ describe("the Verify Site page", () => {
     ["the tag is missing", (_: string) => homeWith('<meta name="description" content="Gardening">')],
     ["the tag is in the body only", (token: string) => homeWith("", `<p>${tagOf(token)}</p>`)],
     ["the tag has another token", (_: string) => homeWith(tagOf("someoneelsestoken"))],
-    ["the tag comes after the head has ended", (token: string) => html(`<html><head><title>x</title></head><body><div>hi</div>${tagOf(token)}</body></html>`)],
+    [
+      "the tag comes after the head has ended",
+      (token: string) => html(`<html><head><title>x</title></head><body><div>hi</div>${tagOf(token)}</body></html>`),
+    ],
   ])("does not verify when %s: 'Could not find your tag' and 'Check again'", async (_, page) => {
     const { user, response, after } = await signUpAndCheck(page);
     expect(response.headers.get("Location")).toBe("/mysite/verify");
@@ -108,9 +120,13 @@ describe("the Verify Site page", () => {
   it("reads malformed HTML the way browsers do", async () => {
     const noHeadTag = await signUpAndCheck((token) => html(`<!DOCTYPE html><META NAME="Backlink-Verification" CONTENT="${token}"><p>Hello`));
     expect(noHeadTag.after.verified).toBe(1);
-    const brokenTitle = await signUpAndCheck((token) => html(`<html><head><meta name=backlink-verification content=${token}><title>Oops</titl><body><p>never closed`));
+    const brokenTitle = await signUpAndCheck((token) =>
+      html(`<html><head><meta name=backlink-verification content=${token}><title>Oops</titl><body><p>never closed`),
+    );
     expect(brokenTitle.after.verified).toBe(1);
-    const unclosedAttribute = await signUpAndCheck((token) => html(`<html><head><meta name="keywords" content="a><title>x</title>${tagOf(token)}</head></html>`));
+    const unclosedAttribute = await signUpAndCheck((token) =>
+      html(`<html><head><meta name="keywords" content="a><title>x</title>${tagOf(token)}</head></html>`),
+    );
     expect(unclosedAttribute.after.verified).toBe(0);
   });
 
@@ -133,16 +149,22 @@ describe("the Verify Site page", () => {
     expect(huge.after.verified).toBe(1);
     expect(bodies[0]!.state.pulled).toBeLessThan(512 * 1024);
 
-    const endlessHead = await signUpAndCheck(() => () => new Response(endlessBytes(50 * 1024 * 1024, "<html><head><title>").stream, { headers: { "Content-Type": "text/html" } }));
+    const endlessHead = await signUpAndCheck(
+      () => () => new Response(endlessBytes(50 * 1024 * 1024, "<html><head><title>").stream, { headers: { "Content-Type": "text/html" } }),
+    );
     expect(endlessHead.after).toMatchObject({ verified: 0, verification_error: messages.fetchTooLarge });
     expect(await read(await get("/mysite/verify", { cookie: endlessHead.user.cookie }))).toContain(messages.fetchTooLarge);
   });
 
   it("reads a page in a charset the reader does not know, and a big page that declares its size", async () => {
-    const latin = await signUpAndCheck((token) => html(`<html><head>${tagOf(token)}</head></html>`, { headers: { "Content-Type": "text/html; charset=x-unknown-charset" } }));
+    const latin = await signUpAndCheck((token) =>
+      html(`<html><head>${tagOf(token)}</head></html>`, { headers: { "Content-Type": "text/html; charset=x-unknown-charset" } }),
+    );
     expect(latin.response.status).toBe(302);
     expect(latin.after.verified).toBe(1);
-    const utf16 = await signUpAndCheck((token) => html(`<html><head>${tagOf(token)}</head></html>`, { headers: { "Content-Type": "text/html; charset=utf-16" } }));
+    const utf16 = await signUpAndCheck((token) =>
+      html(`<html><head>${tagOf(token)}</head></html>`, { headers: { "Content-Type": "text/html; charset=utf-16" } }),
+    );
     expect(utf16.response.status).toBe(302);
     expect(utf16.after.verified).toBe(1);
     const declared = await signUpAndCheck((token) => () => {
@@ -183,7 +205,10 @@ describe("the Verify Site page", () => {
     const elsewhere = await signUp();
     const token = (await siteOf(elsewhere.userId)).verification_token;
     vi.restoreAllMocks();
-    mockWeb({ [`https://${elsewhere.url}/`]: redirectTo("https://attacker-controlled.com/"), "https://attacker-controlled.com/": homeWith(tagOf(token)) });
+    mockWeb({
+      [`https://${elsewhere.url}/`]: redirectTo("https://attacker-controlled.com/"),
+      "https://attacker-controlled.com/": homeWith(tagOf(token)),
+    });
     await check(elsewhere.cookie);
     expect(await siteOf(elsewhere.userId)).toMatchObject({ verified: 0, verification_error: messages.redirectedElsewhere });
   });
@@ -191,7 +216,10 @@ describe("the Verify Site page", () => {
   it("tries http when the https certificate or connection fails at Cloudflare's edge (52x)", async () => {
     const user = await signUp();
     const site = await siteOf(user.userId);
-    mockWeb({ [`https://${user.url}/`]: () => new Response("error code: 526", { status: 526 }), [`http://${user.url}/`]: homeWith(tagOf(site.verification_token)) });
+    mockWeb({
+      [`https://${user.url}/`]: () => new Response("error code: 526", { status: 526 }),
+      [`http://${user.url}/`]: homeWith(tagOf(site.verification_token)),
+    });
     await check(user.cookie);
     expect((await siteOf(user.userId)).verified).toBe(1);
   });
@@ -221,7 +249,9 @@ describe("the Verify Site page", () => {
 
   it("cuts a home page that never finishes at 10 seconds and says the site took too long", async () => {
     const started = Date.now();
-    const { after, response } = await signUpAndCheck(() => () => new Response(hangingBody("<html><head><title>").stream, { headers: { "Content-Type": "text/html" } }));
+    const { after, response } = await signUpAndCheck(
+      () => () => new Response(hangingBody("<html><head><title>").stream, { headers: { "Content-Type": "text/html" } }),
+    );
     const took = Date.now() - started;
     expect(response.status).toBe(302);
     expect(after).toMatchObject({ verified: 0, verification_error: messages.fetchTimeout });
@@ -243,18 +273,28 @@ describe("the Verify Site page", () => {
     const host = `contested-${crypto.randomUUID().slice(0, 6)}.com`;
     const first = await signUpAndCheck((token) => homeWith(tagOf(token)), host);
     expect(first.after.verified).toBe(1);
-    await post("/mysite/settings", { description: "Contested site with a long enough description.", listed: "on", connects: "3", contentTypes: "feature" }, { cookie: first.user.cookie });
+    await post(
+      "/mysite/settings",
+      { description: "Contested site with a long enough description.", listed: "on", connects: "3", contentTypes: "feature" },
+      { cookie: first.user.cookie },
+    );
     const owner = await signUp();
     expect(await read(await get(`/search?term=${host}`, { cookie: owner.cookie }))).toContain("Trade for 3 connects");
     const { listingId } = await listSite(owner.userId, { host: `seller-${crypto.randomUUID().slice(0, 6)}.com`, connects: 2 });
-    await post(`/market?post=${listingId}`, { intent: "propose", listingId, myContentType: "blog-post", theirContentType: "feature" }, { cookie: first.user.cookie });
+    await post(
+      `/market?post=${listingId}`,
+      { intent: "propose", listingId, myContentType: "blog-post", theirContentType: "feature" },
+      { cookie: first.user.cookie },
+    );
 
     vi.restoreAllMocks();
     const second = await signUpAndCheck((token) => homeWith(tagOf(token)), `https://www.${host}/`);
     expect(second.after.verified).toBe(1);
     const previous = await siteOf(first.user.userId);
     expect(previous).toMatchObject({ verified: 0, verified_at: null, verification_error: messages.verificationTakenOver });
-    const mail = await env.DB.prepare("SELECT subject, text_body FROM email_outbox WHERE to_address = ? AND kind = 'verification-taken-over'").bind(first.user.email).first<{ subject: string; text_body: string }>();
+    const mail = await env.DB.prepare("SELECT subject, text_body FROM email_outbox WHERE to_address = ? AND kind = 'verification-taken-over'")
+      .bind(first.user.email)
+      .first<{ subject: string; text_body: string }>();
     expect(mail?.subject).toBe(`${host} is no longer verified on your account`);
     expect(mail?.text_body).toContain("https://market.test/mysite/verify");
     expect(await env.DB.prepare("SELECT status FROM offers WHERE sender_user_id = ?").bind(first.user.userId).first()).toEqual({ status: "pending" });
@@ -280,7 +320,9 @@ describe("the monthly re-check", () => {
   }
 
   async function emailsTo(address: string) {
-    const rows = await env.DB.prepare("SELECT kind FROM email_outbox WHERE to_address = ? AND kind LIKE 'verification-%' ORDER BY created_at").bind(address).all<{ kind: string }>();
+    const rows = await env.DB.prepare("SELECT kind FROM email_outbox WHERE to_address = ? AND kind LIKE 'verification-%' ORDER BY created_at")
+      .bind(address)
+      .all<{ kind: string }>();
     return rows.results.map((row) => row.kind);
   }
 
