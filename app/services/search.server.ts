@@ -76,14 +76,31 @@ function bandCondition(query: SearchQuery): SQL | null {
   return sql`(${sql.join(parts, sql` OR `)})`;
 }
 
+/** A LIKE pattern for the term anywhere in a text, its wildcards escaped (with `ESCAPE '\\'`). */
+function likePattern(term: string): string {
+  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /**
- * A term on the site's own fields with LIKE: how short terms (which the trigram index cannot hold) are matched, and
- * how the walk in record order checks a long term (see `recordPlanCte`).
+ * A term on the site's own fields with LIKE: how short terms (which the trigram index cannot hold) are matched, in
+ * the fields `site_grams` (migrations/0020) finds their candidates in.
  */
 function termCondition(term: string): SQL {
-  const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const pattern = likePattern(term);
   return sql`(s.url LIKE ${pattern} ESCAPE '\\' OR s.description LIKE ${pattern} ESCAPE '\\'
     OR s.category LIKE ${pattern} ESCAPE '\\' OR s.tags LIKE ${pattern} ESCAPE '\\')`;
+}
+
+/**
+ * A long term on the text the trigram indexes hold (migrations/0002 and 0026: the address, description and category,
+ * then the tags as `#tag#`, a space between each), with LIKE: how the walk in record order checks a long term, so that
+ * it finds what the index finds, a term across two fields or on a tag included. (The index also folds the case of
+ * letters beyond ASCII, which LIKE does not.) The tags' JSON array of ids becomes their `#tag#` list by replacing its
+ * punctuation.
+ */
+function indexedTextCondition(term: string): SQL {
+  return sql`((s.url || ' ' || s.description || ' ' || s.category || ' '
+    || replace(replace(replace(replace(s.tags, '[]', ''), '["', '#'), '","', '# #'), '"]', '#')) LIKE ${likePattern(term)} ESCAPE '\\')`;
 }
 
 const columns = sql`l.id AS id, l.connects AS connects, s.url AS url, s.description AS description,
@@ -419,7 +436,7 @@ export async function searchListings(
           const span = tagged
             ? sql`(SELECT count(*) FROM ${tagged.table} AS p WHERE p.${tagged.column} = ${tagged.key} AND p.search_rowid BETWEEN low AND high)`
             : sql`(high - low)`;
-          const onRow = [...(query.term ? [termCondition(query.term)] : []), ...(bands ? [bands] : [])];
+          const onRow = [...(query.term ? [longTerm ? indexedTextCondition(query.term) : termCondition(query.term)] : []), ...(bands ? [bands] : [])];
           const walkOn = sql.join([sql`w.user_id <> ${viewerUserId}`, ...onRow], sql` AND `);
           const fromIndexSorted = tagged
             ? sql`SELECT s.rowid AS site, l.rowid AS listing FROM (

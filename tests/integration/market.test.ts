@@ -385,7 +385,8 @@ describe("search", () => {
     const own = await listSite(viewer.userId, { host: uniqueHost(`${word}-o`), description: `About ${word}, the viewer's.`, tags: ["seo", "ai"] });
     for (const { siteId } of [unverified, unlisted, own]) await env.DB.prepare("UPDATE sites SET rep_sort = 100 WHERE id = ?").bind(siteId).run();
     // A site with the term but not the tag, on a better record than the others: only a search without the tag has it.
-    const untagged = await listSite(owner.userId, { host: uniqueHost(`${word}-t`), description: `About ${word}, travel only.`, tags: ["travel"] });
+    const untaggedHost = uniqueHost(`${word}-t`);
+    const untagged = await listSite(owner.userId, { host: untaggedHost, description: `About ${word}, travel only.`, tags: ["travel"] });
     await env.DB.prepare("UPDATE sites SET rep_sort = 50 WHERE id = ?").bind(untagged.siteId).run();
     const db = database(env.DB);
     const both = async (query: { term: string; tags: string[]; bands?: AuthorityBand[] }, after?: string | null) => {
@@ -437,6 +438,13 @@ describe("search", () => {
       expect(ours.map((post) => post.description)).toEqual(inRecordOrder.slice(0, ours.length));
     }
     expect((await both({ term: word, tags: ["travel"] })).posts.map((post) => post.id)).toEqual([untagged.listingId]);
+    // A walk checks a long term on the text the index holds (address, description, category, then the tags as
+    // #tag#), so a term across two fields, or on a tag, finds there what the index finds.
+    for (const term of [`${untaggedHost} about ${word}`, "travel only. blog #travel#"])
+      expect((await both({ term, tags: [] })).posts.map((post) => post.id)).toContain(untagged.listingId);
+    expect((await both({ term: `${word}, travel only. blog #travel#`, tags: ["travel"] })).posts.map((post) => post.id)).toEqual([
+      untagged.listingId,
+    ]);
     for (const post of (await both({ term: "", tags: ["seo", "travel"] })).posts)
       expect(post.tags).toEqual(expect.arrayContaining(["seo", "travel"]));
     expect((await both({ term: `${word}zz`, tags: [] })).posts).toHaveLength(0);
@@ -461,6 +469,7 @@ describe("search", () => {
     // for a page and one more of the good records after the first page, so a walk that kept any but the best would
     // show other sites.
     const recordOf = (i: number) => (i % 4 === 0 ? 1 : i % 10 === 3 ? 0 : 1000 + Math.floor(((i * 37) % 60) / 7));
+    const siteIds: string[] = [];
     for (let i = 0; i < 60; i += 1) {
       const { siteId } = await listSite(owner.userId, {
         host: uniqueHost(`${word}-${i}`),
@@ -468,6 +477,7 @@ describe("search", () => {
         tags: ["travel", "cybersecurity"],
       });
       await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?").bind(recordOf(i), siteId).run();
+      siteIds.push(siteId);
     }
     const viewer = await trader();
     const db = database(env.DB);
@@ -502,6 +512,18 @@ describe("search", () => {
       expect(await pages({ walkAbove: 0, walkSites: 30 }, tags)).toEqual(expected);
       expect(await pages({ walkAbove: 0, walkSites: 3 }, tags)).toEqual(expected);
     }
+    // A page that starts inside the sites without a record (after site 40) or inside the poor ones (after site 53, the
+    // newest poor one) goes on from there, newest first.
+    const startingAfter = async (i: number, plan: { walkAbove?: number }, tags: string[]) => {
+      const after = `r${recordOf(i)}_${await searchRowidOf(siteIds[i]!)}`;
+      const found = await searchListings(db, viewer.userId, { term: word, tags, bands: [], sort: "record" }, after, plan);
+      return found.posts.map((post) => post.description);
+    };
+    for (const tags of [[], ["travel"], ["travel", "cybersecurity"]])
+      for (const plan of [{}, { walkAbove: 0 }]) {
+        expect(await startingAfter(40, plan, tags)).toEqual(best.slice(best.indexOf(`Site 40 about ${word}.`) + 1).slice(0, SEARCH_PAGE_SIZE));
+        expect(await startingAfter(53, plan, tags)).toEqual([43, 33, 23, 13, 3].map((i) => `Site ${i} about ${word}.`));
+      }
   });
 
   it("sorted by record past the count line's hundred matches, walks the few good records and reads the rest from the index newest first", async () => {
@@ -549,10 +571,11 @@ describe("search", () => {
     let path: string | null = "/market?sort=record";
     for (let pages = 0; path && pages < 30; pages += 1) {
       const html = await read(await get(path, { cookie: viewer.cookie }));
-      inMarket.push(...[...html.matchAll(new RegExp(`Site \\d+ about ${word}\\.`, "g"))].map((m) => m[0]));
+      // Each description shows more than once on a page (the card, the page's data); once per page.
+      inMarket.push(...new Set([...html.matchAll(new RegExp(`Site \\d+ about ${word}\\.`, "g"))].map((m) => m[0])));
       path = /href="(\/market\?sort=record&amp;after=r\d+_\d+)"/.exec(html)?.[1]?.replaceAll("&amp;", "&") ?? null;
     }
-    expect([...new Set(inMarket)]).toEqual(best);
+    expect(inMarket).toEqual(best);
   });
 
   it("stays within D1's 100 bound values a statement, with every tag and band, on every page, sorted either way", async () => {
