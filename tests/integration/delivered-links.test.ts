@@ -1,7 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import worker from "~/worker";
 import { describe, expect, it } from "vitest";
-import { act, listSite, propose, read, get, trader, uniqueHost } from "./helpers";
+import { act, listSite, move, propose, read, get, trader, uniqueHost } from "./helpers";
 import { html, mockWeb, redirectTo } from "./web-mock";
 
 /** A trade in progress on A's side: A (the sender) must deliver a page linking to B's listed site. */
@@ -15,20 +15,8 @@ async function tradeInProgress() {
   expect((await propose(a.cookie, listingId)).status).toBe(302);
   const offer = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ?").bind(listingId).first<{ id: string }>())!;
   expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
-  expect(
-    (
-      await act(a.cookie, offer.id, [
-        ["intent", "move"],
-        ["to", "in_progress"],
-      ])
-    ).status,
-  ).toBe(302);
-  const complete = (contentUrl: string) =>
-    act(a.cookie, offer.id, [
-      ["intent", "move"],
-      ["to", "completed"],
-      ["contentUrl", contentUrl],
-    ]);
+  expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(302);
+  const complete = (contentUrl: string) => move(a.cookie, offer.id, "completed", contentUrl);
   const entry = () =>
     env.DB.prepare("SELECT status, content_url FROM offer_entries WHERE offer_id = ? AND user_id = ?").bind(offer.id, a.userId).first();
   const check = () =>

@@ -168,3 +168,12 @@ export function propose(cookie: string, listingId: string, extra: [string, strin
 export function act(cookie: string, offerId: string, fields: [string, string][]) {
   return post(`/mysite/offers?offer=${offerId}`, new URLSearchParams(fields), { cookie });
 }
+
+/** Moves the user's side of a trade to the column `to`, as the panel's form does, with the content's address if given. */
+export function move(cookie: string, offerId: string, to: string, contentUrl?: string) {
+  const fields: [string, string][] = [
+    ["intent", "move"],
+    ["to", to],
+  ];
+  return act(cookie, offerId, contentUrl === undefined ? fields : [...fields, ["contentUrl", contentUrl]]);
+}

@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it, vi } from "vitest";
 import worker from "~/worker";
 import { messages } from "~/domain/messages";
-import { act, get, listSite, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
+import { act, get, listSite, move, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 import { html, mockWeb } from "./web-mock";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -83,27 +83,13 @@ describe("a trade from proposal to two completed deliveries", () => {
       [`https://${partnerHost}/the-post`]: html(`<p>Read <a href="https://www.${a.url}/about">our partner</a>.</p>`),
     });
     for (const party of [a, b]) {
-      expect(
-        (
-          await act(party.cookie, offer.id, [
-            ["intent", "move"],
-            ["to", "in_progress"],
-          ])
-        ).status,
-      ).toBe(302);
-      const noUrl = await act(party.cookie, offer.id, [
-        ["intent", "move"],
-        ["to", "completed"],
-      ]);
+      expect((await move(party.cookie, offer.id, "in_progress")).status).toBe(302);
+      const noUrl = await move(party.cookie, offer.id, "completed");
       expect(noUrl.status).toBe(400);
       expect(await read(noUrl)).toContain(messages.enterContentUrl);
       // Each side delivers on the site it trades with: A on its own site, B on its listed one.
       const own = party === a ? a.url : partnerHost;
-      const done = await act(party.cookie, offer.id, [
-        ["intent", "move"],
-        ["to", "completed"],
-        ["contentUrl", `https://${own}/the-post`],
-      ]);
+      const done = await move(party.cookie, offer.id, "completed", `https://${own}/the-post`);
       expect(done.status).toBe(302);
     }
     const final = await env.DB.prepare("SELECT user_id, status, content_url FROM offer_entries WHERE offer_id = ?").bind(offer.id).all();
@@ -181,14 +167,7 @@ describe("only the right party can act", () => {
     expect((await act(a.cookie, offer.id, [["intent", "decline"]])).status).toBe(403);
     expect((await act(b.cookie, offer.id, [["intent", "rescind"]])).status).toBe(403);
     expect((await act(a.cookie, offer.id, [["intent", "trash"]])).status).toBe(409);
-    expect(
-      (
-        await act(a.cookie, offer.id, [
-          ["intent", "move"],
-          ["to", "in_progress"],
-        ])
-      ).status,
-    ).toBe(409);
+    expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(409);
     for (const intent of ["accept", "decline", "rescind", "trash"]) {
       expect((await act(stranger.cookie, offer.id, [["intent", intent]])).status).toBe(404);
     }
@@ -199,83 +178,18 @@ describe("only the right party can act", () => {
     expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(409);
     expect((await act(b.cookie, offer.id, [["intent", "decline"]])).status).toBe(409);
     expect((await act(a.cookie, offer.id, [["intent", "rescind"]])).status).toBe(409);
-    expect(
-      (
-        await act(stranger.cookie, offer.id, [
-          ["intent", "move"],
-          ["to", "in_progress"],
-        ])
-      ).status,
-    ).toBe(404);
+    expect((await move(stranger.cookie, offer.id, "in_progress")).status).toBe(404);
     // Not started cannot jump to completed; completed is final.
-    expect(
-      (
-        await act(a.cookie, offer.id, [
-          ["intent", "move"],
-          ["to", "completed"],
-          ["contentUrl", "https://a.example/x"],
-        ])
-      ).status,
-    ).toBe(409);
-    expect(
-      (
-        await act(a.cookie, offer.id, [
-          ["intent", "move"],
-          ["to", "stopped"],
-        ])
-      ).status,
-    ).toBe(409);
-    await act(a.cookie, offer.id, [
-      ["intent", "move"],
-      ["to", "in_progress"],
-    ]);
-    expect(
-      (
-        await act(a.cookie, offer.id, [
-          ["intent", "move"],
-          ["to", "stopped"],
-        ])
-      ).status,
-    ).toBe(302);
-    expect(
-      (
-        await act(a.cookie, offer.id, [
-          ["intent", "move"],
-          ["to", "in_progress"],
-        ])
-      ).status,
-    ).toBe(302);
+    expect((await move(a.cookie, offer.id, "completed", "https://a.example/x")).status).toBe(409);
+    expect((await move(a.cookie, offer.id, "stopped")).status).toBe(409);
+    await move(a.cookie, offer.id, "in_progress");
+    expect((await move(a.cookie, offer.id, "stopped")).status).toBe(302);
+    expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(302);
     mockWeb({ [`https://${a.url}/x`]: html(`<a href="https://${rulesHost}/">partner</a>`) });
-    expect(
-      (
-        await act(a.cookie, offer.id, [
-          ["intent", "move"],
-          ["to", "completed"],
-          ["contentUrl", `https://${a.url}/x`],
-        ])
-      ).status,
-    ).toBe(302);
-    expect(
-      (
-        await act(a.cookie, offer.id, [
-          ["intent", "move"],
-          ["to", "stopped"],
-        ])
-      ).status,
-    ).toBe(409);
-    expect(
-      (
-        await act(a.cookie, offer.id, [
-          ["intent", "move"],
-          ["to", "in_progress"],
-        ])
-      ).status,
-    ).toBe(409);
-    const bad = await act(b.cookie, offer.id, [
-      ["intent", "move"],
-      ["to", "in_progress"],
-      ["contentUrl", "javascript:alert(1)"],
-    ]);
+    expect((await move(a.cookie, offer.id, "completed", `https://${a.url}/x`)).status).toBe(302);
+    expect((await move(a.cookie, offer.id, "stopped")).status).toBe(409);
+    expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(409);
+    const bad = await move(b.cookie, offer.id, "in_progress", "javascript:alert(1)");
     expect(bad.status).toBe(400);
   });
 });
