@@ -485,11 +485,22 @@ export async function searchListings(
             ? sql`(SELECT CASE WHEN count(*) < ${number(SEARCH_COUNT_CAP)} THEN 0 ELSE ${number(limit)} END FROM counted)`
             : number(limit);
           /** The matches with the record key `key` after the cursor, newest indexed first, as many as the page needs. */
+          // The counted matches are the newest hundred, every match from the newest down to the oldest of them, so
+          // those with the key come first from `counted` (no second read of the index), then the index is read below
+          // the oldest counted one: the first pages of a search whose matches mostly have no record read the index
+          // once.
           const byKey = (key: number) => {
             if (after && after.repSort < key) return null;
-            const before = after?.repSort === key ? cursorOf(after.searchRowid) : undefined;
-            return sql`SELECT * FROM (SELECT s.rowid AS site, l.rowid AS listing ${indexBody(finder, before, [sql`s.rep_sort = ${number(key)}`])}
-              ORDER BY ${finder.order} LIMIT ${unlessFew})`;
+            const cursor = after?.repSort === key ? cursorOf(after.searchRowid) : null;
+            const belowCounted = sql`(SELECT min(r) FROM counted)`;
+            // One term of the page's compound (D1 allows five), two of its own.
+            return sql`SELECT * FROM (
+              SELECT * FROM (SELECT site, listing FROM counted WHERE k = ${number(key)}${cursor ? sql` AND r < ${cursor}` : sql``}
+                ORDER BY r DESC LIMIT ${unlessFew})
+              UNION ALL
+              SELECT * FROM (SELECT s.rowid AS site, l.rowid AS listing
+                ${indexBody(finder, cursor ? sql`min(${cursor}, ${belowCounted})` : belowCounted, [sql`s.rep_sort = ${number(key)}`])}
+                ORDER BY ${finder.order} LIMIT ${unlessFew}))`;
           };
           // The good records (walked, or read from the index and sorted), then the sites with no record and the poor
           // records. The LIMIT on the whole stops SQLite before a part the page does not reach (it is not opened).
