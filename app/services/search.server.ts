@@ -484,11 +484,12 @@ export async function searchListings(
           const unlessFew = sortsFew
             ? sql`(SELECT CASE WHEN count(*) < ${number(SEARCH_COUNT_CAP)} THEN 0 ELSE ${number(limit)} END FROM counted)`
             : number(limit);
-          /** The matches with the record key `key` after the cursor, newest indexed first, as many as the page needs. */
-          // The counted matches are the newest hundred, every match from the newest down to the oldest of them, so
-          // those with the key come first from `counted` (no second read of the index), then the index is read below
-          // the oldest counted one: the first pages of a search whose matches mostly have no record read the index
-          // once.
+          /**
+           * The matches with the record key `key` after the cursor, newest indexed first, as many as the page needs.
+           * The counted matches are every match from the newest down to the oldest of them, so those with the key come
+           * first from `counted` (no second read of the index), then the index is read below the oldest counted one:
+           * the first pages of a search whose matches mostly have no record read the index once.
+           */
           const byKey = (key: number) => {
             if (after && after.repSort < key) return null;
             const cursor = after?.repSort === key ? cursorOf(after.searchRowid) : null;
