@@ -578,6 +578,65 @@ describe("search", () => {
     expect(inMarket).toEqual(best);
   });
 
+  it("sorted by record, every kind of search pages through its matches best record first, newest first among equal records", async () => {
+    const owner = await trader();
+    const word = `orc${crypto.randomUUID().slice(0, 6)}`;
+    // 50 sites: 10 good records, 20 without a record and 20 poor, so the pages end inside the sites without a record
+    // and inside the poor ones. Other tests' sites share the tags and are part of the order too.
+    const recordOf = (i: number) => (i % 5 === 0 ? 1000 + ((i * 7) % 13) : i % 5 < 3 ? 1 : 0);
+    for (let i = 0; i < 50; i += 1) {
+      const { siteId } = await listSite(owner.userId, {
+        host: uniqueHost(`${word}-${i}`),
+        description: `Site ${i} about ${word}, q9.`,
+        tags: i % 2 === 0 ? ["fin-tech", "news-journalism"] : ["fin-tech", "news-journalism", "travel"],
+      });
+      if (recordOf(i) !== 1) await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?").bind(recordOf(i), siteId).run();
+    }
+    const viewer = await trader();
+    const db = database(env.DB);
+    const pagesOf = async (query: { term: string; tags: string[]; bands?: AuthorityBand[] }, sort: "newest" | "record", plan = {}) => {
+      const ids: string[] = [];
+      let after: string | null = null;
+      for (let pages = 0; pages < 20; pages += 1) {
+        const found: { posts: { id: string }[]; next: string | null } = await searchListings(
+          db,
+          viewer.userId,
+          { bands: [], ...query, sort },
+          after,
+          plan,
+        );
+        ids.push(...found.posts.map((post) => post.id));
+        after = found.next;
+        if (!after) break;
+      }
+      return ids;
+    };
+    // The expected order: the search's matches newest first, sorted by their sites' record key, then row id.
+    const expectedOrder = async (query: { term: string; tags: string[]; bands?: AuthorityBand[] }) => {
+      const ids = await pagesOf(query, "newest");
+      const { results } = await env.DB.prepare(
+        "SELECT l.id AS id, s.rep_sort AS k, s.search_rowid AS r FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.id IN (SELECT value FROM json_each(?))",
+      )
+        .bind(JSON.stringify(ids))
+        .all<{ id: string; k: number; r: number }>();
+      return results.sort((a, b) => b.k - a.k || b.r - a.r).map((row) => row.id);
+    };
+    for (const query of [
+      { term: word, tags: [] },
+      { term: word, tags: ["fin-tech"] },
+      { term: word, tags: ["news-journalism", "fin-tech", "travel"] },
+      { term: "q9", tags: [] },
+      { term: "", tags: ["fin-tech"] },
+      { term: "", tags: ["fin-tech", "news-journalism"] },
+      { term: "", tags: ["fin-tech", "news-journalism", "travel"] },
+      { term: word, tags: [], bands: ["mid"] as AuthorityBand[] },
+    ]) {
+      const expected = await expectedOrder(query);
+      expect(expected.length).toBeGreaterThanOrEqual(25);
+      for (const plan of [{}, { walkAbove: 0 }, { walkAbove: 0, walkSites: 3 }]) expect(await pagesOf(query, "record", plan)).toEqual(expected);
+    }
+  });
+
   it("stays within D1's 100 bound values a statement, with every tag and band, on every page, sorted either way", async () => {
     const viewer = await trader();
     const bound: number[] = [];
