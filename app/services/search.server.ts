@@ -476,14 +476,11 @@ export async function searchListings(
                   WHEN good <= ${number(walkSites)} OR (SELECT count(*) FROM ${ref("_walk")}) >= ${number(limit)} THEN 1
                   ELSE 0 END AS complete FROM record_plan)`
             : null;
-          const gate = (when: string) => sql`(SELECT CASE WHEN ${sql.raw(when)} THEN ${number(limit)} ELSE 0 END FROM ${ref("_walked")})`;
           // For a few matches (every match counted), the page is theirs, sorted on the key and row id each carries, and
           // the other parts read nothing. These gates read `counted` alone: every CTE a statement names is compiled
           // again where it is named, so a gate on the plan's CTEs (which name others) cost 0.2 ms of preparing each.
           const sortsFew = walkAbove > 0;
-          const unlessFew = sortsFew
-            ? sql`(SELECT CASE WHEN count(*) < ${number(SEARCH_COUNT_CAP)} THEN 0 ELSE ${number(limit)} END FROM counted)`
-            : number(limit);
+          const unlessFew = sortsFew ? sql`(CASE WHEN ${fewMatches} THEN 0 ELSE ${number(limit)} END)` : number(limit);
           /**
            * The matches with the record key `key` after the cursor, newest indexed first, as many as the page needs.
            * The counted matches are every match from the newest down to the oldest of them, so those with the key come
@@ -516,7 +513,9 @@ export async function searchListings(
             ...(good
               ? [
                   sql`SELECT site, listing FROM ${ref("_walk")} WHERE (SELECT complete = 1 FROM ${ref("_walked")})`,
-                  sql`SELECT * FROM (${fromIndexSorted} LIMIT ${gate("complete = 0")})`,
+                  sql`SELECT * FROM (${fromIndexSorted} LIMIT (SELECT CASE WHEN complete = 0 THEN ${number(limit)} ELSE 0 END FROM ${ref(
+                    "_walked",
+                  )}))`,
                 ]
               : []),
             byKey(RECORD_KEY.none),
