@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { baseURL, PASSWORD, PUBLIC_PAGES, sharedChromium, signedInPages, sql, twoVerifiedTraders } from "./browser";
+import { baseURL, logIn, modes, PASSWORD, PUBLIC_PAGES, sharedChromium, signedInPages, sql, twoVerifiedTraders } from "./browser";
 
 const chromium = sharedChromium();
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -62,111 +62,138 @@ interface AxeViolation {
 }
 
 const widths = [375, 1280];
-const modes = [
-  { name: "with JavaScript", js: true },
-  { name: "without JavaScript", js: false },
-];
+const isMarketOrSearch = (path: string) => path.startsWith("/market") || path.startsWith("/search");
 
-describe.each(modes)("axe finds no violation on any page $name", ({ js }) => {
-  it.each(widths)("at %i px: public pages, signed-in pages, and every modal, panel and dialog open", async (width) => {
-    const context = await chromium().newContext({ baseURL: baseURL(), bypassCSP: true, viewport: { width, height: 900 } });
-    if (!js) await withoutScripts(context);
-    const page = await context.newPage();
-    const found: Violation[] = [];
-    const check = async (state: string) => {
-      if (js) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
-      found.push(...(await violationsOn(page, `${state} (${page.url().replace(baseURL(), "")})`)));
-    };
-    const visit = async (path: string, state = path) => {
-      await page.goto(path);
-      await check(state);
-    };
-
-    for (const path of PUBLIC_PAGES) {
-      await visit(path);
-    }
-    await visit("/no-such-page", "not found");
-    await visit("/reset-password?token=not-a-token", "reset with a bad link");
-    await visit("/unsubscribe?token=not-a-token", "unsubscribe with a bad link");
-
-    await page.goto("/login");
-    await page.fill('.modal input[name="email"]', "nobody@example.com");
-    await page.fill('.modal input[name="password"]', "wrong-password");
-    await page.click('.modal button[type="submit"]');
-    await page.locator(".modal .form-error").waitFor();
-    await check("login refused");
-
-    // A field's message (with JavaScript beside a grey Continue; without it, the server's answer).
-    await page.goto("/signup");
-    await page.fill('.modal input[name="email"]', "ann..lee@example.com");
-    await page.fill('.modal input[name="password"]', PASSWORD);
-    if (!js) await page.getByRole("button", { name: "Continue" }).click();
-    await page.locator("#signup-email-error", { hasText: /./ }).waitFor();
-    await check("sign-up, a field's message");
-    await page.fill('.modal input[name="email"]', `a11y-${crypto.randomUUID().slice(0, 8)}@example.com`);
-    await page.fill('.modal input[name="password"]', PASSWORD);
-    await page.getByRole("button", { name: "Continue" }).click();
-    await page.locator('.modal input[name="url"]').waitFor();
-    await check("sign-up, second step");
-
-    const { buyer, seller, listingId } = await twoVerifiedTraders("a11y");
-    await page.goto("/login");
-    await page.fill('.modal input[name="email"]', buyer.email);
-    await page.fill('.modal input[name="password"]', PASSWORD);
-    await page.click('.modal button[type="submit"]');
-    await page.waitForURL("**/market");
-    await check("market");
-
-    for (const path of signedInPages(listingId).filter((path) => path !== "/market")) {
-      await visit(path);
-    }
-
-    await page.goto("/mysite/settings");
-    await page.click(".description-edit summary");
-    await page.getByRole("textbox", { name: "Description" }).waitFor();
-    await check("settings, description open");
-
-    await page.goto("/market");
-    await page.click(".site-switcher summary");
-    await check("site switcher open");
-    if (width < 700) {
-      await page.goto("/market");
-      await page.click(".app-menu summary");
-      await check("menu open");
-    }
-
-    // With JavaScript a proposal with nothing chosen has a grey button, what is missing beside it, and a message in a
-    // group the user left; without it, the refused proposal shows the server's message in the panel.
-    await page.goto(`/market?post=${listingId}`);
-    const proposal = page.locator(".proposal");
-    if (js) {
-      const blogPost = proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" });
-      await blogPost.click();
-      await blogPost.click();
-      await page.locator(".slide-out .field-error", { hasText: /./ }).waitFor();
-      await check("proposal not ready");
-    } else {
-      await page.getByRole("button", { name: /^Send offer/ }).click();
-      await page.locator(".slide-out .form-error").waitFor();
-      await check("proposal refused");
-    }
-
-    // A sent proposal: the offers list, the offer's panel and a chat with the seller.
-    await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
-    await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Feature" }).click();
-    await page.getByRole("button", { name: /^Send offer/ }).click();
-    await page.waitForURL(/notice=offer-sent/);
-    await check("offer sent notice");
-    const [offer] = sql<{ id: string }>(`SELECT id FROM offers WHERE listing_id = '${listingId}' ORDER BY created_at DESC LIMIT 1`);
-    await visit(`/mysite/offers?offer=${offer!.id}`, "offer panel");
-    await page
-      .getByRole("button", { name: /Message/ })
-      .first()
-      .click();
-    await page.waitForURL(/chatId=/);
-    await check("chat");
-
+/** A browser at one width, with or without JavaScript, and what axe found on each page it was asked to check. */
+async function axeSession(js: boolean, width: number) {
+  const context = await chromium().newContext({ baseURL: baseURL(), bypassCSP: true, viewport: { width, height: 900 } });
+  if (!js) await withoutScripts(context);
+  const page = await context.newPage();
+  const found: Violation[] = [];
+  const check = async (state: string) => {
+    if (js) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    found.push(...(await violationsOn(page, `${state} (${page.url().replace(baseURL(), "")})`)));
+  };
+  const visit = async (path: string, state = path) => {
+    await page.goto(path);
+    await check(state);
+  };
+  /** Closes the browser context and returns every violation found, for one assertion at the end. */
+  const finish = async () => {
     await context.close();
-    expect(found, `seller ${seller.host}`).toEqual([]);
+    return found;
+  };
+  return { page, check, visit, finish };
+}
+
+// Each page is checked in its own state; the pages are split over three tests per width so that none comes near the
+// test timeout on a loaded machine (one test for all of them took 60 s once in CI, without JavaScript at 375 px).
+describe.each(modes)("axe finds no violation $name", ({ js }) => {
+  describe.each(widths)("at %i px", (width) => {
+    it("on the public pages, and the login and sign-up forms with their messages", async () => {
+      const { page, check, visit, finish } = await axeSession(js, width);
+      for (const path of PUBLIC_PAGES) {
+        await visit(path);
+      }
+      await visit("/no-such-page", "not found");
+      await visit("/reset-password?token=not-a-token", "reset with a bad link");
+      await visit("/unsubscribe?token=not-a-token", "unsubscribe with a bad link");
+
+      await page.goto("/login");
+      await page.fill('.modal input[name="email"]', "nobody@example.com");
+      await page.fill('.modal input[name="password"]', "wrong-password");
+      await page.click('.modal button[type="submit"]');
+      await page.locator(".modal .form-error").waitFor();
+      await check("login refused");
+
+      // A field's message (with JavaScript beside a grey Continue; without it, the server's answer).
+      await page.goto("/signup");
+      await page.fill('.modal input[name="email"]', "ann..lee@example.com");
+      await page.fill('.modal input[name="password"]', PASSWORD);
+      if (!js) await page.getByRole("button", { name: "Continue" }).click();
+      await page.locator("#signup-email-error", { hasText: /./ }).waitFor();
+      await check("sign-up, a field's message");
+      await page.fill('.modal input[name="email"]', `a11y-${crypto.randomUUID().slice(0, 8)}@example.com`);
+      await page.fill('.modal input[name="password"]', PASSWORD);
+      await page.getByRole("button", { name: "Continue" }).click();
+      await page.locator('.modal input[name="url"]').waitFor();
+      await check("sign-up, second step");
+
+      expect(await finish()).toEqual([]);
+    });
+
+    it("on the market's and search's pages signed in, with the site switcher and the menu open", async () => {
+      const { page, check, visit, finish } = await axeSession(js, width);
+      const { buyer, listingId } = await twoVerifiedTraders("a11y");
+      await logIn(page, buyer.email);
+      await check("market");
+      for (const path of signedInPages(listingId).filter((path) => path !== "/market" && isMarketOrSearch(path))) {
+        await visit(path);
+      }
+
+      await page.click(".site-switcher summary");
+      await check("site switcher open");
+      if (width < 700) {
+        await page.goto("/market");
+        await page.click(".app-menu summary");
+        await check("menu open");
+      }
+
+      expect(await finish()).toEqual([]);
+    });
+
+    it("on every other signed-in page, with the description editor open", async () => {
+      const { page, check, visit, finish } = await axeSession(js, width);
+      const { buyer, listingId } = await twoVerifiedTraders("a11y");
+      await logIn(page, buyer.email);
+      for (const path of signedInPages(listingId).filter((path) => !isMarketOrSearch(path))) {
+        await visit(path);
+      }
+
+      await page.goto("/mysite/settings");
+      await page.click(".description-edit summary");
+      await page.getByRole("textbox", { name: "Description" }).waitFor();
+      await check("settings, description open");
+
+      expect(await finish()).toEqual([]);
+    });
+
+    it("on a proposal refused or not ready, the offer sent, its panel and a chat with the seller", async () => {
+      const { page, check, visit, finish } = await axeSession(js, width);
+      const { buyer, seller, listingId } = await twoVerifiedTraders("a11y");
+      await logIn(page, buyer.email);
+
+      // With JavaScript a proposal with nothing chosen has a grey button, what is missing beside it, and a message in
+      // a group the user left; without it, the refused proposal shows the server's message in the panel.
+      await page.goto(`/market?post=${listingId}`);
+      const proposal = page.locator(".proposal");
+      if (js) {
+        const blogPost = proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" });
+        await blogPost.click();
+        await blogPost.click();
+        await page.locator(".slide-out .field-error", { hasText: /./ }).waitFor();
+        await check("proposal not ready");
+      } else {
+        await page.getByRole("button", { name: /^Send offer/ }).click();
+        await page.locator(".slide-out .form-error").waitFor();
+        await check("proposal refused");
+      }
+
+      await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
+      await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Feature" }).click();
+      await page.getByRole("button", { name: /^Send offer/ }).click();
+      await page.waitForURL(/notice=offer-sent/);
+      await check("offer sent notice");
+      const [offer] = sql<{ id: string }>(`SELECT id FROM offers WHERE listing_id = '${listingId}' ORDER BY created_at DESC LIMIT 1`);
+      await visit(`/mysite/offers?offer=${offer!.id}`, "offer panel");
+      await page
+        .getByRole("button", { name: /Message/ })
+        .first()
+        .click();
+      await page.waitForURL(/chatId=/);
+      await check("chat");
+
+      expect(await finish(), `seller ${seller.host}`).toEqual([]);
+    });
   });
 });
