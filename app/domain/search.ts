@@ -54,9 +54,22 @@ export function ftsPhrase(text: string): string {
 export function gramToken(term: string): string | null {
   const length = [...term].length;
   if (length < 1 || length > 2) return null;
-  const lowered = term.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
-  const hex = [...new TextEncoder().encode(lowered)].map((byte) => byte.toString(16).toUpperCase().padStart(2, "0")).join("");
+  const hex = [...new TextEncoder().encode(lowerAscii(term))].map((byte) => byte.toString(16).toUpperCase().padStart(2, "0")).join("");
   return `${length === 1 ? "u" : "b"}${hex}`;
+}
+
+/** The text with its ASCII letters in lower case, as SQLite's lower() writes it (other letters unchanged). */
+export function lowerAscii(text: string): string {
+  return text.replace(/[A-Z]/g, (letter) => letter.toLowerCase());
+}
+
+/**
+ * Whether a site's text can be checked for the term exactly as the trigram index matches it, with SQLite's lower()
+ * (which folds the case of ASCII letters only, where the index folds every letter's): true unless the term has a letter
+ * beyond ASCII that has another case.
+ */
+export function foldsAsAscii(term: string): boolean {
+  return [...term].every((char) => char < "\x80" || (char.toLowerCase() === char && char.toUpperCase() === char));
 }
 
 /** The term a search page shows, from `/search?term=…` or `/search/{term}`; empty on any other page. */

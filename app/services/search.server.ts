@@ -19,7 +19,7 @@ import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/lib/db.server";
 import { AUTHORITY_BANDS } from "~/domain/score";
 import { RECORD_KEY, type ReputationCounts } from "~/domain/reputation";
-import { ftsPhrase, gramToken, TAG_IDS, type SearchQuery } from "~/domain/search";
+import { foldsAsAscii, ftsPhrase, gramToken, lowerAscii, TAG_IDS, type SearchQuery } from "~/domain/search";
 import { BEFORE_ALL, parseCursor, parseRecordCursor } from "~/domain/cursor";
 import type { BatchResponse } from "drizzle-orm/batch";
 import { valueOf } from "~/lib/statement-shapes.server";
@@ -93,14 +93,17 @@ function termCondition(term: string): SQL {
 
 /**
  * A long term on the text the trigram indexes hold (migrations/0002 and 0026: the address, description and category,
- * then the tags as `#tag#`, a space between each), with LIKE: how the walk in record order checks a long term, so that
- * it finds what the index finds, a term across two fields or on a tag included. (The index also folds the case of
- * letters beyond ASCII, which LIKE does not.) The tags' JSON array of ids becomes their `#tag#` list by replacing its
- * punctuation.
+ * then the tags as `#tag#`, a space between each): how the walk in record order checks a long term, so that it finds
+ * what the index finds, a term across two fields or on a tag included. The tags' JSON array of ids becomes their
+ * `#tag#` list by replacing its punctuation. Only for a term that folds as ASCII (`foldsAsAscii`; the plan never
+ * walks another), on the text lower-cased, with the only two letters beyond ASCII that the index folds into ASCII
+ * letters (the Kelvin sign and the long s) made those. With instr(), not LIKE: D1 refuses a LIKE pattern over 50
+ * bytes, and a term may have 100 characters (docs/decisions/0047-walk-checks-terms-exactly.md).
  */
 function indexedTextCondition(term: string): SQL {
-  return sql`((s.url || ' ' || s.description || ' ' || s.category || ' '
-    || replace(replace(replace(replace(s.tags, '[]', ''), '["', '#'), '","', '# #'), '"]', '#')) LIKE ${likePattern(term)} ESCAPE '\\')`;
+  return sql`instr(replace(replace(lower(s.url || ' ' || s.description || ' ' || s.category || ' '
+    || replace(replace(replace(replace(s.tags, '[]', ''), '["', '#'), '","', '# #'), '"]', '#')), char(8490), 'k'), char(383), 's'),
+    ${lowerAscii(term)}) > 0`;
 }
 
 const columns = sql`l.id AS id, l.connects AS connects, s.url AS url, s.description AS description,
@@ -290,18 +293,19 @@ const fewMatches = sql`(SELECT count(*) FROM counted) < ${number(SEARCH_COUNT_CA
  * the matches estimated: in a market where few sites have a record yet, that walk is short. Else ("from-index"): read
  * every match from the index and sort the good ones. The plans are gated by their LIMITs, which SQLite works out
  * before it starts a scan: a WHERE term on the plan would be checked per row (a common term's every match read: 200
- * ms at a million sites). Tests set `walkAbove` 0 to walk always.
+ * ms at a million sites). Tests set `walkAbove` 0 to walk always. A term the walk cannot check as the index matches
+ * it (not `walkable`) is never walked.
  */
-function recordPlanCte(walkAbove: number, span: SQL, goodSites: SQL, walkSites: number): SQL {
+function recordPlanCte(walkAbove: number, walkable: boolean, span: SQL, goodSites: SQL, walkSites: number): SQL {
   // Estimated matches x share = (share x top) x share, the share being (n - 1) matches over their span of row ids, or
   // over the candidates a walk reads in that span (`span`, with `low` and `high` the span's ends).
   const estimate = sql`n > 1 AND 1.0 * (n - 1) * (n - 1) * top >= ${number(walkAbove)} * (high - low) * ${span}`;
   const allGood = sql`good <= ${number(walkSites)} AND 1.0 * good * (high - low) <= 1.0 * (n - 1) * top`;
+  const walk = !walkable ? sql`0` : walkAbove > 0 ? sql`n = ${number(SEARCH_COUNT_CAP)} AND ((${estimate}) OR (${allGood}))` : sql`1`;
   // The good records are counted only where the plan needs them (not for a few matches).
   return sql`record_good AS MATERIALIZED (SELECT ${walkAbove > 0 ? sql`CASE WHEN ${fewMatches} THEN 0 ELSE ${goodSites} END` : goodSites} AS good),
     record_plan AS MATERIALIZED (
-      SELECT ${walkAbove > 0 ? sql`n < ${number(SEARCH_COUNT_CAP)}` : sql`0`} AS few,
-        ${walkAbove > 0 ? sql`n = ${number(SEARCH_COUNT_CAP)} AND ((${estimate}) OR (${allGood}))` : sql`1`} AS walk, good
+      SELECT ${walkAbove > 0 ? sql`n < ${number(SEARCH_COUNT_CAP)}` : sql`0`} AS few, ${walk} AS walk, good
       FROM (SELECT count(*) AS n, min(r) AS low, max(r) AS high FROM counted),
         (SELECT coalesce(max(search_rowid), 0) AS top FROM sites), record_good)`;
 }
@@ -436,7 +440,11 @@ export async function searchListings(
           const span = tagged
             ? sql`(SELECT count(*) FROM ${tagged.table} AS p WHERE p.${tagged.column} = ${tagged.key} AND p.search_rowid BETWEEN low AND high)`
             : sql`(high - low)`;
-          const onRow = [...(query.term ? [longTerm ? indexedTextCondition(query.term) : termCondition(query.term)] : []), ...(bands ? [bands] : [])];
+          // A long term the walk cannot check as the index matches it is never walked (`walkable`): its condition
+          // here is false, and the plan reads the index.
+          const walkable = !longTerm || foldsAsAscii(query.term);
+          const termOnRow = !query.term ? [] : !longTerm ? [termCondition(query.term)] : walkable ? [indexedTextCondition(query.term)] : [sql`0`];
+          const onRow = [...termOnRow, ...(bands ? [bands] : [])];
           const walkOn = sql.join([sql`w.user_id <> ${viewerUserId}`, ...onRow], sql` AND `);
           const fromIndexSorted = tagged
             ? sql`SELECT s.rowid AS site, l.rowid AS listing FROM (
@@ -465,7 +473,7 @@ export async function searchListings(
           // from the tradable sites' index, and whether a site is tradable is checked after the sort too ("shop" with
           // one tag: 9.1 to 8.0 ms of SQLite on a machine half as fast, 97 ms p95 with 8 clients instead of 103).
           const plan = good
-            ? sql`${recordPlanCte(walkAbove, span, goodSites, walkSites)},
+            ? sql`${recordPlanCte(walkAbove, walkable, span, goodSites, walkSites)},
               ${ref("_walk")} AS MATERIALIZED (
                 SELECT w.r AS site, l.rowid AS listing FROM (${window}) AS w
                 ${onRow.length > 0 ? sql`CROSS JOIN sites AS s ON s.rowid = w.r` : sql``}

@@ -460,6 +460,45 @@ describe("search", () => {
     expect(ours.map((post) => post.description)).toEqual(descriptions.slice(0, ours.length));
   });
 
+  it("sorted by record, finds what the index finds for a term of any letters and any length, walked or not", async () => {
+    const owner = await trader();
+    const word = `fold${crypto.randomUUID().slice(0, 6)}`;
+    const long = "a term longer than the fifty bytes a LIKE pattern may have in D1 [1]*?%_";
+    const site = await listSite(owner.userId, {
+      host: uniqueHost(word),
+      description: `Ёлка и Été, ${word}: ${long}. Big \u017Fale on \u212Aeys.`,
+      tags: ["travel"],
+    });
+    await env.DB.prepare("UPDATE sites SET rep_sort = 2 WHERE id = ?").bind(site.siteId).run();
+    const viewer = await trader();
+    const db = database(env.DB);
+    // The index's plan and a walk of every site in record order, for one term.
+    const plans = async (term: string) => {
+      const search = { term, tags: [], bands: [], sort: "record" as const };
+      const [fromIndex, walked] = await Promise.all([
+        searchListings(db, viewer.userId, search, null),
+        searchListings(db, viewer.userId, search, null, { walkAbove: 0 }),
+      ]);
+      return [fromIndex, walked].map((result) => result.posts.map((post) => post.id));
+    };
+    // The index folds the case of every letter, and the long s and the Kelvin sign into ASCII; a term of more than 50
+    // bytes is whole.
+    for (const term of [
+      `ёлка и été, ${word}`,
+      `ЁЛКА И ÉTÉ, ${word.toUpperCase()}`,
+      "ёЛКа",
+      `${word}: ${long}`,
+      `${word.toUpperCase()}: ${long.toUpperCase()}`,
+      "%_. big sale on keys.",
+    ]) {
+      expect(await plans(term), term).toEqual([[site.listingId], [site.listingId]]);
+    }
+    // Wildcards of LIKE and GLOB in a term are characters like any other, and accents are not folded.
+    for (const term of [`${word}: a%term`, `${word}: a_term`, `${word}*`, `${word}: ${long.replace("[1]", "[2]")}`, `ёлка и ete, ${word}`]) {
+      expect(await plans(term), term).toEqual([[], []]);
+    }
+  });
+
   it("sorted by record, a walk keeps the best matches when more match than it reads, page after page, then the sites without a record and the poor ones newest first", async () => {
     const owner = await trader();
     const word = `many${crypto.randomUUID().slice(0, 6)}`;

@@ -13,7 +13,7 @@ import {
 import { countOffers } from "~/domain/offer-status";
 import { authorityBand, displayScore } from "~/domain/score";
 import { formatDomainAuthority, formatLinks, formatOnPageSeo, formatSpeed, formatSsl, formatTechnicalSeo, scoreCards } from "~/domain/score-cards";
-import { ftsPhrase, gramToken, hasFilters, isBrowsing, parseSearchQuery, searchTermOf } from "~/domain/search";
+import { foldsAsAscii, ftsPhrase, gramToken, hasFilters, isBrowsing, parseSearchQuery, searchTermOf } from "~/domain/search";
 import { tagOfTheDay } from "~/domain/suggestions";
 
 describe("authority bands on the rounded-up score", () => {
@@ -213,5 +213,12 @@ describe("short-term index tokens", () => {
     expect(gramToken("😀")).toBe("uF09F9880");
     expect(gramToken("abc")).toBeNull();
     expect(gramToken("")).toBeNull();
+  });
+});
+
+describe("which long terms a walk in record order can check", () => {
+  it("those whose letters beyond ASCII have no other case, as SQLite's lower() folds ASCII letters only", () => {
+    for (const term of ["Travel blog", "a%_[*]?", "中文博客", "blog 😀 — ok"]) expect(foldsAsAscii(term), term).toBe(true);
+    for (const term of ["été", "ЁЛКА", "straße", "Ωmega"]) expect(foldsAsAscii(term), term).toBe(false);
   });
 });
