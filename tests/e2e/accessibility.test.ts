@@ -86,6 +86,14 @@ async function axeSession(js: boolean, width: number) {
   return { page, check, visit, finish };
 }
 
+/** An axe session signed in as the buyer of two new verified traders, the seller's site listed. */
+async function signedInAxeSession(js: boolean, width: number) {
+  const session = await axeSession(js, width);
+  const traders = await twoVerifiedTraders("a11y");
+  await logIn(session.page, traders.buyer.email);
+  return { ...session, ...traders };
+}
+
 // Each page is checked in its own state; the pages are split over three tests per width so that none comes near the
 // test timeout on a loaded machine (one test for all of them took 60 s once in CI, without JavaScript at 375 px).
 describe.each(modes)("axe finds no violation $name", ({ js }) => {
@@ -123,9 +131,7 @@ describe.each(modes)("axe finds no violation $name", ({ js }) => {
     });
 
     it("on the market's and search's pages signed in, with the site switcher and the menu open", async () => {
-      const { page, check, visit, finish } = await axeSession(js, width);
-      const { buyer, listingId } = await twoVerifiedTraders("a11y");
-      await logIn(page, buyer.email);
+      const { page, check, visit, finish, listingId } = await signedInAxeSession(js, width);
       await check("market");
       for (const path of signedInPages(listingId).filter((path) => path !== "/market" && isMarketOrSearch(path))) {
         await visit(path);
@@ -143,9 +149,7 @@ describe.each(modes)("axe finds no violation $name", ({ js }) => {
     });
 
     it("on every other signed-in page, with the description editor open", async () => {
-      const { page, check, visit, finish } = await axeSession(js, width);
-      const { buyer, listingId } = await twoVerifiedTraders("a11y");
-      await logIn(page, buyer.email);
+      const { page, check, visit, finish, listingId } = await signedInAxeSession(js, width);
       for (const path of signedInPages(listingId).filter((path) => !isMarketOrSearch(path))) {
         await visit(path);
       }
@@ -159,9 +163,7 @@ describe.each(modes)("axe finds no violation $name", ({ js }) => {
     });
 
     it("on a proposal refused or not ready, the offer sent, its panel and a chat with the seller", async () => {
-      const { page, check, visit, finish } = await axeSession(js, width);
-      const { buyer, seller, listingId } = await twoVerifiedTraders("a11y");
-      await logIn(page, buyer.email);
+      const { page, check, visit, finish, seller, listingId } = await signedInAxeSession(js, width);
 
       // With JavaScript a proposal with nothing chosen has a grey button, what is missing beside it, and a message in
       // a group the user left; without it, the refused proposal shows the server's message in the panel.
