@@ -76,19 +76,16 @@ function bandCondition(query: SearchQuery): SQL | null {
   return sql`(${sql.join(parts, sql` OR `)})`;
 }
 
-/** A LIKE pattern for the term anywhere in a text, its wildcards escaped (with `ESCAPE '\\'`). */
-function likePattern(term: string): string {
-  return `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
- * A term on the site's own fields with LIKE: how short terms (which the trigram index cannot hold) are matched, in
- * the fields `site_grams` (migrations/0020) finds their candidates in.
+ * A short term on the site's own fields, case folded as SQLite's lower() folds it (ASCII letters): how short terms
+ * (which the trigram index cannot hold) are matched, in the fields `site_grams` (migrations/0020) finds their
+ * candidates in. With instr(), not LIKE: a LIKE pattern bound as a parameter makes SQLite prepare the whole statement a
+ * second time once it is bound (for its LIKE optimization), and instr() takes `%` and `_` as characters.
  */
 function termCondition(term: string): SQL {
-  const pattern = likePattern(term);
-  return sql`(s.url LIKE ${pattern} ESCAPE '\\' OR s.description LIKE ${pattern} ESCAPE '\\'
-    OR s.category LIKE ${pattern} ESCAPE '\\' OR s.tags LIKE ${pattern} ESCAPE '\\')`;
+  const lowered = lowerAscii(term);
+  return sql`(instr(lower(s.url), ${lowered}) > 0 OR instr(lower(s.description), ${lowered}) > 0
+    OR instr(lower(s.category), ${lowered}) > 0 OR instr(lower(s.tags), ${lowered}) > 0)`;
 }
 
 /**
@@ -98,7 +95,8 @@ function termCondition(term: string): SQL {
  * `#tag#` list by replacing its punctuation. Only for a term that folds as ASCII (`foldsAsAscii`; the plan never
  * walks another), on the text lower-cased, with the only two letters beyond ASCII that the index folds into ASCII
  * letters (the Kelvin sign and the long s) made those. With instr(), not LIKE: D1 refuses a LIKE pattern over 50
- * bytes, and a term may have 100 characters (docs/decisions/0047-walk-checks-terms-exactly.md).
+ * bytes, a term may have 100 characters, and a bound LIKE pattern makes SQLite prepare the statement again
+ * (docs/decisions/0047-walk-checks-terms-exactly.md).
  */
 function indexedTextCondition(term: string): SQL {
   return sql`instr(replace(replace(lower(s.url || ' ' || s.description || ' ' || s.category || ' '
@@ -217,8 +215,8 @@ function tagGroupFinder(term: string, group: SQL): Finder {
  * The index a search reads, and the tags it reads itself. A term of three characters or more: with tags, the trigram
  * index of the first two tags' sites (or the one tag's, `tagGroupFinder`); without, the whole trigram index. Otherwise
  * two tags or more: the sites with the first two in `site_tag_pairs`; one tag: its sites in `site_tags`, and a short
- * term decides by LIKE. Otherwise a short term: the index of characters and pairs. Null without any of them (only
- * bands): the listings are walked.
+ * term decides on the fields (`termCondition`). Otherwise a short term: the index of characters and pairs. Null
+ * without any of them (only bands): the listings are walked.
  */
 function indexOf(query: SearchQuery): { finder: Finder; tags: string[] } | null {
   const paired = tagPairOf(query.tags);
