@@ -676,6 +676,68 @@ describe("search", () => {
     }
   });
 
+  it("with three tags or more, finds exactly the sites with every one of them, page after page, sorted either way", async () => {
+    const owner = await trader();
+    const base = ["cybersecurity", "dropshipping", "product-service"];
+    // 140 sites: most with the three base tags (more than the count line's hundred), some with two of them; business and
+    // technology on some of each; good records, none and poor ones mixed. Other tests' sites with the tags count too.
+    for (let i = 0; i < 140; i += 1) {
+      const tags = [...(i % 7 === 0 ? base.slice(0, 2) : base), ...(i % 2 === 1 ? ["business"] : []), ...(i % 3 === 0 ? ["technology"] : [])];
+      const { siteId } = await listSite(owner.userId, { host: uniqueHost(`all-tags-${i}`), tags });
+      const key = i % 9 === 0 ? 1000 + (i % 5) : i % 4 === 0 ? 0 : 1;
+      if (key !== 1) await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?").bind(key, siteId).run();
+    }
+    const every = CATEGORY_TAGS.map((tag) => tag.id);
+    const everyTag = await listSite(owner.userId, { host: uniqueHost("every-tag"), tags: every });
+    await listSite(owner.userId, { host: uniqueHost("every-tag-unverified"), tags: every, verified: false });
+    const viewer = await trader();
+    const mine = await listSite(viewer.userId, { host: uniqueHost("every-tag-mine"), tags: every });
+    const db = database(env.DB);
+    const pagesOf = async (tags: string[], sort: "newest" | "record", plan = {}) => {
+      const ids: string[] = [];
+      let after: string | null = null;
+      for (let pages = 0; pages < 40; pages += 1) {
+        const found: { posts: { id: string }[]; next: string | null } = await searchListings(
+          db,
+          viewer.userId,
+          { term: "", tags, bands: [], sort },
+          after,
+          plan,
+        );
+        ids.push(...found.posts.map((post) => post.id));
+        after = found.next;
+        if (!after) break;
+      }
+      return ids;
+    };
+    // What the rules say: the viewer's tradable sites whose tags include every chosen one, in the order shown.
+    const expected = async (tags: string[], sort: "newest" | "record") =>
+      (
+        await env.DB.prepare(
+          `SELECT l.id AS id FROM listings l JOIN sites s ON s.id = l.site_id
+           WHERE l.active = 1 AND s.verified = 1 AND s.user_id <> ?
+             AND (SELECT count(DISTINCT value) FROM json_each(s.tags) WHERE value IN (SELECT value FROM json_each(?))) = ?
+           ORDER BY ${sort === "record" ? "s.rep_sort DESC, " : ""}s.search_rowid DESC`,
+        )
+          .bind(viewer.userId, JSON.stringify(tags), tags.length)
+          .all<{ id: string }>()
+      ).results.map((row) => row.id);
+    for (const tags of [
+      ["product-service", "cybersecurity", "dropshipping"],
+      ["business", "technology", "cybersecurity", "dropshipping"],
+      ["technology", "product-service", "business", "dropshipping", "cybersecurity"],
+      every,
+    ]) {
+      const newest = await expected(tags, "newest");
+      expect(newest.length).toBeGreaterThan(tags.length === 3 ? 100 : 0);
+      expect(await pagesOf(tags, "newest")).toEqual(newest);
+      const byRecord = await expected(tags, "record");
+      for (const plan of [{}, { walkAbove: 0 }]) expect(await pagesOf(tags, "record", plan)).toEqual(byRecord);
+    }
+    // Withdrawn, so that the other tests' searches with every tag still find nothing.
+    await env.DB.prepare("UPDATE listings SET active = 0 WHERE id IN (?, ?)").bind(everyTag.listingId, mine.listingId).run();
+  });
+
   it("stays within D1's 100 bound values a statement, with every tag and band, on every page, sorted either way", async () => {
     const viewer = await trader();
     const bound: number[] = [];
