@@ -197,13 +197,15 @@ const TAG_GROUP_SPAN = 4_294_967_296;
  * A long term among the sites with the chosen tags: `site_tag_search` (migrations/0026), the range of the first two
  * tags' group (or of the one tag's), read upwards, newest first. A row id there is the group's base plus
  * (TAG_GROUP_SPAN - 1 - the site's search_rowid). A later page's bound stays within the group whatever its cursor (one
- * bound, as FTS5 reads only one lower bound of a row id).
+ * bound, as FTS5 reads only one lower bound of a row id). The group is joined first (`g`), once per read of the index:
+ * its id written as a subquery in each bound was ten subqueries in a statement sorted by record ("marketing" with two
+ * tags at a million sites: 3.9 ms of SQLite prepared and run, 3.2 ms joined).
  */
 function tagGroupFinder(term: string, group: SQL): Finder {
-  const base = sql`(SELECT id * ${number(TAG_GROUP_SPAN)} FROM search_tag_groups WHERE tags = ${group})`;
+  const base = sql`g.id * ${number(TAG_GROUP_SPAN)}`;
   return {
-    source: () => sql`site_tag_search AS f`,
-    match: (before) => sql`f.site_tag_search MATCH ${ftsPhrase(term)}
+    source: () => sql`search_tag_groups AS g CROSS JOIN site_tag_search AS f`,
+    match: (before) => sql`g.tags = ${group} AND f.site_tag_search MATCH ${ftsPhrase(term)}
       AND f.rowid >= ${before ? sql`max(${base}, ${base} + ${number(TAG_GROUP_SPAN)} - ${before})` : base}
       AND f.rowid < ${base} + ${number(TAG_GROUP_SPAN)}`,
     rowid: sql`(${number(TAG_GROUP_SPAN - 1)} - f.rowid % ${number(TAG_GROUP_SPAN)})`,
