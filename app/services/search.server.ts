@@ -15,14 +15,15 @@
  * (`sites.search_rowid`, so the sites with no record yet come in each index's own order), and pages follow each other
  * by that pair.
  */
-import { sql, type SQL } from "drizzle-orm";
+import { fillPlaceholders, is, Placeholder, sql, type SQL } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "~/lib/db.server";
 import { AUTHORITY_BANDS } from "~/domain/score";
 import { RECORD_KEY, type ReputationCounts } from "~/domain/reputation";
 import { foldsAsAscii, ftsPhrase, gramToken, lowerAscii, TAG_IDS, type SearchQuery } from "~/domain/search";
 import { BEFORE_ALL, parseCursor, parseRecordCursor } from "~/domain/cursor";
 import type { BatchResponse } from "drizzle-orm/batch";
-import { valueOf } from "~/lib/statement-shapes.server";
+import { valueOf, type Values } from "~/lib/statement-shapes.server";
 import { marketCountQuery, marketPageOf, marketPageQuery, MARKET_PAGE_SIZE } from "./market.server";
 import { viewerShapes, type Viewer } from "./viewer.server";
 
@@ -68,7 +69,7 @@ interface Row extends Omit<SearchPost, "tags" | "record">, ReputationCounts {
   position: string;
 }
 
-function bandCondition(query: SearchQuery): SQL | null {
+function bandCondition(query: { bands: SearchQuery["bands"] }): SQL | null {
   if (query.bands.length === 0) return null;
   const parts = AUTHORITY_BANDS.filter((band) => query.bands.includes(band.id)).map(
     (band) => sql`(coalesce(s.score, s.placeholder_score) BETWEEN ${number(band.min)} AND ${number(band.max)})`,
@@ -82,8 +83,8 @@ function bandCondition(query: SearchQuery): SQL | null {
  * candidates in. With instr(), not LIKE: a LIKE pattern bound as a parameter makes SQLite prepare the whole statement a
  * second time once it is bound (for its LIKE optimization), and instr() takes `%` and `_` as characters.
  */
-function termCondition(term: string): SQL {
-  const lowered = lowerAscii(term);
+function termCondition(): SQL {
+  const lowered = valueOf("lowered");
   return sql`(instr(lower(s.url), ${lowered}) > 0 OR instr(lower(s.description), ${lowered}) > 0
     OR instr(lower(s.category), ${lowered}) > 0 OR instr(lower(s.tags), ${lowered}) > 0)`;
 }
@@ -98,10 +99,10 @@ function termCondition(term: string): SQL {
  * bytes, a term may have 100 characters, and a bound LIKE pattern makes SQLite prepare the statement again
  * (docs/decisions/0047-walk-checks-terms-exactly.md).
  */
-function indexedTextCondition(term: string): SQL {
+function indexedTextCondition(): SQL {
   return sql`instr(replace(replace(lower(s.url || ' ' || s.description || ' ' || s.category || ' '
     || replace(replace(replace(replace(s.tags, '[]', ''), '["', '#'), '","', '# #'), '"]', '#')), char(8490), 'k'), char(383), 's'),
-    ${lowerAscii(term)}) > 0`;
+    ${valueOf("lowered")}) > 0`;
 }
 
 const columns = sql`l.id AS id, l.connects AS connects, s.url AS url, s.description AS description,
@@ -122,6 +123,39 @@ function parsePosition(value: string | null | undefined, indexed: boolean, byRec
   if (indexed) return /^\d{1,15}$/.test(value) ? { rowid: Number(value) } : null;
   const cursor = parseCursor(value);
   return cursor ? { createdAt: cursor.at, id: cursor.id } : null;
+}
+
+/**
+ * What a search's statements depend on besides the values bound to them (`searchListings` binds them): searches of one shape
+ * share their SQL, built once per isolate (`searchStatementsOf`). A term is only its kind here (none, one or two
+ * characters, or more) and whether the walk in record order can check it (`foldsAsAscii`); a later page's position
+ * only its kind, and for a record cursor how its key stands to the record keys (which parts of the order it has
+ * passed). The tags, bands and the record plan's numbers are written into the SQL.
+ */
+interface SearchShape {
+  term: "" | "short" | "long";
+  walkable: boolean;
+  tags: string[];
+  bands: SearchQuery["bands"];
+  sort: SearchQuery["sort"];
+  position: null | "index" | "walk" | { recordKey: number };
+  walkAbove: number;
+  walkSites: number;
+  pageWindow: number;
+}
+
+/** A later page's position in a shape's statements: each value a placeholder (`searchListings` fills them in). */
+type ShapePosition =
+  | { repSort: Placeholder; searchRowid: Placeholder; recordKey: number; rowid?: undefined }
+  | { rowid: Placeholder; repSort?: undefined }
+  | { createdAt: Placeholder; id: Placeholder; rowid?: undefined; repSort?: undefined }
+  | null;
+
+function shapePositionOf(position: SearchShape["position"]): ShapePosition {
+  if (position === null) return null;
+  if (position === "index") return { rowid: valueOf("rowid") };
+  if (position === "walk") return { createdAt: valueOf("createdAt"), id: valueOf("cursorId") };
+  return { repSort: valueOf("repSort"), searchRowid: valueOf("searchRowid"), recordKey: position.recordKey };
 }
 
 /** The site with the index row id `rowid` (`sites.search_rowid`) has the tag (the walk in record order checks each site so). */
@@ -201,11 +235,11 @@ const TAG_GROUP_SPAN = 4_294_967_296;
  * its id written as a subquery in each bound was ten subqueries in a statement sorted by record ("marketing" with two
  * tags at a million sites: 3.9 ms of SQLite prepared and run, 3.2 ms joined).
  */
-function tagGroupFinder(term: string, group: SQL): Finder {
+function tagGroupFinder(group: SQL): Finder {
   const base = sql`g.id * ${number(TAG_GROUP_SPAN)}`;
   return {
     source: () => sql`search_tag_groups AS g CROSS JOIN site_tag_search AS f`,
-    match: (before) => sql`g.tags = ${group} AND f.site_tag_search MATCH ${ftsPhrase(term)}
+    match: (before) => sql`g.tags = ${group} AND f.site_tag_search MATCH ${valueOf("phrase")}
       AND f.rowid >= ${before ? sql`max(${base}, ${base} + ${number(TAG_GROUP_SPAN)} - ${before})` : base}
       AND f.rowid < ${base} + ${number(TAG_GROUP_SPAN)}`,
     rowid: sql`(${number(TAG_GROUP_SPAN - 1)} - f.rowid % ${number(TAG_GROUP_SPAN)})`,
@@ -257,24 +291,22 @@ function tagPairsFinder(tags: string[]): { finder: Finder; tags: string[] } | nu
  * its sites in `site_tags`; and a short term decides on the fields (`termCondition`). Otherwise a short term: the index
  * of characters and pairs. Null without any of them (only bands): the listings are walked.
  */
-function indexOf(query: SearchQuery): { finder: Finder; tags: string[] } | null {
-  const paired = tagPairOf(query.tags);
-  if ([...query.term].length >= 3) {
-    if (query.tags.length === 0) {
-      return { finder: byRowid(sql`site_search AS f`, sql`f.site_search MATCH ${ftsPhrase(query.term)}`, sql`f.rowid`, true), tags: [] };
+function indexOf(shape: SearchShape): { finder: Finder; tags: string[] } | null {
+  const paired = tagPairOf(shape.tags);
+  if (shape.term === "long") {
+    if (shape.tags.length === 0) {
+      return { finder: byRowid(sql`site_search AS f`, sql`f.site_search MATCH ${valueOf("phrase")}`, sql`f.rowid`, true), tags: [] };
     }
-    const [tag] = query.tags as [string];
-    return paired
-      ? { finder: tagGroupFinder(query.term, paired.pair), tags: paired.tags }
-      : { finder: tagGroupFinder(query.term, tagId(tag)), tags: [tag] };
+    const [tag] = shape.tags as [string];
+    return paired ? { finder: tagGroupFinder(paired.pair), tags: paired.tags } : { finder: tagGroupFinder(tagId(tag)), tags: [tag] };
   }
-  const allTags = tagPairsFinder(query.tags);
+  const allTags = tagPairsFinder(shape.tags);
   if (allTags) return allTags;
   if (paired) return { finder: byRowid(sql`site_tag_pairs AS f`, sql`f.pair = ${paired.pair}`, sql`f.search_rowid`, false), tags: paired.tags };
-  const [tag] = query.tags;
+  const [tag] = shape.tags;
   if (tag) return { finder: byRowid(sql`site_tags AS f`, sql`f.tag = ${tagId(tag)}`, sql`f.search_rowid`, false), tags: [tag] };
-  const gram = gramToken(query.term);
-  if (gram) return { finder: byRowid(sql`site_grams AS f`, sql`f.site_grams MATCH ${ftsPhrase(gram)}`, sql`f.rowid`, true), tags: [] };
+  if (shape.term === "short")
+    return { finder: byRowid(sql`site_grams AS f`, sql`f.site_grams MATCH ${valueOf("gram")}`, sql`f.rowid`, true), tags: [] };
   return null;
 }
 
@@ -284,10 +316,10 @@ function indexOf(query: SearchQuery): { finder: Finder; tags: string[] } | null 
  * them costs a lookup in a small index rather than reading its site and listing (two tags without a term at a million
  * sites: 10 ms checked after the site, 2.8 ms before).
  */
-function finderOf(query: SearchQuery): Finder | null {
-  const index = indexOf(query);
+function finderOf(shape: SearchShape): Finder | null {
+  const index = indexOf(shape);
   if (!index) return null;
-  const joins = query.tags
+  const joins = shape.tags
     .filter((tag) => !index.tags.includes(tag))
     .map((tag, i) => {
       const alias = sql.raw(`t${i}`);
@@ -353,7 +385,52 @@ function recordPlanCte(walkAbove: number, walkable: boolean, span: SQL, goodSite
 export const PAGE_WINDOW_MATCHES = 1_000;
 
 /** The CTEs naming `name` a search's matches from `from` on, at most `limit`, in the order shown: (site, listing) rowids. */
-type MatchesOf = (name: string, from: ReturnType<typeof parsePosition>, limit: number) => SQL;
+type MatchesOf = (name: string, from: ShapePosition, limit: number) => SQL;
+
+/** A statement as D1 takes it, its values still placeholders. */
+interface ShapeQuery {
+  sql: string;
+  params: unknown[];
+}
+
+const dialect = new SQLiteAsyncDialect();
+
+/** The SQL of a shape's statement, checked to bind nothing but placeholders (a value written in would be shared). */
+function shapeQueryOf(statement: SQL): ShapeQuery {
+  const query = dialect.sqlToQuery(statement);
+  const bound = query.params.find((param) => !is(param, Placeholder));
+  if (bound !== undefined) throw new Error(`A search statement binds a value, not a placeholder: ${String(bound)}`);
+  return query;
+}
+
+/** Shapes kept at most: one per kind of search people make (the tags' order is part of a shape). */
+const SHAPES_KEPT = 500;
+const shapes = new Map<string, { page: ShapeQuery; count: ShapeQuery | null }>();
+
+/**
+ * A search shape's statements, built once per isolate: drizzle builds a statement by asking every piece of it what
+ * kind of object it is, and a search's has hundreds (about 0.9 ms of the Worker's CPU per search at 8 clients, by its
+ * profiler).
+ */
+function searchStatementsOf(shape: SearchShape) {
+  const key = JSON.stringify(shape);
+  let statements = shapes.get(key);
+  if (!statements) {
+    if (shapes.size >= SHAPES_KEPT) shapes.clear();
+    const built = buildSearchStatements(shape);
+    statements = { page: shapeQueryOf(built.page), count: built.count && shapeQueryOf(built.count) };
+    shapes.set(key, statements);
+  }
+  return statements;
+}
+
+async function runShape<T>(db: Database, query: ShapeQuery, values: Values): Promise<T[]> {
+  const { results } = await db.$client
+    .prepare(query.sql)
+    .bind(...fillPlaceholders(query.params, values))
+    .all<T>();
+  return results;
+}
 
 export async function searchListings(
   db: Database,
@@ -368,8 +445,65 @@ export async function searchListings(
   { walkAbove = RECORD_WALK_MIN, walkSites = RECORD_WALK_SITES, pageWindow = PAGE_WINDOW_MATCHES } = {},
 ) {
   const started = performance.now();
-  const longTerm = [...query.term].length >= 3;
-  const finder = finderOf(query);
+  const length = [...query.term].length;
+  const term = length === 0 ? "" : length >= 3 ? "long" : "short";
+  const byRecord = query.sort === "record";
+  // Whether an index is read (`indexOf`): a term or a tag.
+  const from = parsePosition(after, term !== "" || query.tags.length > 0, byRecord);
+  const shape: SearchShape = {
+    term,
+    walkable: term !== "long" || foldsAsAscii(query.term),
+    tags: query.tags,
+    bands: query.bands,
+    sort: query.sort,
+    position:
+      from?.repSort !== undefined
+        ? { recordKey: Math.min(from.repSort, RECORD_KEY.good) }
+        : from?.rowid !== undefined
+        ? "index"
+        : from
+        ? "walk"
+        : null,
+    walkAbove,
+    walkSites,
+    pageWindow,
+  };
+  const values: Values = {
+    viewer: viewerUserId,
+    phrase: ftsPhrase(query.term),
+    gram: ftsPhrase(gramToken(query.term) ?? ""),
+    lowered: lowerAscii(query.term),
+    ...from,
+    ...(from?.id !== undefined ? { cursorId: from.id } : {}),
+  };
+  const statements = searchStatementsOf(shape);
+  const rows = await runShape<Row & { matches: number }>(db, statements.page, values);
+  // A later page with nothing on it (the results changed since its link was made) still says how many there are.
+  const matches = rows[0]?.matches ?? (statements.count ? (await runShape<{ n: number }>(db, statements.count, values))[0]?.n ?? 0 : 0);
+  const page = rows.slice(0, SEARCH_PAGE_SIZE);
+  return {
+    posts: page.map(
+      ({ position: _position, matches: _matches, tags, completed, settled, answered, answerMs, links30, live30, links90, live90, ...post }) => ({
+        ...post,
+        tags: JSON.parse(tags) as string[],
+        record: { completed, settled, answered, answerMs, links30, live30, links90, live90 },
+      }),
+    ),
+    count: matches,
+    next: rows.length > SEARCH_PAGE_SIZE ? page.at(-1)?.position ?? null : null,
+    durationMs: performance.now() - started,
+  };
+}
+
+/**
+ * The statements of a search of shape `shape`: its page (with the count line's matches) and, for a later page, the
+ * count alone (`searchListings`).
+ */
+function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | null } {
+  const { walkAbove, walkSites, pageWindow } = shape;
+  const longTerm = shape.term === "long";
+  const viewer = valueOf("viewer");
+  const finder = finderOf(shape);
   // The joins are written in the order they run (CROSS JOIN keeps SQLite from reordering them): from the candidates
   // to their sites and listings. SQLite 3.51 (Node's) otherwise starts from the listings and searches the index once
   // per listing: 23 s for a tag with a band at 100,000 sites, where workerd's SQLite took 1 ms.
@@ -381,30 +515,30 @@ export async function searchListings(
   const fromIndex = (found: Finder, before?: SQL) => sql`${candidatesOf(found, before)}
     CROSS JOIN listings AS l INDEXED BY listings_active_site_idx ON l.site_id = s.id AND l.active = 1`;
 
-  const conditions: SQL[] = [sql`s.verified = 1`, sql`s.user_id <> ${viewerUserId}`];
-  if (query.term && !longTerm) conditions.push(termCondition(query.term));
-  const bands = bandCondition(query);
+  const conditions: SQL[] = [sql`s.verified = 1`, sql`s.user_id <> ${viewer}`];
+  if (shape.term === "short") conditions.push(termCondition());
+  const bands = bandCondition(shape);
   if (bands) conditions.push(bands);
 
-  const byRecord = query.sort === "record";
+  const byRecord = shape.sort === "record";
   /** After a record cursor: the rows of `alias` (a site, or a tag table's entry) whose key and search_rowid come later. */
-  const recordAfter = (from: ReturnType<typeof parsePosition>, alias: string) =>
-    from && "repSort" in from ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.search_rowid) < (${from.repSort}, ${from.searchRowid})`] : [];
+  const recordAfter = (from: ShapePosition, alias: string) =>
+    from?.repSort !== undefined ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.search_rowid) < (${from.repSort}, ${from.searchRowid})`] : [];
   /** The index's matches indexed before `before` (a search_rowid) and within `bounds`: what they are read from, and how. */
   const indexBody = (found: Finder, before?: SQL, bounds: SQL[] = []) =>
     sql`${fromIndex(found, before)} WHERE ${sql.join([found.match(before), ...conditions, ...bounds], sql` AND `)}`;
   // A later page's cursor is cast: a number may be bound as a REAL, and FTS5 ignores a rowid bound that is not an
   // integer (a later page deep in a common term's matches read them all from the newest: 110 ms at a million sites).
-  const cursorOf = (rowid: number) => sql`CAST(${rowid} AS INTEGER)`;
+  const cursorOf = (rowid: Placeholder) => sql`CAST(${rowid} AS INTEGER)`;
   /** The index's matches from `from` on, newest indexed first. */
-  const indexScan = (found: Finder, from: ReturnType<typeof parsePosition>): Scan => ({
+  const indexScan = (found: Finder, from: ShapePosition): Scan => ({
     body: indexBody(found, from?.rowid === undefined ? undefined : cursorOf(from.rowid)),
     order: found.order,
     position: sql`CAST(s.search_rowid AS TEXT)`,
     orderOnSite: sql`s.search_rowid DESC`,
   });
   /** The matches from `from` on in the order shown: what they are read from and how, and each one's position. */
-  const scanOf = (from: ReturnType<typeof parsePosition>): Scan => {
+  const scanOf = (from: ShapePosition): Scan => {
     if (byRecord) {
       // No index to read (no term or tag, only bands): the sites in record order, each checked, until the page is full.
       const where = sql.join([sql`l.active = 1`, ...conditions, ...recordAfter(from, "s")], sql` AND `);
@@ -435,14 +569,13 @@ export async function searchListings(
     byRecord && finder
       ? (name, from, limit) => {
           const ref = (suffix: string) => sql.raw(`${name}${suffix}`);
-          const tagged = tagTableOf(query.tags);
-          const after =
-            from?.repSort !== undefined && from.searchRowid !== undefined ? { repSort: from.repSort, searchRowid: from.searchRowid } : null;
+          const tagged = tagTableOf(shape.tags);
+          const after = from?.repSort !== undefined ? from : null;
           // The order has three parts: the good records (key 2 and above) best first, then the sites with no record
           // yet (key 1), then the poor records (key 0), newest indexed first within a key. The last two are the
           // finder's own order with each entry's key checked (`byKey`); only the good records need a plan of their own
           // (`good`). A part the cursor has passed is left out.
-          const good = !after || after.repSort >= RECORD_KEY.good;
+          const good = !after || after.recordKey >= RECORD_KEY.good;
           // A site with the key of a good record: the only ones the plans below walk or sort.
           const goodKey = (alias: string) => sql`${sql.raw(alias)}.rep_sort >= ${number(RECORD_KEY.good)}`;
           // With tags: the window is the good records among the sites of the first two, or of the one (`site_tag_pairs`,
@@ -456,7 +589,7 @@ export async function searchListings(
           // Either way a site's row is read only where a term (its fields) or a band (its placeholder score, a
           // generated column no index covers) is to be checked.
           /** Any other tag, checked on the table's entry, before the site is looked up. */
-          const otherTags = query.tags.filter((tag) => !tagged?.tags.includes(tag)).map((tag) => tagCondition(sql`p.search_rowid`, tag));
+          const otherTags = shape.tags.filter((tag) => !tagged?.tags.includes(tag)).map((tag) => tagCondition(sql`p.search_rowid`, tag));
           const tagsAfter = sql.join([goodKey("p"), ...recordAfter(after, "p")].map((bound) => sql` AND ${bound}`));
           const windowWhere = tagged
             ? sql`p.${tagged.column} = ${tagged.key}${tagsAfter}`
@@ -481,10 +614,10 @@ export async function searchListings(
             : sql`(high - low)`;
           // A long term the walk cannot check as the index matches it is never walked (`walkable`): its condition
           // here is false, and the plan reads the index.
-          const walkable = !longTerm || foldsAsAscii(query.term);
-          const termOnRow = !query.term ? [] : !longTerm ? [termCondition(query.term)] : walkable ? [indexedTextCondition(query.term)] : [sql`0`];
+          const walkable = shape.walkable;
+          const termOnRow = !shape.term ? [] : !longTerm ? [termCondition()] : walkable ? [indexedTextCondition()] : [sql`0`];
           const onRow = [...termOnRow, ...(bands ? [bands] : [])];
-          const walkOn = sql.join([sql`w.user_id <> ${viewerUserId}`, ...onRow], sql` AND `);
+          const walkOn = sql.join([sql`w.user_id <> ${viewer}`, ...onRow], sql` AND `);
           const fromIndexSorted = tagged
             ? sql`SELECT s.rowid AS site, l.rowid AS listing FROM (
                   SELECT p.search_rowid FROM ${finder.source()}
@@ -535,8 +668,8 @@ export async function searchListings(
            * the first pages of a search whose matches mostly have no record read the index once.
            */
           const byKey = (key: number) => {
-            if (after && after.repSort < key) return null;
-            const cursor = after?.repSort === key ? cursorOf(after.searchRowid) : null;
+            if (after && after.recordKey < key) return null;
+            const cursor = after?.recordKey === key ? cursorOf(after.searchRowid) : null;
             const belowCounted = sql`(SELECT min(r) FROM counted)`;
             // One term of the page's compound (D1 allows five), two of its own.
             return sql`SELECT * FROM (
@@ -630,26 +763,13 @@ export async function searchListings(
   // are read: a page's rows, not a hundred (their rows are read out of order; a term with two tags at a million sites:
   // 3 ms of workerd's SQLite reading them all, 1 ms so). `r` is the site's search_rowid, which orders the page.
   const firstPage = finder ? sql`(SELECT site, listing FROM counted ORDER BY r DESC LIMIT ${number(SEARCH_PAGE_SIZE + 1)})` : sql`counted`;
-  const from = parsePosition(after, finder !== null, byRecord);
-  const rows: (Row & { matches: number })[] =
-    from || (byRecord && finder)
-      ? await db.all(sql`${ctes(counted, matchesOf("paged", from, SEARCH_PAGE_SIZE + 1))} ${pageOf(sql`paged`)}`)
-      : await db.all(sql`${ctes(counted)} ${pageOf(firstPage)}`);
-  // A later page with nothing on it (the results changed since its link was made) still says how many there are.
-  const matches = rows[0]?.matches ?? (from ? (await db.all<{ n: number }>(sql`${ctes(counted)} SELECT count(*) AS n FROM counted`))[0]?.n ?? 0 : 0);
-  const page = rows.slice(0, SEARCH_PAGE_SIZE);
-  return {
-    posts: page.map(
-      ({ position: _position, matches: _matches, tags, completed, settled, answered, answerMs, links30, live30, links90, live90, ...post }) => ({
-        ...post,
-        tags: JSON.parse(tags) as string[],
-        record: { completed, settled, answered, answerMs, links30, live30, links90, live90 },
-      }),
-    ),
-    count: matches,
-    next: rows.length > SEARCH_PAGE_SIZE ? page.at(-1)?.position ?? null : null,
-    durationMs: performance.now() - started,
-  };
+  const from = shapePositionOf(shape.position);
+  return from || (byRecord && finder)
+    ? {
+        page: sql`${ctes(counted, matchesOf("paged", from, SEARCH_PAGE_SIZE + 1))} ${pageOf(sql`paged`)}`,
+        count: from ? sql`${ctes(counted)} SELECT count(*) AS n FROM counted` : null,
+      }
+    : { page: sql`${ctes(counted)} ${pageOf(firstPage)}`, count: null };
 }
 
 /** The market's page from the position `after` and its count up to SEARCH_COUNT_CAP, built once for `requireAuthWith`. */

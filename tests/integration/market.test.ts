@@ -676,6 +676,25 @@ describe("search", () => {
     }
   });
 
+  it("shares a statement between searches of one shape, each with its own viewer, term and page", async () => {
+    const [first, second] = [await trader(), await trader()];
+    const words = [`sh${crypto.randomUUID().slice(0, 6)}`, `sh${crypto.randomUUID().slice(0, 6)}`];
+    const sites = await Promise.all(
+      [first, second].flatMap((owner) => words.map((word) => listSite(owner.userId, { host: uniqueHost(word), description: `About ${word}` }))),
+    );
+    const db = database(env.DB);
+    const found = async (viewer: { userId: string }, term: string, sort: "newest" | "record" = "newest") =>
+      (await searchListings(db, viewer.userId, { term, tags: [], bands: [], sort })).posts.map((post) => post.id);
+    // The same shape (a long term, newest first, then sorted by record) for each viewer and term in turn: each finds the
+    // other's site about its own word, never its own.
+    for (const sort of ["newest", "record"] as const) {
+      expect(await found(first, words[0]!, sort)).toEqual([sites[2]!.listingId]);
+      expect(await found(second, words[0]!, sort)).toEqual([sites[0]!.listingId]);
+      expect(await found(first, words[1]!, sort)).toEqual([sites[3]!.listingId]);
+      expect(await found(second, words[1]!, sort)).toEqual([sites[1]!.listingId]);
+    }
+  });
+
   it("with three tags or more, finds exactly the sites with every one of them, page after page, sorted either way", async () => {
     const owner = await trader();
     const base = ["cybersecurity", "dropshipping", "product-service"];
