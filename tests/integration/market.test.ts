@@ -3,11 +3,26 @@ import { describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
 import { CATEGORY_TAGS } from "~/domain/options";
 import { AUTHORITY_BANDS, type AuthorityBand } from "~/domain/score";
+import type { SearchQuery } from "~/domain/search";
 import { database } from "~/lib/db.server";
 import { dashboardFor } from "~/services/dashboard.server";
 import { SEARCH_PAGE_SIZE, searchListings } from "~/services/search.server";
 import { updateSiteSettings } from "~/services/sites.server";
 import { act, get, listSite, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
+
+/** Every page of a search, followed from one to the next (at most 40): the listing ids in the order shown. */
+async function searchPages(viewerId: string, query: SearchQuery, plan = {}) {
+  const db = database(env.DB);
+  const ids: string[] = [];
+  let after: string | null = null;
+  for (let pages = 0; pages < 40; pages += 1) {
+    const found: { posts: { id: string }[]; next: string | null } = await searchListings(db, viewerId, query, after, plan);
+    ids.push(...found.posts.map((post) => post.id));
+    after = found.next;
+    if (!after) break;
+  }
+  return ids;
+}
 
 /** The site's row in the search index: sorted by record, its place among equal records (newest indexed first). */
 async function searchRowidOf(siteId: string) {
@@ -632,24 +647,8 @@ describe("search", () => {
       if (recordOf(i) !== 1) await env.DB.prepare("UPDATE sites SET rep_sort = ? WHERE id = ?").bind(recordOf(i), siteId).run();
     }
     const viewer = await trader();
-    const db = database(env.DB);
-    const pagesOf = async (query: { term: string; tags: string[]; bands?: AuthorityBand[] }, sort: "newest" | "record", plan = {}) => {
-      const ids: string[] = [];
-      let after: string | null = null;
-      for (let pages = 0; pages < 20; pages += 1) {
-        const found: { posts: { id: string }[]; next: string | null } = await searchListings(
-          db,
-          viewer.userId,
-          { bands: [], ...query, sort },
-          after,
-          plan,
-        );
-        ids.push(...found.posts.map((post) => post.id));
-        after = found.next;
-        if (!after) break;
-      }
-      return ids;
-    };
+    const pagesOf = (query: { term: string; tags: string[]; bands?: AuthorityBand[] }, sort: "newest" | "record", plan = {}) =>
+      searchPages(viewer.userId, { bands: [], ...query, sort }, plan);
     // The expected order: the search's matches newest first, sorted by their sites' record key, then row id.
     const expectedOrder = async (query: { term: string; tags: string[]; bands?: AuthorityBand[] }) => {
       const ids = await pagesOf(query, "newest");
@@ -711,24 +710,7 @@ describe("search", () => {
     await listSite(owner.userId, { host: uniqueHost("every-tag-unverified"), tags: every, verified: false });
     const viewer = await trader();
     const mine = await listSite(viewer.userId, { host: uniqueHost("every-tag-mine"), tags: every });
-    const db = database(env.DB);
-    const pagesOf = async (tags: string[], sort: "newest" | "record", plan = {}) => {
-      const ids: string[] = [];
-      let after: string | null = null;
-      for (let pages = 0; pages < 40; pages += 1) {
-        const found: { posts: { id: string }[]; next: string | null } = await searchListings(
-          db,
-          viewer.userId,
-          { term: "", tags, bands: [], sort },
-          after,
-          plan,
-        );
-        ids.push(...found.posts.map((post) => post.id));
-        after = found.next;
-        if (!after) break;
-      }
-      return ids;
-    };
+    const pagesOf = (tags: string[], sort: "newest" | "record", plan = {}) => searchPages(viewer.userId, { term: "", tags, bands: [], sort }, plan);
     // What the rules say: the viewer's tradable sites whose tags include every chosen one, in the order shown.
     const expected = async (tags: string[], sort: "newest" | "record") =>
       (
