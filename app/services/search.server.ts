@@ -158,6 +158,17 @@ function shapePositionOf(position: SearchShape["position"]): ShapePosition {
   return { repSort: valueOf("repSort"), searchRowid: valueOf("searchRowid"), recordKey: position.recordKey };
 }
 
+/**
+ * The term as the walk in record order checks it on each site's row: a short term on the site's fields, a long one on
+ * the text the index holds. A long term the walk cannot check as the index matches it (not `walkable`) is never walked:
+ * its condition here is false, and the plan reads the index.
+ */
+function termOnRowOf({ term, walkable }: SearchShape): SQL[] {
+  if (term === "") return [];
+  if (term === "short") return [termCondition()];
+  return [walkable ? indexedTextCondition() : sql`0`];
+}
+
 /** The site with the index row id `rowid` (`sites.search_rowid`) has the tag (the walk in record order checks each site so). */
 function tagCondition(rowid: SQL, tag: string): SQL {
   return sql`EXISTS (SELECT 1 FROM site_tags WHERE site_tags.tag = ${tagId(tag)} AND site_tags.search_rowid = ${rowid})`;
@@ -501,7 +512,6 @@ export async function searchListings(
  */
 function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | null } {
   const { walkAbove, walkSites, pageWindow } = shape;
-  const longTerm = shape.term === "long";
   const viewer = valueOf("viewer");
   const finder = finderOf(shape);
   // The joins are written in the order they run (CROSS JOIN keeps SQLite from reordering them): from the candidates
@@ -612,11 +622,7 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
           const span = tagged
             ? sql`(SELECT count(*) FROM ${tagged.table} AS p WHERE p.${tagged.column} = ${tagged.key} AND p.search_rowid BETWEEN low AND high)`
             : sql`(high - low)`;
-          // A long term the walk cannot check as the index matches it is never walked (`walkable`): its condition
-          // here is false, and the plan reads the index.
-          const walkable = shape.walkable;
-          const termOnRow = !shape.term ? [] : !longTerm ? [termCondition()] : walkable ? [indexedTextCondition()] : [sql`0`];
-          const onRow = [...termOnRow, ...(bands ? [bands] : [])];
+          const onRow = [...termOnRowOf(shape), ...(bands ? [bands] : [])];
           const walkOn = sql.join([sql`w.user_id <> ${viewer}`, ...onRow], sql` AND `);
           const fromIndexSorted = tagged
             ? sql`SELECT s.rowid AS site, l.rowid AS listing FROM (
@@ -645,7 +651,7 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
           // from the tradable sites' index, and whether a site is tradable is checked after the sort too ("shop" with
           // one tag: 9.1 to 8.0 ms of SQLite on a machine half as fast, 97 ms p95 with 8 clients instead of 103).
           const plan = good
-            ? sql`${recordPlanCte(walkAbove, walkable, span, goodSites, walkSites)},
+            ? sql`${recordPlanCte(walkAbove, shape.walkable, span, goodSites, walkSites)},
               ${ref("_walk")} AS MATERIALIZED (
                 SELECT w.r AS site, l.rowid AS listing FROM (${window}) AS w
                 ${onRow.length > 0 ? sql`CROSS JOIN sites AS s ON s.rowid = w.r` : sql``}
