@@ -4,10 +4,10 @@
  * Candidates come newest-indexed first straight from an index (`finderOf`): a term of three characters or more is a
  * phrase of SQLite FTS5's trigram index (migrations/0002), or with tags of the trigram index of the sites with the
  * first two of them, or the one (migrations/0026); tags without such a term read the sites with two of them from
- * `site_tag_pairs` (migrations/0024), or one tag's sites from `site_tags` (migrations/0021); a one- or two-character
- * term alone reads the index of characters and pairs (migrations/0020). Without any of them (only authority bands)
- * the listings are walked newest first, so the query stops as soon as a page is full. Only tradable listings are
- * kept: verified, active, not the viewer's.
+ * `site_tag_pairs` (migrations/0024; three or more intersect pairs of them), or one tag's sites from `site_tags`
+ * (migrations/0021); a one- or two-character term alone reads the index of characters and pairs (migrations/0020).
+ * Without any of them (only authority bands) the listings are walked newest first, so the query stops as soon as a
+ * page is full. Only tradable listings are kept: verified, active, not the viewer's.
  *
  * The count line counts at most SEARCH_COUNT_CAP matches ('100+ sites available'), in the same statement as the
  * page (or, for a later page with nothing left on it, in one of its own), which reads the fields of its own results
@@ -421,7 +421,7 @@ const shapes = new Map<string, { page: ShapeQuery; count: ShapeQuery | null }>()
 /**
  * A search shape's statements, built once per isolate: drizzle builds a statement by asking every piece of it what
  * kind of object it is, and a search's has hundreds (about 0.9 ms of the Worker's CPU per search at 8 clients, by its
- * profiler).
+ * profiler; docs/decisions/0048-search-statements-built-once-per-shape.md).
  */
 function searchStatementsOf(shape: SearchShape) {
   const key = JSON.stringify(shape);
