@@ -126,11 +126,11 @@ function parsePosition(value: string | null | undefined, indexed: boolean, byRec
 }
 
 /**
- * What a search's statements depend on besides the values bound to them (`searchListings` binds them): searches of one shape
- * share their SQL, built once per isolate (`searchStatementsOf`). A term is only its kind here (none, one or two
- * characters, or more) and whether the walk in record order can check it (`foldsAsAscii`); a later page's position
- * only its kind, and for a record cursor how its key stands to the record keys (which parts of the order it has
- * passed). The tags, bands and the record plan's numbers are written into the SQL.
+ * What a search's statements depend on besides the values bound to them (`searchListings` binds them): searches of
+ * one shape share their SQL, built once per isolate (`searchStatementsOf`). A term is only its kind here (none, one
+ * or two characters, or more) and whether the walk in record order can check it (`foldsAsAscii`); a later page's
+ * position only its kind, and for a record cursor how its key stands to the record keys (which parts of the order it
+ * has passed). The tags, bands and the record plan's numbers are written into the SQL.
  */
 interface SearchShape {
   term: "" | "short" | "long";
