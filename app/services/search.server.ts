@@ -384,12 +384,16 @@ function recordPlanCte(walkAbove: number, walkable: boolean, span: SQL, goodSite
   const estimate = sql`n > 1 AND 1.0 * (n - 1) * (n - 1) * top >= ${number(walkAbove)} * (high - low) * ${span}`;
   const allGood = sql`good <= ${number(walkSites)} AND 1.0 * good * (high - low) <= 1.0 * (n - 1) * top`;
   const walk = !walkable ? sql`0` : walkAbove > 0 ? sql`n = ${number(SEARCH_COUNT_CAP)} AND ((${estimate}) OR (${allGood}))` : sql`1`;
-  // The good records are counted only where the plan needs them (not for a few matches).
-  return sql`record_good AS MATERIALIZED (SELECT ${walkAbove > 0 ? sql`CASE WHEN ${fewMatches} THEN 0 ELSE ${goodSites} END` : goodSites} AS good),
-    record_plan AS MATERIALIZED (
+  // The good records are counted only where the plan needs them (not for a few matches). The plan names `counted`
+  // once: each CTE a statement names is compiled again where it is named, with every CTE it names in turn, and the
+  // plan is named five times over (through the walk and its gates). The OFFSET keeps SQLite from merging the inner
+  // query into the outer one, which would copy `good` (and its count) into each place the outer one names it.
+  return sql`record_plan AS MATERIALIZED (
       SELECT ${walkAbove > 0 ? sql`n < ${number(SEARCH_COUNT_CAP)}` : sql`0`} AS few, ${walk} AS walk, good
-      FROM (SELECT count(*) AS n, min(r) AS low, max(r) AS high FROM counted),
-        (SELECT coalesce(max(search_rowid), 0) AS top FROM sites), record_good)`;
+      FROM (
+        SELECT n, low, high, top, ${walkAbove > 0 ? sql`CASE WHEN n < ${number(SEARCH_COUNT_CAP)} THEN 0 ELSE ${goodSites} END` : goodSites} AS good
+        FROM (SELECT count(*) AS n, min(r) AS low, max(r) AS high FROM counted), (SELECT coalesce(max(search_rowid), 0) AS top FROM sites)
+        LIMIT 1 OFFSET 0))`;
 }
 
 /** The matches a later page of an index search reads at most below its cursor before it reads the index downwards. */
@@ -662,11 +666,16 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
                   WHEN good <= ${number(walkSites)} OR (SELECT count(*) FROM ${ref("_walk")}) >= ${number(limit)} THEN 1
                   ELSE 0 END AS complete FROM record_plan)`
             : null;
-          // For a few matches (every match counted), the page is theirs, sorted on the key and row id each carries, and
-          // the other parts read nothing. These gates read `counted` alone: every CTE a statement names is compiled
-          // again where it is named, so a gate on the plan's CTEs (which name others) cost 0.2 ms of preparing each.
+          // For a few matches (every match counted), the page is theirs, sorted on the key and row id each carries: the
+          // good records from the part below that sorts them, the others from `counted` in `byKey`, which reads
+          // nothing more of the index then. These gates name `counted` alone, and as few times as they can: every CTE
+          // a statement names is compiled again where it is named, so a gate on the plan's CTEs (which name others)
+          // cost 0.2 ms of preparing each, and each naming of `counted` about 0.04 ms.
           const sortsFew = walkAbove > 0;
-          const unlessFew = sortsFew ? sql`(CASE WHEN ${fewMatches} THEN 0 ELSE ${number(limit)} END)` : number(limit);
+          /** Below the oldest counted match; for a few matches (every match counted), below the first row id: none. */
+          const belowCounted = sortsFew
+            ? sql`(SELECT CASE WHEN count(*) < ${number(SEARCH_COUNT_CAP)} THEN 0 ELSE min(r) END FROM counted)`
+            : sql`(SELECT min(r) FROM counted)`;
           /**
            * The matches with the record key `key` after the cursor, newest indexed first, as many as the page needs.
            * The counted matches are every match from the newest down to the oldest of them, so those with the key come
@@ -676,23 +685,24 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
           const byKey = (key: number) => {
             if (after && after.recordKey < key) return null;
             const cursor = after?.recordKey === key ? cursorOf(after.searchRowid) : null;
-            const belowCounted = sql`(SELECT min(r) FROM counted)`;
             // One term of the page's compound (D1 allows five), two of its own.
             return sql`SELECT * FROM (
               SELECT * FROM (SELECT site, listing FROM counted WHERE k = ${number(key)}${cursor ? sql` AND r < ${cursor}` : sql``}
-                ORDER BY r DESC LIMIT ${unlessFew})
+                ORDER BY r DESC LIMIT ${number(limit)})
               UNION ALL
               SELECT * FROM (SELECT s.rowid AS site, l.rowid AS listing
                 ${indexBody(finder, cursor ? sql`min(${cursor}, ${belowCounted})` : belowCounted, [sql`s.rep_sort = ${number(key)}`])}
-                ORDER BY ${finder.order} LIMIT ${unlessFew}))`;
+                ORDER BY ${finder.order} LIMIT ${number(limit)}))`;
           };
           // The good records (walked, or read from the index and sorted), then the sites with no record and the poor
           // records. The LIMIT on the whole stops SQLite before a part the page does not reach (it is not opened).
           const parts = [
-            ...(sortsFew
+            ...(sortsFew && good
               ? [
                   sql`SELECT * FROM (SELECT site, listing FROM counted
-                    WHERE ${fewMatches}${after ? sql` AND (k, r) < (${after.repSort}, ${after.searchRowid})` : sql``}
+                    WHERE ${fewMatches} AND k >= ${number(RECORD_KEY.good)}${
+                      after ? sql` AND (k, r) < (${after.repSort}, ${after.searchRowid})` : sql``
+                    }
                     ORDER BY k DESC, r DESC LIMIT ${number(limit)})`,
                 ]
               : []),
