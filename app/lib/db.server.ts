@@ -24,6 +24,11 @@ export function isUniqueConstraintError(error: unknown): boolean {
 
 const dialect = new SQLiteAsyncDialect();
 
+/** Raw SQL as D1 takes it: its text with `?` for each value, and the values (or placeholders) in order. */
+export function queryOf(statement: SQL): { sql: string; params: unknown[] } {
+  return dialect.sqlToQuery(statement);
+}
+
 /** A statement for `batchStatements`: a query builder, or raw SQL where a builder cannot say it. */
 export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };
 
@@ -34,7 +39,7 @@ export type Statement = SQL | { toSQL(): { sql: string; params: unknown[] } };
 export function batchStatements(d1: D1Database, statements: Statement[]) {
   return d1.batch(
     statements.map((statement) => {
-      const query = is(statement, SQL) ? dialect.sqlToQuery(statement) : statement.toSQL();
+      const query = is(statement, SQL) ? queryOf(statement) : statement.toSQL();
       return d1.prepare(query.sql).bind(...query.params);
     }),
   );

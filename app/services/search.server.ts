@@ -16,8 +16,7 @@
  * by that pair.
  */
 import { fillPlaceholders, is, Placeholder, sql, type SQL } from "drizzle-orm";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import type { Database } from "~/lib/db.server";
+import { queryOf, type Database } from "~/lib/db.server";
 import { AUTHORITY_BANDS } from "~/domain/score";
 import { RECORD_KEY, type ReputationCounts } from "~/domain/reputation";
 import { foldsAsAscii, ftsPhrase, gramToken, lowerAscii, TAG_IDS, type SearchQuery } from "~/domain/search";
@@ -403,16 +402,11 @@ export const PAGE_WINDOW_MATCHES = 1_000;
 type MatchesOf = (name: string, from: ShapePosition, limit: number) => SQL;
 
 /** A statement as D1 takes it, its values still placeholders. */
-interface ShapeQuery {
-  sql: string;
-  params: unknown[];
-}
-
-const dialect = new SQLiteAsyncDialect();
+type ShapeQuery = ReturnType<typeof queryOf>;
 
 /** The SQL of a shape's statement, checked to bind nothing but placeholders (a value written in would be shared). */
 function shapeQueryOf(statement: SQL): ShapeQuery {
-  const query = dialect.sqlToQuery(statement);
+  const query = queryOf(statement);
   const bound = query.params.find((param) => !is(param, Placeholder));
   if (bound !== undefined) throw new Error(`A search statement binds a value, not a placeholder: ${String(bound)}`);
   return query;
@@ -696,13 +690,12 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
           };
           // The good records (walked, or read from the index and sorted), then the sites with no record and the poor
           // records. The LIMIT on the whole stops SQLite before a part the page does not reach (it is not opened).
+          const recordAfterCounted = after ? [sql`(k, r) < (${after.repSort}, ${after.searchRowid})`] : [];
           const parts = [
             ...(sortsFew && good
               ? [
                   sql`SELECT * FROM (SELECT site, listing FROM counted
-                    WHERE ${fewMatches} AND k >= ${number(RECORD_KEY.good)}${
-                      after ? sql` AND (k, r) < (${after.repSort}, ${after.searchRowid})` : sql``
-                    }
+                    WHERE ${sql.join([fewMatches, sql`k >= ${number(RECORD_KEY.good)}`, ...recordAfterCounted], sql` AND `)}
                     ORDER BY k DESC, r DESC LIMIT ${number(limit)})`,
                 ]
               : []),
