@@ -1,4 +1,5 @@
-// npm test: typecheck, lint, formatting, unit, build, integration (workerd) and e2e (Chromium), stopping at the first failure.
+// npm test: typecheck, lint, formatting, schema against migrations, unit, build, integration (workerd) and e2e (Chromium),
+// stopping at the first failure.
 import { spawnSync } from "node:child_process";
 import { findChromium, run } from "./lib.mjs";
 
@@ -20,6 +21,7 @@ const steps = [
   ["Typecheck", () => run("tsc", ["-p", "tsconfig.json", "--noEmit"])],
   ["Lint", () => run("eslint", ["."])],
   ["Formatting (Prettier, .prettierignore; `npm run format` fixes it)", () => run("prettier", ["--check", "."])],
+  ["Schema and migrations agree (drizzle-kit)", () => run(process.execPath, ["scripts/check-migrations.mjs"])],
   ["Unit tests", () => run("vitest", ["run", "--config", "vitest.unit.config.ts"])],
   ["Build", () => run("remix", ["vite:build"])],
   ["Integration tests (workerd + D1)", () => run("vitest", ["run", "--config", "vitest.integration.config.ts"])],
