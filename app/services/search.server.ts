@@ -110,18 +110,42 @@ const columns = sql`l.id AS id, l.connects AS connects, s.url AS url, s.descript
   s.rep_links_30 AS links30, s.rep_live_30 AS live30, s.rep_links_90 AS links90, s.rep_live_90 AS live90`;
 
 /**
+ * Where a later page starts: after the last result shown, in the order of the search that made it. Sorted by record,
+ * that site's record key and search_rowid; newest first, its row id in the index read, or, walking the listings, its
+ * listing's creation and id.
+ */
+type Position =
+  | { kind: "record"; repSort: number; searchRowid: number }
+  | { kind: "index"; rowid: number }
+  | { kind: "walk"; createdAt: number; id: string };
+
+/**
  * Parses the position of the last result shown, in the form of the search that made it: a cursor (app/domain/cursor.ts)
  * when sorted by record (`r` before it) or walking the listings, the index row id alone for a search of an index.
  */
-function parsePosition(value: string | null | undefined, indexed: boolean, byRecord: boolean) {
+function parsePosition(value: string | null | undefined, indexed: boolean, byRecord: boolean): Position | null {
   if (!value) return null;
   if (byRecord) {
     const at = parseRecordCursor(value);
-    return at ? { repSort: at.repSort, searchRowid: at.searchRowid } : null;
+    return at ? { kind: "record", repSort: at.repSort, searchRowid: at.searchRowid } : null;
   }
-  if (indexed) return /^\d{1,15}$/.test(value) ? { rowid: Number(value) } : null;
+  if (indexed) return /^\d{1,15}$/.test(value) ? { kind: "index", rowid: Number(value) } : null;
   const cursor = parseCursor(value);
-  return cursor ? { createdAt: cursor.at, id: cursor.id } : null;
+  return cursor ? { kind: "walk", createdAt: cursor.at, id: cursor.id } : null;
+}
+
+/** What a position's kind makes of a search's shape: for a record cursor, how its key stands to the record keys. */
+function positionShapeOf(from: Position | null): SearchShape["position"] {
+  if (!from) return null;
+  return from.kind === "record" ? { recordKey: Math.min(from.repSort, RECORD_KEY.good) } : from.kind;
+}
+
+/** A position's values, by the names of the placeholders they fill (`shapePositionOf`). */
+function positionValuesOf(from: Position | null): Values {
+  if (!from) return {};
+  if (from.kind === "record") return { repSort: from.repSort, searchRowid: from.searchRowid };
+  if (from.kind === "index") return { rowid: from.rowid };
+  return { createdAt: from.createdAt, cursorId: from.id };
 }
 
 /**
@@ -145,16 +169,16 @@ interface SearchShape {
 
 /** A later page's position in a shape's statements: each value a placeholder (`searchListings` fills them in). */
 type ShapePosition =
-  | { repSort: Placeholder; searchRowid: Placeholder; recordKey: number; rowid?: undefined }
-  | { rowid: Placeholder; repSort?: undefined }
-  | { createdAt: Placeholder; id: Placeholder; rowid?: undefined; repSort?: undefined }
+  | { kind: "record"; repSort: Placeholder; searchRowid: Placeholder; recordKey: number }
+  | { kind: "index"; rowid: Placeholder }
+  | { kind: "walk"; createdAt: Placeholder; id: Placeholder }
   | null;
 
 function shapePositionOf(position: SearchShape["position"]): ShapePosition {
   if (position === null) return null;
-  if (position === "index") return { rowid: valueOf("rowid") };
-  if (position === "walk") return { createdAt: valueOf("createdAt"), id: valueOf("cursorId") };
-  return { repSort: valueOf("repSort"), searchRowid: valueOf("searchRowid"), recordKey: position.recordKey };
+  if (position === "index") return { kind: "index", rowid: valueOf("rowid") };
+  if (position === "walk") return { kind: "walk", createdAt: valueOf("createdAt"), id: valueOf("cursorId") };
+  return { kind: "record", repSort: valueOf("repSort"), searchRowid: valueOf("searchRowid"), recordKey: position.recordKey };
 }
 
 /**
@@ -465,14 +489,7 @@ export async function searchListings(
     tags: query.tags,
     bands: query.bands,
     sort: query.sort,
-    position:
-      from?.repSort !== undefined
-        ? { recordKey: Math.min(from.repSort, RECORD_KEY.good) }
-        : from?.rowid !== undefined
-        ? "index"
-        : from
-        ? "walk"
-        : null,
+    position: positionShapeOf(from),
     walkAbove,
     walkSites,
     pageWindow,
@@ -482,8 +499,7 @@ export async function searchListings(
     phrase: ftsPhrase(query.term),
     gram: ftsPhrase(gramToken(query.term) ?? ""),
     lowered: lowerAscii(query.term),
-    ...from,
-    ...(from?.id !== undefined ? { cursorId: from.id } : {}),
+    ...positionValuesOf(from),
   };
   const statements = searchStatementsOf(shape);
   const rows = await runShape<Row & { matches: number }>(db, statements.page, values);
@@ -531,7 +547,7 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
   const byRecord = shape.sort === "record";
   /** After a record cursor: the rows of `alias` (a site, or a tag table's entry) whose key and search_rowid come later. */
   const recordAfter = (from: ShapePosition, alias: string) =>
-    from?.repSort !== undefined ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.search_rowid) < (${from.repSort}, ${from.searchRowid})`] : [];
+    from?.kind === "record" ? [sql`(${sql.raw(alias)}.rep_sort, ${sql.raw(alias)}.search_rowid) < (${from.repSort}, ${from.searchRowid})`] : [];
   /** The index's matches indexed before `before` (a search_rowid) and within `bounds`: what they are read from, and how. */
   const indexBody = (found: Finder, before?: SQL, bounds: SQL[] = []) =>
     sql`${fromIndex(found, before)} WHERE ${sql.join([found.match(before), ...conditions, ...bounds], sql` AND `)}`;
@@ -540,7 +556,7 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
   const cursorOf = (rowid: Placeholder) => sql`CAST(${rowid} AS INTEGER)`;
   /** The index's matches from `from` on, newest indexed first. */
   const indexScan = (found: Finder, from: ShapePosition): Scan => ({
-    body: indexBody(found, from?.rowid === undefined ? undefined : cursorOf(from.rowid)),
+    body: indexBody(found, from?.kind === "index" ? cursorOf(from.rowid) : undefined),
     order: found.order,
     position: sql`CAST(s.search_rowid AS TEXT)`,
     orderOnSite: sql`s.search_rowid DESC`,
@@ -561,7 +577,7 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
       [
         sql`l.active = 1`,
         ...conditions,
-        ...(from && "createdAt" in from ? [sql`(l.created_at < ${from.createdAt} OR (l.created_at = ${from.createdAt} AND l.id < ${from.id}))`] : []),
+        ...(from?.kind === "walk" ? [sql`(l.created_at < ${from.createdAt} OR (l.created_at = ${from.createdAt} AND l.id < ${from.id}))`] : []),
       ],
       sql` AND `,
     );
@@ -578,7 +594,7 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
       ? (name, from, limit) => {
           const ref = (suffix: string) => sql.raw(`${name}${suffix}`);
           const tagged = tagTableOf(shape.tags);
-          const after = from?.repSort !== undefined ? from : null;
+          const after = from?.kind === "record" ? from : null;
           // The order has three parts: the good records (key 2 and above) best first, then the sites with no record
           // yet (key 1), then the poor records (key 0), newest indexed first within a key. The last two are the
           // finder's own order with each entry's key checked (`byKey`); only the good records need a plan of their own
@@ -714,7 +730,7 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
         }
       : finder
       ? (name, from, limit) => {
-          if (from?.rowid === undefined || !finder.windowed) {
+          if (from?.kind !== "index" || !finder.windowed) {
             const scan = indexScan(finder, from);
             return sql`${sql.raw(name)} AS MATERIALIZED (
                 SELECT s.rowid AS site, l.rowid AS listing ${scan.body} ORDER BY ${scan.order} LIMIT ${number(limit)})`;

@@ -309,7 +309,13 @@ describe("search", () => {
     // A cursor beyond every site reads from the newest, within the tags' group still (not the groups below it).
     const beyond = await read(await get(`/search?term=${word}&tag=cybersecurity&tag=news-journalism&after=99999999999`, { cookie: viewer.cookie }));
     expect([...beyond.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1])).toEqual(paired.slice(0, SEARCH_PAGE_SIZE));
-    // Without a term the listings are walked newest first (same-millisecond ties in id order): these 30 come first.
+    // Without a term the listings are walked newest first, same-millisecond ties in id order: made to tie, these 30
+    // come first, each once, across the page boundary.
+    await env.DB.prepare(
+      `UPDATE listings SET created_at = (SELECT max(created_at) + 1 FROM listings) WHERE id IN (${listed.map(() => "?").join(", ")})`,
+    )
+      .bind(...listed)
+      .run();
     const all = await walk("/search?band=mid");
     expect(new Set(all).size).toBe(all.length);
     expect(new Set(all.slice(0, 30))).toEqual(new Set(listed));
