@@ -12,8 +12,12 @@
 // BENCH_CHAT_MESSAGES (default 1000), BENCH_WEBHOOKS (default 300 checkouts, each delivered 5 times),
 // BENCH_LINK_CHECKS (default 200 delivered links re-checked by the five-minute job), BENCH_AUDITS (default 120
 // sites audited by the five-minute job, AUDITS_PER_RUN at its default of 40), BENCH_LOCAL_OBSERVABILITY=1 (keeps
-// wrangler's local tracing of every invocation on, as `npm start` has it).
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+// wrangler's local tracing of every invocation on, as `npm start` has it), BENCH_STATE (a directory for the local
+// database, kept after the run; a run given one that holds a database already uses it as it is, without seeding: a
+// million sites take about 13 minutes to seed. Reused, it suits BENCH_ONLY=pages and `npm run search-load`; the rest
+// of the bench writes proposals, messages and payments, and wants a fresh one. By default a temporary directory,
+// removed at the end).
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createHash, createHmac, randomBytes } from "node:crypto";
@@ -551,7 +555,9 @@ Sitemap: https://${owner.host}/sitemap.xml', 0);`,
   };
 }
 
-const persistTo = mkdtempSync(join(tmpdir(), "bench-state-"));
+const keptState = process.env.BENCH_STATE;
+const persistTo = keptState ?? mkdtempSync(join(tmpdir(), "bench-state-"));
+if (keptState) mkdirSync(keptState, { recursive: true });
 let worker;
 try {
   console.log(`Building and preparing a local database with ${SITES} demo sites…`);
@@ -824,5 +830,5 @@ try {
   }
 } finally {
   worker?.stop();
-  rmSync(persistTo, { recursive: true, force: true });
+  if (!keptState) rmSync(persistTo, { recursive: true, force: true });
 }
