@@ -33,6 +33,18 @@ export function sharedChromium(): () => Browser {
   };
 }
 
+/** The pages opened with JavaScript (`openPage`): after a navigation they wait for the page to hydrate. */
+const scriptedPages = new WeakSet<Page>();
+
+/**
+ * With JavaScript, waits until the page shown has hydrated (`html[data-hydrated]`, set by app/root.tsx). After a
+ * navigation React made, it has; after a full page load (a form the server answered with a redirect, a link clicked
+ * before React listened) the page's own scripts may still be starting, and a click then would be the browser's.
+ */
+export async function untilHydrated(page: Page) {
+  if (scriptedPages.has(page)) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+}
+
 /**
  * A page in a fresh context; errors on the page and in the console (every one, 4xx answers included) fail the
  * test that reads `errors`. With JavaScript, `goto` waits until the page has hydrated, so a test never clicks
@@ -47,10 +59,11 @@ export async function openPage(browser: Browser, javaScriptEnabled: boolean, wid
     if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
   });
   if (javaScriptEnabled) {
+    scriptedPages.add(page);
     const goto = page.goto.bind(page);
     page.goto = async (...args: Parameters<Page["goto"]>) => {
       const response = await goto(...args);
-      await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+      await untilHydrated(page);
       return response;
     };
   }
@@ -107,6 +120,7 @@ export async function logIn(page: Page, email: string, password = PASSWORD) {
   await page.fill('.modal input[name="password"]', password);
   await page.click('.modal button[type="submit"]');
   await page.waitForURL("**/market");
+  await untilHydrated(page);
 }
 
 export const modes = [
@@ -124,6 +138,7 @@ export async function signUpInBrowser(page: Page, email: string, host: string) {
   await page.fill('.modal textarea[name="description"]', "A new site that wants to trade links with others.");
   await page.getByRole("button", { name: "Create Account" }).click();
   await page.waitForURL("**/market");
+  await untilHydrated(page);
 }
 
 /** Verifies the page's active site as its owner does offline: tag from /mysite/verify, published in the sandbox, checked. */
