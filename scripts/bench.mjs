@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { applyMigrations, build, executeFile, queryLocal, startWorker } from "./lib.mjs";
+import { applyMigrations, build, executeFile, ownerSessions, queryLocal, startWorker } from "./lib.mjs";
 import { DEMO_EMAIL, DEMO_PASSWORD, seedIfEmpty } from "./seed.mjs";
 
 const PORT = 8795;
@@ -174,27 +174,9 @@ async function proposalLoad({ listingId, cookies }) {
   return { proposals: cookies.length, perSecond: cookies.length / elapsed, p50: q(0.5), p99: q(0.99), failures };
 }
 
-/** Signed-in sessions of `count` demo owners, each on its own site (made in the database, as above). */
+/** Signed-in sessions of `count` demo owners from the `offset`-th on, each on its own site (`ownerSessions`). */
 function sessionsOnOwnSites(count, offset) {
-  const rows = queryLocal(
-    `SELECT s.user_id AS userId, s.id AS siteId, s.host, s.verification_token AS token FROM sites s
-     WHERE s.user_id IN (SELECT id FROM users WHERE email LIKE 'owner%') GROUP BY s.user_id LIMIT ${count} OFFSET ${offset}`,
-    persistTo,
-  );
-  const far = Date.now() + 30 * 24 * 3600 * 1000;
-  const sessions = rows.map((row) => {
-    const token = randomBytes(20).toString("hex");
-    return { ...row, cookie: `session=${token}`, id: createHash("sha256").update(token).digest("hex") };
-  });
-  const file = join(persistTo, `bench-sessions-${offset}.sql`);
-  writeFileSync(
-    file,
-    `INSERT INTO sessions (id, user_id, active_site_id, expires_at, absolute_expires_at) VALUES\n${sessions
-      .map((s) => `('${s.id}', '${s.userId}', '${s.siteId}', ${far}, ${far})`)
-      .join(",\n")};`,
-  );
-  executeFile(file, persistTo);
-  return sessions;
+  return ownerSessions(persistTo, count, offset);
 }
 
 /** Resident memory now and at its peak, in MiB, of the Worker's processes (wrangler and workerd). */

@@ -1,6 +1,8 @@
 // Helpers shared by the start, seed, test and bench scripts (Node 22 through the `node` devDependency).
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 export const root = new URL("..", import.meta.url).pathname;
 process.env.WRANGLER_SEND_METRICS = "false";
@@ -85,6 +87,36 @@ export async function startWorker({ port, persistTo, vars = {}, inherit = false,
   }
   stopProcess(child);
   throw new Error(`wrangler dev did not answer on port ${port} within 60 s:\n${log}`);
+}
+
+/**
+ * Signed-in sessions of `count` seeded owners from the `offset`-th on, each on its own site, made in the database as
+ * a sign-in makes them (the token's hash stored): each with its `cookie`, `userId`, `siteId`, `host` and verification
+ * `token`.
+ */
+export function ownerSessions(persistTo, count, offset = 0) {
+  const rows = queryLocal(
+    `SELECT s.user_id AS userId, s.id AS siteId, s.host, s.verification_token AS token FROM sites s
+     WHERE s.user_id IN (SELECT id FROM users WHERE email LIKE 'owner%') GROUP BY s.user_id LIMIT ${count} OFFSET ${offset}`,
+    persistTo,
+  );
+  if (rows.length < count) {
+    throw new Error(`${count} seeded owners are needed after the first ${offset}, and the database has ${rows.length}: seed more sites.`);
+  }
+  const far = Date.now() + 30 * 24 * 3600 * 1000;
+  const sessions = rows.map((row) => {
+    const token = randomBytes(20).toString("hex");
+    return { ...row, cookie: `session=${token}`, id: createHash("sha256").update(token).digest("hex") };
+  });
+  const file = join(persistTo, `sessions-${offset}-${count}.sql`);
+  writeFileSync(
+    file,
+    `INSERT INTO sessions (id, user_id, active_site_id, expires_at, absolute_expires_at) VALUES\n${sessions
+      .map((session) => `('${session.id}', '${session.userId}', '${session.siteId}', ${far}, ${far})`)
+      .join(",\n")};`,
+  );
+  executeFile(file, persistTo);
+  return sessions;
 }
 
 export function stopProcess(child) {

@@ -9,10 +9,8 @@
 // comma-separated). It signs in 200 of the seeded owners (new sessions in the database), as searches are limited per
 // user and minute. Run it on an idle machine: the Worker, the D1 simulator and SQLite share one thread, so whatever
 // else runs shows in the figures.
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { createHash, randomBytes } from "node:crypto";
-import { build, executeFile, queryLocal, startWorker } from "./lib.mjs";
+import { existsSync } from "node:fs";
+import { build, ownerSessions, startWorker } from "./lib.mjs";
 
 const persistTo = process.env.SEARCH_LOAD_STATE;
 if (!persistTo || !existsSync(persistTo)) {
@@ -52,32 +50,10 @@ const searches = [
 
 const quantile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? NaN;
 
-/** Signed-in users on their own sites: new sessions for 200 seeded owners. */
-function signInOwners() {
-  const rows = queryLocal(
-    `SELECT s.user_id AS userId, s.id AS siteId FROM sites s
-     WHERE s.user_id IN (SELECT id FROM users WHERE email LIKE 'owner%' ORDER BY id LIMIT 200) GROUP BY s.user_id`,
-    persistTo,
-  );
-  const far = Date.now() + 30 * 24 * 3600 * 1000;
-  const sessions = rows.map((row) => {
-    const token = randomBytes(20).toString("hex");
-    return { ...row, cookie: `session=${token}`, id: createHash("sha256").update(token).digest("hex") };
-  });
-  const file = join(persistTo, "search-load-sessions.sql");
-  writeFileSync(
-    file,
-    `INSERT INTO sessions (id, user_id, active_site_id, expires_at, absolute_expires_at) VALUES\n${sessions
-      .map((s) => `('${s.id}', '${s.userId}', '${s.siteId}', ${far}, ${far})`)
-      .join(",\n")};`,
-  );
-  executeFile(file, persistTo);
-  return sessions.map((s) => ({ Cookie: s.cookie }));
-}
-
 console.log("Building…");
 build();
-const users = signInOwners();
+// Searches are limited per user and minute: 200 users take turns.
+const users = ownerSessions(persistTo, 200).map((session) => ({ Cookie: session.cookie }));
 let turn = 0;
 /** One search as a signed-in user (in turn): its status, its time inside the Worker and its count line. */
 async function search(path) {
