@@ -54,13 +54,18 @@ export interface ProposalError {
   chosen?: Record<string, string[]>;
 }
 
-/** The proposal of the trade terms panel; the server re-checks everything and sets the price itself. */
+/**
+ * The proposal of the trade terms panel; the server re-checks everything and sets the price itself. It posts to
+ * `action`, the market's address with the post open, so that the answer keeps the list where the user was.
+ */
 export function ProposalForm({
+  action,
   listingId,
   connects,
   theirMaterials,
   failure,
 }: {
+  action: string;
   listingId: string;
   connects: number;
   theirMaterials: string[];
@@ -79,7 +84,7 @@ export function ProposalForm({
   return (
     <Form
       method="post"
-      action={`/market?post=${listingId}`}
+      action={action}
       className="stack proposal"
       onSubmit={(event) => busy && event.preventDefault()}
       onBlur={checks.formEvents.onBlur}

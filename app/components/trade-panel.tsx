@@ -28,16 +28,18 @@ function Chips({ ids, options, empty }: { ids: string[]; options: readonly { id:
   );
 }
 
-/** The trade terms of a post, in the right-hand slide-out. */
+/** The trade terms of a post, in the right-hand slide-out. The proposal posts to `proposeTo`, closing to `closeTo`. */
 export function TradePanel({
   post,
   closeTo,
+  proposeTo,
   siteVerified,
   connects,
   failure,
 }: {
   post: TradePanelPost;
   closeTo: string;
+  proposeTo: string;
   siteVerified: boolean;
   connects: number;
   failure?: ProposalError | null;
@@ -72,7 +74,7 @@ export function TradePanel({
         </dl>
       </section>
       {post.record ? <SiteRecord counts={post.record} headingId="trade-record-title" /> : null}
-      <ProposalForm listingId={post.id} connects={post.connects} theirMaterials={post.materials} failure={failure} />
+      <ProposalForm action={proposeTo} listingId={post.id} connects={post.connects} theirMaterials={post.materials} failure={failure} />
       <p className="balance-line">
         You have <strong>{connects}</strong> connects. <Link to="/mysite/connects">Buy connects</Link>
       </p>

@@ -87,21 +87,26 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const help = result.status === 403 ? ("verify" as const) : result.status === 402 ? ("connects" as const) : null;
     return data({ error: result.message, help, chosen }, { status: result.status });
   }
-  throw redirect("/market?notice=offer-sent");
+  // Back to the list where the user was (its order and page), the panel closed.
+  const back = listPlace(new URL(request.url).searchParams);
+  back.set("notice", "offer-sent");
+  throw redirect(`/market?${back}`);
 }
 
-// Opening or closing a panel or dialog needs no new data: the post is already on the page.
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
-  if (formMethod) return defaultShouldRevalidate;
-  const strip = (url: URL) => {
-    const params = new URLSearchParams(url.search);
-    params.delete("post");
-    params.delete("feedback");
-    params.delete("notice");
-    return `${url.pathname}?${params}`;
-  };
-  return strip(currentUrl) !== strip(nextUrl);
-};
+/** Where the user is in the market's list: its order and page. A panel, a dialog or a notice is shown over it. */
+function listPlace(search: URLSearchParams) {
+  const place = new URLSearchParams();
+  for (const name of ["sort", "after"]) {
+    const value = search.get(name);
+    if (value) place.set(name, value);
+  }
+  return place;
+}
+
+// Opening or closing a panel or dialog needs no new data: the post is already on the page. With JavaScript, posts
+// appended by "More posts" stay until the list's place changes.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
+  formMethod ? defaultShouldRevalidate : `${listPlace(currentUrl.searchParams)}` !== `${listPlace(nextUrl.searchParams)}`;
 
 function withParam(search: URLSearchParams, name: string, value: string | null) {
   const params = new URLSearchParams(search);
@@ -194,6 +199,7 @@ export default function Market() {
           key={selected.id}
           post={selected}
           closeTo={closeTo}
+          proposeTo={withParam(searchParams, "post", selected.id)}
           siteVerified={shell?.activeSite?.verified ?? false}
           connects={shell?.user.connects ?? 0}
           failure={failure}

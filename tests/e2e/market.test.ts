@@ -44,6 +44,60 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await close();
   });
 
+  it("keeps the user's place in the list after sending an offer and feedback from a later page", async () => {
+    const { buyer, listingId } = await twoVerifiedTraders("place");
+    // The oldest post, so it is on a later page than the first.
+    sql(`UPDATE listings SET created_at = 1 WHERE id = '${listingId}'`);
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, buyer.email);
+    const cards = page.locator('[data-testid="post-card"]');
+    const offered = page.locator(`[data-testid="post-card"][href*="post=${listingId}"]`);
+    await cards.first().waitFor();
+    expect(await offered.count()).toBe(0);
+    await page.getByRole("link", { name: "More posts" }).click();
+    await offered.waitFor();
+    const shown = await cards.count();
+    if (js) expect(shown).toBeGreaterThan(24);
+    else expect(new URL(page.url()).searchParams.get("after")).not.toBeNull();
+    const listAddress = new URL(page.url()).search;
+
+    await offered.click();
+    const proposal = page.locator(".proposal");
+    await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
+    await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Blog post" }).click();
+    await page.getByRole("button", { name: /^Send offer/ }).click();
+    await page.getByRole("status").filter({ hasText: messages.offerSent }).waitFor();
+    expect(await page.getByRole("dialog").count()).toBe(0);
+    await offered.waitFor();
+    expect(await cards.count()).toBe(shown);
+    expect(new URL(page.url()).searchParams.get("after")).toBe(new URLSearchParams(listAddress).get("after"));
+
+    await page.getByRole("link", { name: "Feedback" }).click();
+    await page.getByLabel("Your feedback").fill("Paging is easy.");
+    await page.getByRole("button", { name: "Send feedback" }).click();
+    await page.getByRole("status").filter({ hasText: "Thanks for your feedback!" }).waitFor();
+    await offered.waitFor();
+    expect(await cards.count()).toBe(shown);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("stays on the best records after sending an offer from them", async () => {
+    const { buyer, listingId } = await twoVerifiedTraders("record-place");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, buyer.email);
+    await page.goto(`/market?sort=record&post=${listingId}`);
+    const proposal = page.locator(".proposal");
+    await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
+    await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Blog post" }).click();
+    await page.getByRole("button", { name: /^Send offer/ }).click();
+    await page.getByRole("status").filter({ hasText: messages.offerSent }).waitFor();
+    expect(new URL(page.url()).searchParams.get("sort")).toBe("record");
+    expect(await page.getByRole("navigation", { name: "Sort posts" }).locator('[aria-current="page"]').textContent()).toBe("Best record");
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it("searches from the header and filters by category and authority", async () => {
     const { email } = await createAccount("search");
     const { page, errors, close } = await openPage(chromium(), js);

@@ -151,6 +151,24 @@ describe("proposals are checked on the server", () => {
     expect(await balances(a.userId)).toEqual({ connects: 18, held: 2 });
     await expectLedgerMatches(a.userId);
   });
+
+  it("sends the user back to the list's order and page, and to nothing else the address carried", async () => {
+    const a = await trader();
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("place"), connects: 2 });
+    const sent = await post(
+      `/market?sort=record&after=r5_10&post=${listingId}&feedback=true&to=//elsewhere.example`,
+      new URLSearchParams([
+        ["intent", "propose"],
+        ["listingId", listingId],
+        ["myContentType", "blog-post"],
+        ["theirContentType", "feature"],
+      ]),
+      { cookie: a.cookie },
+    );
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("Location")).toBe("/market?sort=record&after=r5_10&notice=offer-sent");
+  });
 });
 
 describe("only the right party can act", () => {
