@@ -23,7 +23,7 @@ import { join } from "node:path";
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
-import { applyMigrations, build, executeFile, ownerSessions, queryLocal, startWorker } from "./lib.mjs";
+import { applyMigrations, build, closedLoop, executeFile, ownerSessions, quantile, queryLocal, serverTimingOf, startWorker } from "./lib.mjs";
 import { DEMO_EMAIL, DEMO_PASSWORD, seedIfEmpty } from "./seed.mjs";
 
 const PORT = 8795;
@@ -48,12 +48,6 @@ async function logInDemo() {
   return cookie.split(";")[0];
 }
 
-/** The value below which a share `q` of the values fall. */
-function quantile(values, q) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-}
-
 /** Closed-loop load: CONCURRENCY clients each send the next request when the last one is answered. */
 async function load(path, headers = {}) {
   // A list of headers is a pool of signed-in users, taken in turn (searches are limited per user and minute).
@@ -63,33 +57,26 @@ async function load(path, headers = {}) {
   const serverTimes = [];
   const queries = [];
   let errors = 0;
-  const stopAt = performance.now() + SECONDS * 1000;
   // Only answers of 200 count in throughput and latency: a fast error page is no page.
-  const client = async () => {
-    while (performance.now() < stopAt) {
-      const started = performance.now();
-      try {
-        const response = await fetch(`${base}${path}`, { headers: next(), redirect: "manual" });
-        await response.arrayBuffer();
-        if (response.status !== 200) {
-          errors += 1;
-          continue;
-        }
-        const timing = response.headers.get("Server-Timing") ?? "";
-        const search = timing.match(/search;dur=([\d.]+)/);
-        if (search) serverTimes.push(Number(search[1]));
-        const count = timing.match(/desc="(\d+) queries"/);
-        if (count) queries.push(Number(count[1]));
-      } catch {
+  const elapsed = await closedLoop({ clients: CONCURRENCY, seconds: SECONDS }, async () => {
+    const started = performance.now();
+    try {
+      const response = await fetch(`${base}${path}`, { headers: next(), redirect: "manual" });
+      await response.arrayBuffer();
+      if (response.status !== 200) {
         errors += 1;
-        continue;
+        return;
       }
-      latencies.push(performance.now() - started);
+      const search = serverTimingOf(response, "search");
+      if (!Number.isNaN(search)) serverTimes.push(search);
+      const count = response.headers.get("Server-Timing")?.match(/desc="(\d+) queries"/);
+      if (count) queries.push(Number(count[1]));
+    } catch {
+      errors += 1;
+      return;
     }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, client));
-  const elapsed = (performance.now() - started) / 1000;
+    latencies.push(performance.now() - started);
+  });
   return {
     rps: latencies.length / elapsed,
     p50: quantile(latencies, 0.5),
@@ -678,7 +665,7 @@ try {
       const response = await fetch(`${base}${target.path}`, { headers: target.headers[i % target.headers.length] });
       await response.arrayBuffer();
       total.push(performance.now() - started);
-      server.push(Number(response.headers.get("Server-Timing")?.match(/search;dur=([\d.]+)/)?.[1] ?? NaN));
+      server.push(serverTimingOf(response, "search"));
     }
     latencyRows.push({
       search: target.name,

@@ -119,6 +119,33 @@ export function ownerSessions(persistTo, count, offset = 0) {
   return sessions;
 }
 
+/** The value below which a share `q` of the values fall. */
+export function quantile(values, q) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+/**
+ * Closed-loop load: `clients` clients each call `send` again as soon as their last call is answered, until `seconds`
+ * have passed. Returns the seconds it took (the last answers come in after the deadline).
+ */
+export async function closedLoop({ clients, seconds }, send) {
+  const started = performance.now();
+  const stopAt = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (performance.now() < stopAt) await send();
+    }),
+  );
+  return (performance.now() - started) / 1000;
+}
+
+/** A `Server-Timing` entry's duration in ms (NaN when the answer has none): `search` is the search's time in the Worker. */
+export function serverTimingOf(response, name) {
+  const entry = response.headers.get("Server-Timing")?.match(new RegExp(`(?:^|,\\s*)${name};dur=([\\d.]+)`));
+  return Number(entry?.[1] ?? NaN);
+}
+
 export function stopProcess(child) {
   if (child.exitCode !== null) return;
   try {

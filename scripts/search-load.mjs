@@ -10,7 +10,7 @@
 // user and minute. Run it on an idle machine: the Worker, the D1 simulator and SQLite share one thread, so whatever
 // else runs shows in the figures.
 import { existsSync } from "node:fs";
-import { build, ownerSessions, startWorker } from "./lib.mjs";
+import { build, closedLoop, ownerSessions, quantile, serverTimingOf, startWorker } from "./lib.mjs";
 
 const persistTo = process.env.SEARCH_LOAD_STATE;
 if (!persistTo || !existsSync(persistTo)) {
@@ -48,8 +48,6 @@ const searches = [
   ["R tag band", "/search?tag=seo&band=hi&sort=record"],
 ].filter(([name]) => !only || only.includes(name));
 
-const quantile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(p * values.length))] ?? NaN;
-
 console.log("Building…");
 build();
 // Searches are limited per user and minute: 200 users take turns.
@@ -59,7 +57,7 @@ let turn = 0;
 async function search(path) {
   const response = await fetch(base + path, { headers: users[turn++ % users.length] });
   const body = await response.text();
-  const ms = Number(response.headers.get("Server-Timing")?.match(/search;dur=([\d.]+)/)?.[1] ?? NaN);
+  const ms = serverTimingOf(response, "search");
   // React writes a comment between the number and the text after it.
   const count = body.match(/(\d+)(?:<!-- -->)?\+ sites available/)?.[1] ?? "";
   return { status: response.status, ms, count };
@@ -68,25 +66,15 @@ async function search(path) {
 const worker = await startWorker({ port: PORT, persistTo, localObservability: false, vars: { SIGNUP_DELAY_MS: "0", APP_URL: base } });
 const rows = [];
 try {
-  const warmUntil = performance.now() + WARM * 1000;
   let next = 0;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < warmUntil) await search(searches[next++ % searches.length][1]);
-    }),
-  );
+  await closedLoop({ clients: CLIENTS, seconds: WARM }, () => search(searches[next++ % searches.length][1]));
   for (const [name, path] of searches) {
     const first = await search(path);
     const loaded = [];
-    const stopAt = performance.now() + SECONDS * 1000;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        while (performance.now() < stopAt) {
-          const result = await search(path);
-          if (result.status === 200) loaded.push(result.ms);
-        }
-      }),
-    );
+    await closedLoop({ clients: CLIENTS, seconds: SECONDS }, async () => {
+      const result = await search(path);
+      if (result.status === 200) loaded.push(result.ms);
+    });
     const alone = [];
     for (let i = 0; i < ALONE; i += 1) alone.push((await search(path)).ms);
     rows.push({
