@@ -137,7 +137,8 @@ function parsePosition(value: string | null | undefined, indexed: boolean, byRec
 /** What a position's kind makes of a search's shape: for a record cursor, how its key stands to the record keys. */
 function positionShapeOf(from: Position | null): SearchShape["position"] {
   if (!from) return null;
-  return from.kind === "record" ? { recordKey: Math.min(from.repSort, RECORD_KEY.good) } : from.kind;
+  if (from.kind === "record") return { kind: "record", recordKey: Math.min(from.repSort, RECORD_KEY.good) };
+  return { kind: from.kind };
 }
 
 /** A position's values, by the names of the placeholders they fill (`shapePositionOf`). */
@@ -161,7 +162,7 @@ interface SearchShape {
   tags: string[];
   bands: SearchQuery["bands"];
   sort: SearchQuery["sort"];
-  position: null | "index" | "walk" | { recordKey: number };
+  position: null | { kind: "index" } | { kind: "walk" } | { kind: "record"; recordKey: number };
   walkAbove: number;
   walkSites: number;
   pageWindow: number;
@@ -176,8 +177,8 @@ type ShapePosition =
 
 function shapePositionOf(position: SearchShape["position"]): ShapePosition {
   if (position === null) return null;
-  if (position === "index") return { kind: "index", rowid: valueOf("rowid") };
-  if (position === "walk") return { kind: "walk", createdAt: valueOf("createdAt"), id: valueOf("cursorId") };
+  if (position.kind === "index") return { kind: "index", rowid: valueOf("rowid") };
+  if (position.kind === "walk") return { kind: "walk", createdAt: valueOf("createdAt"), id: valueOf("cursorId") };
   return { kind: "record", repSort: valueOf("repSort"), searchRowid: valueOf("searchRowid"), recordKey: position.recordKey };
 }
 
@@ -383,8 +384,8 @@ interface Scan {
 export const RECORD_WALK_MIN = 40;
 /** The sites a walk in record order reads at most before it gives way to the index (about 50 ms at a million sites). */
 export const RECORD_WALK_SITES = 5_000;
-/** Whether the count line's matches (`counted`) are every match: fewer than it counts at most. */
-const fewMatches = sql`(SELECT count(*) FROM counted) < ${number(SEARCH_COUNT_CAP)}`;
+/** Whether the count line's matches are every match (fewer than it counts at most): an aggregate over `counted`. */
+const everyMatchCounted = sql`count(*) < ${number(SEARCH_COUNT_CAP)}`;
 
 /**
  * Sorted by record with an index to read, the plan is chosen inside the statement (no round trip for it) from the
@@ -684,7 +685,7 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
           const sortsFew = walkAbove > 0;
           /** Below the oldest counted match; for a few matches (every match counted), below the first row id: none. */
           const belowCounted = sortsFew
-            ? sql`(SELECT CASE WHEN count(*) < ${number(SEARCH_COUNT_CAP)} THEN 0 ELSE min(r) END FROM counted)`
+            ? sql`(SELECT CASE WHEN ${everyMatchCounted} THEN 0 ELSE min(r) END FROM counted)`
             : sql`(SELECT min(r) FROM counted)`;
           /**
            * The matches with the record key `key` after the cursor, newest indexed first, as many as the page needs.
@@ -711,7 +712,10 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
             ...(sortsFew && good
               ? [
                   sql`SELECT * FROM (SELECT site, listing FROM counted
-                    WHERE ${sql.join([fewMatches, sql`k >= ${number(RECORD_KEY.good)}`, ...recordAfterCounted], sql` AND `)}
+                    WHERE ${sql.join(
+                      [sql`(SELECT ${everyMatchCounted} FROM counted)`, sql`k >= ${number(RECORD_KEY.good)}`, ...recordAfterCounted],
+                      sql` AND `,
+                    )}
                     ORDER BY k DESC, r DESC LIMIT ${number(limit)})`,
                 ]
               : []),
@@ -745,7 +749,7 @@ function buildSearchStatements(shape: SearchShape): { page: SQL; count: SQL | nu
           const ref = (suffix: string) => sql.raw(`${name}${suffix}`);
           const at = cursorOf(from.rowid);
           return sql`${ref("_window")} AS MATERIALIZED (
-                SELECT CASE WHEN count(*) < ${number(SEARCH_COUNT_CAP)} THEN 0 ELSE max(0, ${at} - (max(r) - min(r)) - 1) END AS low
+                SELECT CASE WHEN ${everyMatchCounted} THEN 0 ELSE max(0, ${at} - (max(r) - min(r)) - 1) END AS low
                 FROM counted),
               ${ref("_near")} AS MATERIALIZED (
                 SELECT s.rowid AS site, l.rowid AS listing, ${finder.rowid} AS r
