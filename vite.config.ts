@@ -13,9 +13,14 @@ type ModuleGraph = { getModuleInfo: (id: string) => { importers: readonly string
 
 const ROUTE = /\/app\/(root\.tsx|routes\/[^/]+)$/;
 const SIGNED_IN_ROUTE = /\/app\/(root\.tsx|routes\/_app[^/]*)$/;
+/** The owner's area under /mysite (the dashboard, offers, settings and the rest). */
+const OWNER_AREA_ROUTE = /\/app\/routes\/_app\.mysite[^/]*$/;
 /** The forms' live checks: only the pages with such a form (sign-up, add a site, a proposal, feedback, the settings' new password) load them. */
 const FORM_CHECKS =
   /\/app\/(components\/(use-field-checks|submit-button|website-fields|password-checklist|feedback-dialog)\.tsx?|domain\/(form-rules|rules)\.ts)$/;
+
+/** The trade terms panel and its proposal form (the market and the search results), which load the forms' checks. */
+const TRADE_PANEL = /\/app\/components\/(trade-panel|proposal-form)\.tsx$/;
 
 /** The route modules that load a module, through the modules between them. */
 function routesLoading(id: string, graph: ModuleGraph, seen = new Set<string>()): Set<string> {
@@ -43,6 +48,8 @@ function browserChunk(id: string, graph: ModuleGraph) {
   const routes = routesLoading(id, graph);
   if (routes.size < 2) return undefined;
   if (FORM_CHECKS.test(id)) return "forms";
+  if (TRADE_PANEL.test(id)) return "trade";
+  if ([...routes].every((route) => OWNER_AREA_ROUTE.test(route))) return "mysite";
   return [...routes].some((route) => SIGNED_IN_ROUTE.test(route)) ? "app" : "public";
 }
 

@@ -28,6 +28,15 @@ function Chips({ ids, options, empty }: { ids: string[]; options: readonly { id:
   );
 }
 
+/** In place of the panel, when the post in the address is not (or no longer) in the market. */
+export function PostGone({ closeTo }: { closeTo: string }) {
+  return (
+    <p className="form-error" role="alert">
+      This post is no longer available. <Link to={closeTo}>Close</Link>
+    </p>
+  );
+}
+
 /** The trade terms of a post, in the right-hand slide-out. The proposal posts to `proposeTo`, closing to `closeTo`. */
 export function TradePanel({
   post,

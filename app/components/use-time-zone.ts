@@ -1,6 +1,6 @@
 import { useRevalidator, useRouteLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
-import { clockOffsets, DEFAULT_TIME_ZONE, isTimeZone, sameOffsets, TIME_ZONE_COOKIE } from "~/domain/dates";
+import { clockOffsets, DEFAULT_TIME_ZONE, isTimeZone, sameOffsets, TIME_ZONE_COOKIE } from "~/domain/time-zones";
 
 /** The viewer's time zone, as the server rendered the page with it (the root loader reads the cookie). */
 export function useTimeZone(): string {

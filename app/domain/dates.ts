@@ -4,11 +4,9 @@
  * this year. "Today" is the viewer's day. The zone is an IANA name; the server renders with the one the browser
  * reported, and the browser hydrates with the same one, so both render the same text. UTC when none is known.
  */
-export const SCORE_FALLBACK_DATE = Date.UTC(2024, 2, 7);
+import { DEFAULT_TIME_ZONE, offsetInstants } from "./time-zones";
 
-export const DEFAULT_TIME_ZONE = "UTC";
-/** The cookie in which the browser reports its time zone. */
-export const TIME_ZONE_COOKIE = "tz";
+export const SCORE_FALLBACK_DATE = Date.UTC(2024, 2, 7);
 
 interface Parts {
   year: number;
@@ -42,26 +40,6 @@ function formatterFor(timeZone: string) {
   return formatter;
 }
 
-/** The canonical name of a zone this runtime knows (a cookie can hold anything, in any letter case), or null. */
-function canonicalTimeZone(name: string | null | undefined): string | null {
-  if (!name || name.length > 64) return null;
-  try {
-    return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
-
-/** The zone a cookie names, in its canonical spelling, when this runtime knows it; else UTC. */
-export function timeZoneOrDefault(name: string | null | undefined): string {
-  return canonicalTimeZone(name) ?? DEFAULT_TIME_ZONE;
-}
-
-/** Whether the name is a time zone this runtime knows. */
-export function isTimeZone(name: string | null | undefined): name is string {
-  return canonicalTimeZone(name) !== null;
-}
-
 /**
  * The calendar and clock in the zone at an instant. In UTC (every viewer whose browser reported no other zone) they
  * are read from `Date`'s UTC fields: the same values without `Intl`, whose first use in a page costs 23 to 65 ms of
@@ -91,12 +69,6 @@ export function partsIn(at: number, timeZone: string): Parts {
   };
 }
 
-/** The instants at which two zones' offsets are compared: now, and 1 January and 1 July of this year (UTC). */
-function offsetInstants(now: number): number[] {
-  const year = new Date(now).getUTCFullYear();
-  return [now, Date.UTC(year, 0, 1), Date.UTC(year, 6, 1)];
-}
-
 /** Minutes behind UTC in the zone at an instant, as `Date#getTimezoneOffset` counts them (negative east of UTC). */
 function offsetIn(timeZone: string, at: number): number {
   if (timeZone === DEFAULT_TIME_ZONE) return 0;
@@ -111,15 +83,6 @@ function offsetIn(timeZone: string, at: number): number {
  */
 export function zoneOffsets(timeZone: string, now: number): number[] {
   return offsetInstants(now).map((at) => offsetIn(timeZone, at));
-}
-
-/** The same offsets for the zone of this runtime's own clock, read from `Date` (no `Intl`, whose first use is slow). */
-export function clockOffsets(now: number): number[] {
-  return offsetInstants(now).map((at) => new Date(at).getTimezoneOffset());
-}
-
-export function sameOffsets(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && a.every((offset, i) => offset === b[i]);
 }
 
 function sameDay(a: Parts, b: Parts) {

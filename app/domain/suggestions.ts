@@ -1,4 +1,5 @@
-import { DEFAULT_TIME_ZONE, partsIn } from "./dates";
+import { partsIn } from "./dates";
+import { DEFAULT_TIME_ZONE } from "./time-zones";
 
 /** Suggestions on the dashboard: sites about the day's tag (the site's tags in turn, by weekday) and random picks. */
 export const SUGGESTIONS_PER_SECTION = 5;

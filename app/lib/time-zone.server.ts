@@ -1,4 +1,5 @@
-import { TIME_ZONE_COOKIE, timeZoneOrDefault, zoneOffsets } from "~/domain/dates";
+import { zoneOffsets } from "~/domain/dates";
+import { TIME_ZONE_COOKIE, timeZoneOrDefault } from "~/domain/time-zones";
 import { readCookie } from "~/services/sessions.server";
 
 /** The viewer's time zone from the cookie the browser sets (docs/decisions/0023-viewer-time-zone.md); UTC without it. */

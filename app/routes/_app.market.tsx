@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import {
   Link,
   useActionData,
@@ -12,16 +12,13 @@ import {
 import { useEffect, useState, type MouseEvent } from "react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
 import { PostCard } from "~/components/post-card";
-import { TradePanel } from "~/components/trade-panel";
+import { PostGone, TradePanel } from "~/components/trade-panel";
 import { useHydrated } from "~/components/use-hydrated";
 import { parseCursor, parseRecordCursor } from "~/domain/cursor";
 import { displayScore } from "~/domain/score";
 import { messages } from "~/domain/messages";
-import { proposalSchema } from "~/domain/validation";
-import { chosenValues, firstError, parseForm, readFormData } from "~/lib/forms.server";
+import { addressOf, addressWith, paramsNamed } from "~/domain/page-address";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
-import { loadActiveSite } from "~/services/layout.server";
-import { propose } from "~/services/offer-proposal.server";
 import {
   listMarketByRecord,
   marketPageOf,
@@ -30,6 +27,7 @@ import {
   parseMarketSort,
   type MarketPost,
 } from "~/services/market.server";
+import { proposalFormAction } from "~/services/proposal-form.server";
 import type { loader as appLoader } from "./_app";
 
 export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
@@ -64,58 +62,22 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   };
 }
 
-const PROPOSAL_CHOICES = ["myContentType", "theirContentType", "myMaterials", "theirMaterials"];
+/** Where the user is in the market's list: its order and page. */
+const LIST_PARAMS = ["sort", "after"];
 
 /** Sends a proposal from the trade terms panel; works as a plain form post. A refused one comes back with its choices. */
 export async function action({ request, context }: ActionFunctionArgs) {
-  const auth = await requireAuth(request, context);
-  const formData = await readFormData(request);
-  const chosen = chosenValues(formData, PROPOSAL_CHOICES);
-  const parsed = parseForm(formData, proposalSchema);
-  if (!parsed.ok) {
-    const error = firstError(parsed.errors, "myContentType") ?? firstError(parsed.errors, "theirContentType") ?? messages.couldNotSendOffer;
-    return data({ error, help: null, chosen }, { status: 400 });
-  }
-  const { listingId, myContentType, myMaterials, theirContentType, theirMaterials } = parsed.value;
-  const proposer = { user: auth.user, site: await loadActiveSite(context, auth) };
-  const result = await propose(context, proposer, {
-    listingId,
-    mine: { contentType: myContentType, materials: myMaterials },
-    theirs: { contentType: theirContentType, materials: theirMaterials },
-  });
-  if (!result.ok) {
-    const help = result.status === 403 ? ("verify" as const) : result.status === 402 ? ("connects" as const) : null;
-    return data({ error: result.message, help, chosen }, { status: result.status });
-  }
-  // Back to the list where the user was (its order and page), the panel closed.
-  const back = listPlace(new URL(request.url).searchParams);
-  back.set("notice", "offer-sent");
-  throw redirect(`/market?${back}`);
-}
-
-/** Where the user is in the market's list: its order and page. A panel, a dialog or a notice is shown over it. */
-function listPlace(search: URLSearchParams) {
-  const place = new URLSearchParams();
-  for (const name of ["sort", "after"]) {
-    const value = search.get(name);
-    if (value) place.set(name, value);
-  }
-  return place;
+  return proposalFormAction(request, context, addressOf("/market", paramsNamed(new URL(request.url).searchParams, LIST_PARAMS)));
 }
 
 // Opening or closing a panel or dialog needs no new data: the post is already on the page. With JavaScript, posts
 // appended by "More posts" stay until the list's place changes.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
-  formMethod ? defaultShouldRevalidate : `${listPlace(currentUrl.searchParams)}` !== `${listPlace(nextUrl.searchParams)}`;
+  formMethod
+    ? defaultShouldRevalidate
+    : `${paramsNamed(currentUrl.searchParams, LIST_PARAMS)}` !== `${paramsNamed(nextUrl.searchParams, LIST_PARAMS)}`;
 
-function withParam(search: URLSearchParams, name: string, value: string | null) {
-  const params = new URLSearchParams(search);
-  if (value === null) params.delete(name);
-  else params.set(name, value);
-  params.delete("notice");
-  const query = params.toString();
-  return `/market${query ? `?${query}` : ""}`;
-}
+const withParam = (search: URLSearchParams, name: string, value: string | null) => addressWith("/market", search, name, value);
 
 export default function Market() {
   const data = useLoaderData<typeof loader>();
@@ -189,11 +151,7 @@ export default function Market() {
           </Link>
         ) : null}
       </nav>
-      {postId && !selected ? (
-        <p className="form-error" role="alert">
-          This post is no longer available. <Link to={closeTo}>Close</Link>
-        </p>
-      ) : null}
+      {postId && !selected ? <PostGone closeTo={closeTo} /> : null}
       {selected ? (
         <TradePanel
           key={selected.id}

@@ -1,2 +1,2 @@
 // /search/{term}: the same results page as /search?term={term} (both address shapes are supported).
-export { default, loader, meta } from "./_app.search";
+export { action, default, loader, meta, shouldRevalidate } from "./_app.search";

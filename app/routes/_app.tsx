@@ -3,6 +3,7 @@ import { Outlet, useLoaderData, useLocation, useSearchParams, type ShouldRevalid
 import { Toast, ToastRegion } from "~/components/toast";
 import { SignedInHeader } from "~/components/signed-in-header";
 import { messages } from "~/domain/messages";
+import { addressWith } from "~/domain/page-address";
 import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
 
@@ -38,13 +39,6 @@ const NOTICES: Record<string, string> = {
   "chat-limited": messages.tooManyChatOpens,
 };
 
-function withoutNotice(pathname: string, searchParams: URLSearchParams) {
-  const params = new URLSearchParams(searchParams);
-  params.delete("notice");
-  const query = params.toString();
-  return query ? `${pathname}?${query}` : pathname;
-}
-
 export default function SignedInLayout() {
   const { sites, activeSite } = useLoaderData<typeof loader>();
   const location = useLocation();
@@ -55,7 +49,7 @@ export default function SignedInLayout() {
       <SignedInHeader sites={sites} activeSite={activeSite} />
       <Outlet />
       <ToastRegion>
-        {notice ? <Toast key={location.key} message={notice} dismissTo={withoutNotice(location.pathname, searchParams)} /> : null}
+        {notice ? <Toast key={location.key} message={notice} dismissTo={addressWith(location.pathname, searchParams, "notice", null)} /> : null}
       </ToastRegion>
     </div>
   );

@@ -55,12 +55,15 @@ export interface SearchPost {
   icon: string | null;
   /** The audited score, or the placeholder until the first audit. */
   score: number;
-  tags: string[];
+  /** What the listing asks for and provides: the trade terms panel opens from the results with them. */
+  contentTypes: string[];
+  materials: string[];
   record: ReputationCounts;
 }
 
-interface Row extends Omit<SearchPost, "tags" | "record">, ReputationCounts {
-  tags: string;
+interface Row extends Omit<SearchPost, "contentTypes" | "materials" | "record">, ReputationCounts {
+  contentTypes: string;
+  materials: string;
   /**
    * The position for the next page: the site's `search_rowid` (a search of an index), `r{rep_sort}_{search_rowid}`
    * (sorted by record) or `{created_at}_{listing id}` (a walk of the listings).
@@ -104,8 +107,9 @@ function indexedTextCondition(): SQL {
     ${valueOf("lowered")}) > 0`;
 }
 
-const columns = sql`l.id AS id, l.connects AS connects, s.url AS url, s.description AS description,
-  s.category AS category, s.icon AS icon, coalesce(s.score, s.placeholder_score) AS score, s.tags AS tags,
+const columns = sql`l.id AS id, l.connects AS connects, l.content_types AS contentTypes, l.materials AS materials,
+  s.url AS url, s.description AS description, s.category AS category, s.icon AS icon,
+  coalesce(s.score, s.placeholder_score) AS score,
   s.rep_completed AS completed, s.rep_settled AS settled, s.rep_answered AS answered, s.rep_answer_ms AS answerMs,
   s.rep_links_30 AS links30, s.rep_live_30 AS live30, s.rep_links_90 AS links90, s.rep_live_90 AS live90`;
 
@@ -509,9 +513,24 @@ export async function searchListings(
   const page = rows.slice(0, SEARCH_PAGE_SIZE);
   return {
     posts: page.map(
-      ({ position: _position, matches: _matches, tags, completed, settled, answered, answerMs, links30, live30, links90, live90, ...post }) => ({
+      ({
+        position: _position,
+        matches: _matches,
+        contentTypes,
+        materials,
+        completed,
+        settled,
+        answered,
+        answerMs,
+        links30,
+        live30,
+        links90,
+        live90,
+        ...post
+      }) => ({
         ...post,
-        tags: JSON.parse(tags) as string[],
+        contentTypes: JSON.parse(contentTypes) as string[],
+        materials: JSON.parse(materials) as string[],
         record: { completed, settled, answered, answerMs, links30, live30, links90, live90 },
       }),
     ),
@@ -821,7 +840,7 @@ export function browseResultOf([rows, [counted]]: BatchResponse<ReturnType<typeo
   const { posts, next } = marketPageOf(rows);
   return {
     posts: posts.map(
-      ({ id, connects, url, description, category, icon, score, tags, record }): SearchPost => ({
+      ({ id, connects, url, description, category, icon, score, contentTypes, materials, record }): SearchPost => ({
         id,
         connects,
         url,
@@ -829,7 +848,8 @@ export function browseResultOf([rows, [counted]]: BatchResponse<ReturnType<typeo
         category,
         icon,
         score,
-        tags,
+        contentTypes,
+        materials,
         record,
       }),
     ),

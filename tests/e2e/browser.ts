@@ -185,6 +185,8 @@ export function signedInPages(listingId: string) {
     "/search",
     "/search/blog",
     "/search?term=blog&sort=record",
+    // The panel over the results.
+    `/search/blog?post=${listingId}`,
     // No match, and a long word in the title that must wrap on a phone.
     "/search?term=zzzzqqqzzzzqqqzzzzqqqzzzzqqqzzzzqqq",
     "/mysite",

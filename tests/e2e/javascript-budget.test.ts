@@ -50,6 +50,26 @@ describe("JavaScript per page", () => {
     }
   });
 
+  it("has no chunks that import each other, directly or through others (a page would stop before it hydrates)", () => {
+    const scripts = readdirSync(`${CLIENT}/assets`).filter((file) => file.endsWith(".js"));
+    const importsOf = new Map(
+      scripts.map((name) => [
+        name,
+        [...readFileSync(`${CLIENT}/assets/${name}`, "utf8").matchAll(/(?:from|import)\s*"\.\/([\w.-]+\.js)"/g)].map((m) => m[1]!),
+      ]),
+    );
+    const cycles: string[] = [];
+    const visit = (name: string, path: string[]) => {
+      if (path.includes(name)) {
+        cycles.push([...path.slice(path.indexOf(name)), name].join(" -> "));
+        return;
+      }
+      for (const imported of importsOf.get(name) ?? []) visit(imported, [...path, name]);
+    };
+    for (const name of scripts) visit(name, []);
+    expect(cycles).toEqual([]);
+  });
+
   it("keeps the forms' live checks out of pages without such a form", () => {
     const forms = [...scriptsOf("routes/_app.market", built)].find((script) => /\/forms-[\w-]+\.js$/.test(script));
     expect(forms, "the market's proposal form loads the forms chunk").toBeDefined();

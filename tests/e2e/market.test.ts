@@ -98,6 +98,28 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await close();
   });
 
+  it("opens a post's panel over the search results and closes back to them", async () => {
+    const { email } = await createAccount("results-panel");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, email);
+    await page.goto("/search/blog?sort=record");
+    const heading = page.getByRole("heading", { name: "Results for blog" });
+    await heading.waitFor();
+    const card = page.locator('[data-testid="post-card"]').first();
+    const host = await card.locator(".post-url").textContent();
+    await card.click();
+    await page.getByRole("dialog").getByText("Trade terms").waitFor();
+    expect(await page.locator("#trade-title").textContent()).toBe(host);
+    expect(new URL(page.url()).pathname).toBe("/search/blog");
+    expect(await heading.count()).toBe(1);
+    await page.getByRole("dialog").getByRole("link", { name: "Close" }).click();
+    await expect.poll(() => page.locator(".slide-out").count()).toBe(0);
+    expect(new URL(page.url()).pathname + new URL(page.url()).search).toBe("/search/blog?sort=record");
+    expect(await heading.count()).toBe(1);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it("searches from the header and filters by category and authority", async () => {
     const { email } = await createAccount("search");
     const { page, errors, close } = await openPage(chromium(), js);

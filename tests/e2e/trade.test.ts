@@ -36,6 +36,9 @@ describe.each(modes)("a trade between two users $name", ({ js }) => {
     await aPage.getByRole("button", { name: "Send offer for 5 connects" }).click();
     await aPage.getByRole("status").filter({ hasText: messages.offerSent }).waitFor();
     expect(await aPage.locator(".slide-out").count()).toBe(0);
+    // Back on the results the panel was opened over.
+    expect(new URL(aPage.url()).pathname).toBe("/search");
+    expect(new URL(aPage.url()).searchParams.get("term")).toBe(listed);
     const [offer] = sql<{ id: string }>(`SELECT o.id FROM offers o JOIN sites s ON s.id = o.receiver_site_id WHERE s.host = '${listed}'`);
 
     // Each side's content page, published in the dev web sandbox. B's links to A's site only once B fixes it.

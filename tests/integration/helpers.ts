@@ -149,6 +149,9 @@ export async function trader() {
   return { ...user, siteId: site!.id };
 }
 
+/** A post card's link on the market or the search results (which open the post's panel over themselves): its id. */
+export const POST_LINK = /href="[^"]*[?;]post=([^"&]+)"/g;
+
 export function propose(cookie: string, listingId: string, extra: [string, string][] = []) {
   return post(
     `/market?post=${listingId}`,

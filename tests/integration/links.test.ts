@@ -18,6 +18,7 @@ describe("links on signed-in pages", () => {
       "/market?feedback=true",
       "/search?term=linked",
       "/search/linked",
+      `/search/linked?post=${listingId}`,
       "/mysite",
       "/mysite?feedback=true",
       "/mysite/offers",

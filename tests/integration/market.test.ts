@@ -8,7 +8,7 @@ import { database } from "~/lib/db.server";
 import { dashboardFor } from "~/services/dashboard.server";
 import { SEARCH_PAGE_SIZE, searchListings } from "~/services/search.server";
 import { updateSiteSettings } from "~/services/sites.server";
-import { act, get, listSite, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
+import { act, get, listSite, POST_LINK, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 
 /** Every page of a search, followed from one to the next (at most 40): the listing ids in the order shown. */
 async function searchPages(viewerId: string, query: SearchQuery, plan = {}) {
@@ -27,6 +27,21 @@ async function searchPages(viewerId: string, query: SearchQuery, plan = {}) {
 /** The site's row in the search index: sorted by record, its place among equal records (newest indexed first). */
 async function searchRowidOf(siteId: string) {
   return (await env.DB.prepare("SELECT search_rowid AS r FROM sites WHERE id = ?").bind(siteId).first<{ r: number }>())!.r;
+}
+
+/** The "More results" link of a results page, if any. */
+function nextResultsOf(html: string) {
+  return html.match(/href="(\/search\?[^"]*)">More results</)?.[1]?.replaceAll("&amp;", "&") ?? null;
+}
+
+/** The tags of the listings' sites, from the database. */
+async function tagsOf(listingIds: string[]) {
+  const rows = await env.DB.prepare(
+    `SELECT s.tags FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.id IN (${listingIds.map(() => "?").join(",")})`,
+  )
+    .bind(...listingIds)
+    .all<{ tags: string }>();
+  return rows.results.map((row) => JSON.parse(row.tags) as string[]);
 }
 
 describe("market", () => {
@@ -61,6 +76,54 @@ describe("market", () => {
     expect(page).toContain('href="/mysite/connects"');
     expect((await get("/mysite/connects", { cookie: viewer.cookie })).status).toBe(200);
     expect(page).toMatch(/aria-label="Close"[^>]*href="\/market"/);
+  });
+
+  it("opens a post's trade terms over the search results, and a proposal sent there returns to them", async () => {
+    const viewer = await trader();
+    const other = await signUp();
+    const word = `over${crypto.randomUUID().slice(0, 6)}`;
+    const { listingId } = await listSite(other.userId, { host: uniqueHost("results"), description: `All about ${word}`, connects: 3 });
+    for (const results of [`/search?term=${word}&sort=record`, `/search/${word}?sort=record`]) {
+      const shown = await read(await get(results, { cookie: viewer.cookie }));
+      const cardLink = shown.match(/<a [^>]*class="post-card"[^>]*>/)?.[0].match(/href="([^"]*)"/)?.[1];
+      expect(cardLink?.replaceAll("&amp;", "&")).toBe(`${results}&post=${listingId}`);
+      const page = await read(await get(`${results}&post=${listingId}`, { cookie: viewer.cookie }));
+      expect(page).toContain("Trade terms");
+      expect(page).toContain("3 connects");
+      expect(page).toContain(`Results for ${word}`);
+      const closeLink = page.match(/aria-label="Close"[^>]*href="([^"]*)"/)?.[1];
+      expect(closeLink?.replaceAll("&amp;", "&")).toBe(results);
+      const proposalAction = page.match(/<form method="post" action="([^"]*)" class="stack proposal"/)?.[1];
+      expect(proposalAction?.replaceAll("&amp;", "&")).toBe(`${results}&post=${listingId}`);
+    }
+    // Sent from the results, the user is back on them (not the market) with the notice; a page's cursor stays.
+    const sent = await post(
+      `/search/${word}?sort=record&after=r5_10&post=${listingId}&to=//elsewhere.example`,
+      new URLSearchParams([
+        ["intent", "propose"],
+        ["listingId", listingId],
+        ["myContentType", "blog-post"],
+        ["theirContentType", "feature"],
+      ]),
+      { cookie: viewer.cookie },
+    );
+    expect(sent.status).toBe(302);
+    expect(sent.headers.get("Location")).toBe(`/search/${word}?sort=record&after=r5_10&notice=offer-sent`);
+    // Refused there, the results page answers with the message in the panel.
+    const again = await post(
+      `/search?term=${word}&post=${listingId}`,
+      new URLSearchParams([
+        ["intent", "propose"],
+        ["listingId", listingId],
+        ["myContentType", "blog-post"],
+        ["theirContentType", "feature"],
+      ]),
+      { cookie: viewer.cookie },
+    );
+    expect(again.status).toBe(409);
+    const refused = await read(again);
+    expect(refused).toContain(messages.duplicateOffer);
+    expect(refused).toContain(`Results for ${word}`);
   });
 
   it("does not open the viewer's own post", async () => {
@@ -101,7 +164,7 @@ describe("search", () => {
     await listSite(viewer.userId, { host: `${word}-own.com`, tags: ["seo"], score: 50 });
     const ids = async (query: string) => {
       const html = await read(await get(`/search?${query}`, { cookie: viewer.cookie }));
-      return [...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]).sort();
+      return [...html.matchAll(POST_LINK)].map((m) => m[1]).sort();
     };
     expect(await ids(`term=${word}`)).toEqual([low.listingId, mid.listingId, hi.listingId].sort());
     expect(await ids(`term=${word}&tag=seo`)).toEqual([low.listingId, mid.listingId].sort());
@@ -135,10 +198,8 @@ describe("search", () => {
     expect(panel).toContain(`aria-label="Authority score ${placeholder}"`);
     const band = placeholder >= 70 ? "hi" : "mid";
     const otherBand = band === "hi" ? "mid" : "hi";
-    expect(await read(await get(`/search?term=${word}&band=${band}`, { cookie: viewer.cookie }))).toContain(`/market?post=${unscored.listingId}`);
-    expect(await read(await get(`/search?term=${word}&band=${otherBand}`, { cookie: viewer.cookie }))).not.toContain(
-      `/market?post=${unscored.listingId}`,
-    );
+    expect(await read(await get(`/search?term=${word}&band=${band}`, { cookie: viewer.cookie }))).toContain(`post=${unscored.listingId}"`);
+    expect(await read(await get(`/search?term=${word}&band=${otherBand}`, { cookie: viewer.cookie }))).not.toContain(`post=${unscored.listingId}"`);
     // Its owner's header shows the same number until the first audit.
     expect(await read(await get("/mysite", { cookie: other.cookie }))).not.toContain('score-none">–');
   });
@@ -151,7 +212,7 @@ describe("search", () => {
     await listSite(other.userId, { host: uniqueHost("posing"), description: `Says ${word} #travel# and #ai# in its text`, tags: ["seo"] });
     await listSite(other.userId, { host: `${word}-travel-.com`, description: "Address that spells a tag", tags: [] });
     const html = await read(await get(`/search?term=${word}&tag=travel`, { cookie: viewer.cookie }));
-    expect([...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1])).toEqual([tagged.listingId]);
+    expect([...html.matchAll(POST_LINK)].map((m) => m[1])).toEqual([tagged.listingId]);
     const none = await read(await get(`/search?term=${word}&tag=ai`, { cookie: viewer.cookie }));
     expect(none).toContain("0+ sites available");
     // An empty result says so, and points at the filters when there are any.
@@ -170,13 +231,7 @@ describe("search", () => {
     // More than a page of sites with both tags, so the next page below always exists.
     for (let i = 0; i < 25; i += 1) await listSite(other.userId, { host: uniqueHost("both-older"), tags: ["ai", "travel"] });
     const both = await listSite(other.userId, { host: uniqueHost("both"), description: `Pair ${pair} two`, tags: ["travel", "ai"] });
-    const ids = (html: string) => [...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]!);
-    const tagsOf = async (listingIds: string[]) =>
-      (
-        await env.DB.prepare(`SELECT s.tags FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.id IN (${listingIds.map(() => "?").join(",")})`)
-          .bind(...listingIds)
-          .all<{ tags: string }>()
-      ).results.map((row) => JSON.parse(row.tags) as string[]);
+    const ids = (html: string) => [...html.matchAll(POST_LINK)].map((m) => m[1]!);
 
     const first = await read(await get("/search?tag=ai&tag=travel", { cookie: viewer.cookie }));
     const page = ids(first);
@@ -185,7 +240,7 @@ describe("search", () => {
     expect(page).not.toContain(posing.listingId);
     for (const tags of await tagsOf(page)) expect(tags).toEqual(expect.arrayContaining(["ai", "travel"]));
     // The next page goes on from the last site shown, older ones only, with both tags.
-    const next = first.match(/href="(\/search\?[^"]*after=[^"]+)"/)?.[1]?.replaceAll("&amp;", "&");
+    const next = nextResultsOf(first);
     expect(next).toBeDefined();
     const secondPage = await read(await get(next!, { cookie: viewer.cookie }));
     const second = ids(secondPage);
@@ -292,8 +347,8 @@ describe("search", () => {
       let next: string | null = first;
       for (let pages = 0; next && pages < 10; pages += 1) {
         const html = await read(await get(next, { cookie: viewer.cookie }));
-        seen.push(...[...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]!));
-        next = html.match(/href="(\/search\?[^"]*after=[^"]+)"/)?.[1]?.replaceAll("&amp;", "&") ?? null;
+        seen.push(...[...html.matchAll(POST_LINK)].map((m) => m[1]!));
+        next = nextResultsOf(html);
       }
       return seen;
     };
@@ -308,7 +363,7 @@ describe("search", () => {
     expect(await walk(`/search?term=${word}&tag=cybersecurity&tag=news-journalism`)).toEqual(paired);
     // A cursor beyond every site reads from the newest, within the tags' group still (not the groups below it).
     const beyond = await read(await get(`/search?term=${word}&tag=cybersecurity&tag=news-journalism&after=99999999999`, { cookie: viewer.cookie }));
-    expect([...beyond.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1])).toEqual(paired.slice(0, SEARCH_PAGE_SIZE));
+    expect([...beyond.matchAll(POST_LINK)].map((m) => m[1])).toEqual(paired.slice(0, SEARCH_PAGE_SIZE));
     // Without a term the listings are walked newest first, same-millisecond ties in id order: made to tie, these 30
     // come first, each once, across the page boundary.
     await env.DB.prepare(
@@ -324,7 +379,7 @@ describe("search", () => {
     expect(new Set(browsing).size).toBe(browsing.length);
     expect(new Set(browsing.slice(0, 30))).toEqual(new Set(listed));
     const market = await read(await get("/market", { cookie: viewer.cookie }));
-    expect(browsing.slice(0, 24)).toEqual([...market.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]));
+    expect(browsing.slice(0, 24)).toEqual([...market.matchAll(POST_LINK)].map((m) => m[1]));
     const total = (await env.DB.prepare(
       "SELECT count(*) AS n FROM listings l JOIN sites s ON s.id = l.site_id WHERE l.active = 1 AND s.verified = 1 AND s.user_id <> ?",
     )
@@ -340,7 +395,7 @@ describe("search", () => {
     await listSite(other.userId, { host: uniqueHost("short"), description: "Notes on other things entirely" });
     const ids = async (term: string) => {
       const html = await read(await get(`/search?term=${encodeURIComponent(term)}`, { cookie: viewer.cookie }));
-      return [...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]);
+      return [...html.matchAll(POST_LINK)].map((m) => m[1]);
     };
     expect(await ids("q7")).toContain(near.listingId);
     expect(await ids("%_")).toEqual([near.listingId]);
@@ -365,14 +420,14 @@ describe("search", () => {
       listed.push((await listSite(other.userId, { host: uniqueHost("pair"), description: `Pair ${pair} number ${i}` })).listingId);
     const first = await read(await get(`/search?term=${encodeURIComponent(pair)}`, { cookie: viewer.cookie }));
     expect(first).toContain("30+ sites available");
-    const next = first.match(/href="(\/search\?[^"]*after=[^"]+)"/)?.[1]?.replaceAll("&amp;", "&");
+    const next = nextResultsOf(first);
     const second = await read(await get(next!, { cookie: viewer.cookie }));
-    const seen = [first, second].flatMap((html) => [...html.matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]));
+    const seen = [first, second].flatMap((html) => [...html.matchAll(POST_LINK)].map((m) => m[1]));
     expect(seen).toEqual([...listed].reverse());
     // A later page counts the whole search, and so does one with nothing left on it (a link older than the results).
     expect(second).toContain("30+ sites available");
     const pastTheEnd = await read(await get(`/search?term=${encodeURIComponent(pair)}&after=1`, { cookie: viewer.cookie }));
-    expect(pastTheEnd).not.toContain('href="/market?post=');
+    expect([...pastTheEnd.matchAll(POST_LINK)]).toEqual([]);
     expect(pastTheEnd).toContain("30+ sites available");
     expect(pastTheEnd).not.toContain("No sites match this search");
   });
@@ -466,8 +521,8 @@ describe("search", () => {
     expect((await both({ term: `${word}, travel only. blog #travel#`, tags: ["travel"] })).posts.map((post) => post.id)).toEqual([
       untagged.listingId,
     ]);
-    for (const post of (await both({ term: "", tags: ["seo", "travel"] })).posts)
-      expect(post.tags).toEqual(expect.arrayContaining(["seo", "travel"]));
+    for (const tags of await tagsOf((await both({ term: "", tags: ["seo", "travel"] })).posts.map((post) => post.id)))
+      expect(tags).toEqual(expect.arrayContaining(["seo", "travel"]));
     expect((await both({ term: `${word}zz`, tags: [] })).posts).toHaveLength(0);
     expect((await both({ term: "", tags: ["seo"] })).count).toBeGreaterThanOrEqual(7);
     expect((await both({ term: "re", tags: [] })).count).toBeGreaterThanOrEqual(7);

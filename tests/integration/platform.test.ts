@@ -257,7 +257,7 @@ describe("Server-Timing in development", () => {
     const browsing = await devFetch("/search", { headers: { Cookie: cookie } });
     expect(roundTrips(browsing)).toBe(1);
     const results = await read(browsing);
-    expect(results).toContain(`href="/market?post=${theirs.listingId}"`);
+    expect(results).toContain(`href="/search?post=${theirs.listingId}"`);
     expect(results).not.toContain(mine.listingId);
 
     expect((await propose(viewer.cookie, theirs.listingId)).status).toBe(302);

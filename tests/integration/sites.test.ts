@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it } from "vitest";
 import worker from "~/worker";
 import { messages } from "~/domain/messages";
-import { get, listSite, newEmail, post, read, signUp, uniqueHost } from "./helpers";
+import { get, listSite, newEmail, POST_LINK, post, read, signUp, uniqueHost } from "./helpers";
 
 const DESCRIPTION = "A second site about the best coffee in small towns.";
 
@@ -139,8 +139,7 @@ describe("daily housekeeping", () => {
     const found = async () =>
       Promise.all(
         [`term=${word}`, `term=${word}&tag=ai`, `term=${encodeURIComponent(pair)}`, `term=${encodeURIComponent(pair)}&tag=ai`, "tag=seo&tag=ai"].map(
-          async (query) =>
-            [...(await read(await get(`/search?${query}`, { cookie: viewer.cookie }))).matchAll(/href="\/market\?post=([^"]+)"/g)].map((m) => m[1]),
+          async (query) => [...(await read(await get(`/search?${query}`, { cookie: viewer.cookie }))).matchAll(POST_LINK)].map((m) => m[1]),
         ),
       );
     const before = await found();

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  clockOffsets,
-  formatMessageTime,
-  formatRunDate,
-  formatShortDate,
-  isTimeZone,
-  partsIn,
-  sameOffsets,
-  timeZoneOrDefault,
-  zoneOffsets,
-} from "~/domain/dates";
+import { formatMessageTime, formatRunDate, formatShortDate, partsIn, zoneOffsets } from "~/domain/dates";
+import { clockOffsets, isTimeZone, sameOffsets, timeZoneOrDefault } from "~/domain/time-zones";
 import { countOffers } from "~/domain/offer-status";
 import { authorityBand, displayScore } from "~/domain/score";
 import { formatDomainAuthority, formatLinks, formatOnPageSeo, formatSpeed, formatSsl, formatTechnicalSeo, scoreCards } from "~/domain/score-cards";
