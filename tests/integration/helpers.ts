@@ -152,9 +152,10 @@ export async function trader() {
 /** A post card's link on the market or the search results (which open the post's panel over themselves): its id. */
 export const POST_LINK = /href="[^"]*[?;]post=([^"&]+)"/g;
 
-export function propose(cookie: string, listingId: string, extra: [string, string][] = []) {
+/** Sends a proposal as the trade terms panel does, from the market or from the page at `from` that shows the panel. */
+export function propose(cookie: string, listingId: string, extra: [string, string][] = [], from = `/market?post=${listingId}`) {
   return post(
-    `/market?post=${listingId}`,
+    from,
     new URLSearchParams([
       ["intent", "propose"],
       ["listingId", listingId],

@@ -156,16 +156,7 @@ describe("proposals are checked on the server", () => {
     const a = await trader();
     const b = await trader();
     const { listingId } = await listSite(b.userId, { host: uniqueHost("place"), connects: 2 });
-    const sent = await post(
-      `/market?sort=record&after=r5_10&post=${listingId}&feedback=true&to=//elsewhere.example`,
-      new URLSearchParams([
-        ["intent", "propose"],
-        ["listingId", listingId],
-        ["myContentType", "blog-post"],
-        ["theirContentType", "feature"],
-      ]),
-      { cookie: a.cookie },
-    );
+    const sent = await propose(a.cookie, listingId, [], `/market?sort=record&after=r5_10&post=${listingId}&feedback=true&to=//elsewhere.example`);
     expect(sent.status).toBe(302);
     expect(sent.headers.get("Location")).toBe("/market?sort=record&after=r5_10&notice=offer-sent");
   });
