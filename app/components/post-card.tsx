@@ -19,7 +19,7 @@ export interface PostCardData {
   record?: ReputationCounts;
 }
 
-/** A post in the market; it opens the trade terms panel (`/market?post=ID`). */
+/** A post in the market or the search results; it opens the trade terms panel at `to` (the list's address with `post=ID`). */
 export function PostCard({ post, to }: { post: PostCardData; to: string }) {
   return (
     <Link to={to} className="post-card" data-testid="post-card" preventScrollReset>

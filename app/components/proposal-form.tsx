@@ -56,7 +56,8 @@ export interface ProposalError {
 
 /**
  * The proposal of the trade terms panel; the server re-checks everything and sets the price itself. It posts to
- * `action`, the market's address with the post open, so that the answer keeps the list where the user was.
+ * `action`, the address of the list it was opened over (the market or the search results) with the post open, so
+ * that the answer keeps the list where the user was.
  */
 export function ProposalForm({
   action,

@@ -9,7 +9,7 @@ import {
   useSearchParams,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import { useEffect, useState, type MouseEvent } from "react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
 import { PostCard } from "~/components/post-card";
 import { PostGone, TradePanel } from "~/components/trade-panel";
@@ -57,7 +57,8 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
     posts: page.posts.map(forDisplay),
     next: page.next,
     sort,
-    isFirstPage: !recordAfter && !newestAfter,
+    /** The page's own position (null for the first page): a page appended with "More posts" is kept by it. */
+    after: recordAfter || newestAfter ? params.get("after") : null,
     selected: selected ? forDisplay(selected) : null,
   };
 }
@@ -70,14 +71,32 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return proposalFormAction(request, context, addressOf("/market", paramsNamed(new URL(request.url).searchParams, LIST_PARAMS)));
 }
 
-// Opening or closing a panel or dialog needs no new data: the post is already on the page. With JavaScript, posts
-// appended by "More posts" stay until the list's place changes.
+// Opening or closing a panel or dialog needs no new data: the post is already on the page.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
   formMethod
     ? defaultShouldRevalidate
     : `${paramsNamed(currentUrl.searchParams, LIST_PARAMS)}` !== `${paramsNamed(nextUrl.searchParams, LIST_PARAMS)}`;
 
 const withParam = (search: URLSearchParams, name: string, value: string | null) => addressWith("/market", search, name, value);
+
+type Post = ReturnType<typeof useLoaderData<typeof loader>>["posts"][number];
+
+/** A page loaded with "More posts": its position, its posts and the next page's position. */
+interface AppendedPage {
+  after: string;
+  posts: Post[];
+  next: string | null;
+}
+
+/** The pages' posts in order, each once (a post that moved to a later page since is shown where it came first). */
+function withoutRepeats(pages: Post[][]): Post[] {
+  const seen = new Set<string>();
+  return pages.flat().filter((post) => {
+    if (seen.has(post.id)) return false;
+    seen.add(post.id);
+    return true;
+  });
+}
 
 export default function Market() {
   const data = useLoaderData<typeof loader>();
@@ -87,23 +106,32 @@ export default function Market() {
   const location = useLocation();
   const hydrated = useHydrated();
   const more = useFetcher<typeof loader>();
-  const [posts, setPosts] = useState(data.posts);
-  const [next, setNext] = useState(data.next);
+  // With JavaScript, further pages are appended in place ("More posts"); without it the link opens the next page.
+  // The appended pages belong to the list they continue (its order and page): they are dropped when that changes,
+  // and kept when the page's data is loaded again after an action (the fetcher then loads its last page again,
+  // which replaces that page).
+  const list = `${data.sort} ${data.after ?? ""}`;
+  const [appended, setAppended] = useState<{ list: string; pages: AppendedPage[] }>({ list, pages: [] });
+  if (appended.list !== list) setAppended({ list, pages: [] });
+  const loadingFor = useRef(list);
   useEffect(() => {
-    setPosts(data.posts);
-    setNext(data.next);
-  }, [data]);
-  useEffect(() => {
-    if (!more.data) return;
-    const { posts: page, next: after } = more.data;
-    setPosts((shown) => [...shown, ...page]);
-    setNext(after);
+    const page = more.data;
+    if (!page?.after) return;
+    const after = page.after;
+    setAppended((current) => {
+      if (current.list !== loadingFor.current) return current;
+      const kept = current.pages.filter((shown) => shown.after !== after);
+      return { list: current.list, pages: [...kept, { after, posts: page.posts, next: page.next }] };
+    });
   }, [more.data]);
+  const posts = withoutRepeats([data.posts, ...appended.pages.map((page) => page.posts)]);
+  const lastAppended = appended.pages.at(-1);
+  const next = lastAppended ? lastAppended.next : data.next;
 
-  // With JavaScript, further pages are appended in place; without it the link opens the next page.
   const loadMore = (event: MouseEvent) => {
     if (!hydrated || !next) return;
     event.preventDefault();
+    loadingFor.current = list;
     more.load(nextPage);
   };
 
@@ -142,7 +170,7 @@ export default function Market() {
         ))}
       </div>
       <nav className="pager" aria-label="More posts">
-        {!data.isFirstPage ? (
+        {data.after !== null ? (
           <Link to={data.sort === "record" ? "/market?sort=record" : "/market"}>{data.sort === "record" ? "Best records" : "Newest posts"}</Link>
         ) : null}
         {next ? (

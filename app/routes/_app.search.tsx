@@ -85,9 +85,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return proposalFormAction(request, context, addressOf(url.pathname, paramsNamed(url.searchParams, RESULTS_PARAMS)));
 }
 
-// Opening or closing a post's panel searches nothing again: the post is on the page.
+// Opening or closing a post's panel searches nothing again: the post is on the page. The same address again (the
+// same search sent from the header) does.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
-  formMethod
+  formMethod || currentUrl.href === nextUrl.href
     ? defaultShouldRevalidate
     : currentUrl.pathname !== nextUrl.pathname ||
       `${paramsNamed(currentUrl.searchParams, RESULTS_PARAMS)}` !== `${paramsNamed(nextUrl.searchParams, RESULTS_PARAMS)}`;

@@ -19,7 +19,8 @@ const PORT = Number(process.env.E2E_PORT ?? 8791);
 export default async function setup(project: TestProject) {
   const persistTo = mkdtempSync(join(tmpdir(), "e2e-state-"));
   applyMigrations(persistTo);
-  seedIfEmpty({ persistTo, sites: 30 });
+  // 60 sites: the market has three pages of posts.
+  seedIfEmpty({ persistTo, sites: 60 });
   const baseURL = `http://localhost:${PORT}`;
   const worker = await startWorker({ port: PORT, persistTo, vars: { SIGNUP_DELAY_MS: "400", APP_URL: baseURL, ADDRESS_RATE_LIMIT_SCALE: "20" } });
   project.provide("baseURL", baseURL);

@@ -97,9 +97,14 @@ describe("market", () => {
       expect(proposalAction?.replaceAll("&amp;", "&")).toBe(`${results}&post=${listingId}`);
     }
     // Sent from the results, the user is back on them (not the market) with the notice; a page's cursor stays.
-    const sent = await propose(viewer.cookie, listingId, [], `/search/${word}?sort=record&after=r5_10&post=${listingId}&to=//elsewhere.example`);
+    const sent = await propose(
+      viewer.cookie,
+      listingId,
+      [],
+      `/search/${word}?tag=seo&sort=record&tag=ai&after=r5_10&post=${listingId}&to=//elsewhere.example`,
+    );
     expect(sent.status).toBe(302);
-    expect(sent.headers.get("Location")).toBe(`/search/${word}?sort=record&after=r5_10&notice=offer-sent`);
+    expect(sent.headers.get("Location")).toBe(`/search/${word}?tag=seo&tag=ai&sort=record&after=r5_10&notice=offer-sent`);
     // Refused there, the results page answers with the message in the panel.
     const again = await propose(viewer.cookie, listingId, [], `/search?term=${word}&post=${listingId}`);
     expect(again.status).toBe(409);
