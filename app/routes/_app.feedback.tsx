@@ -2,7 +2,8 @@ import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@rem
 import { useActionData, useSearchParams } from "@remix-run/react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
 import { messages } from "~/domain/messages";
-import { safeRedirectPath } from "~/domain/redirects";
+import { addressWith } from "~/domain/page-address";
+import { safeRedirectPath, withNotice } from "~/domain/redirects";
 import { feedbackSchema } from "~/domain/validation";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
@@ -22,12 +23,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ error: messages.tooManyAttempts, text: parsed.value.feedback }, { status: 429 });
   }
   const saved = await saveFeedback(context.db, auth.user.id, auth.session.activeSiteId, parsed.value.feedback, context.now());
-  const back = new URL(safeRedirectPath(new URL(request.url).searchParams.get("back")), "https://x");
-  back.searchParams.delete("feedback");
+  const back = new URL(safeRedirectPath(new URL(request.url).searchParams.get("back")), "http://local");
+  const closed = addressWith(back.pathname, back.searchParams, "feedback", null);
   // A message that could not be stored is in the log; the dialog closes as it would (failures are silent), without the thanks.
-  if (saved) back.searchParams.set("notice", "feedback-sent");
-  else back.searchParams.delete("notice");
-  throw redirect(`${back.pathname}${back.search}`);
+  throw redirect(saved ? withNotice(closed, "feedback-sent") : closed);
 }
 
 /** Without JavaScript a refused post lands here: the dialog again, with the message and the text kept. */

@@ -93,16 +93,6 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
     : currentUrl.pathname !== nextUrl.pathname ||
       `${paramsNamed(currentUrl.searchParams, RESULTS_PARAMS)}` !== `${paramsNamed(nextUrl.searchParams, RESULTS_PARAMS)}`;
 
-function queryString(query: { term: string; tags: string[]; bands: string[]; sort: string }, extra: Record<string, string> = {}) {
-  const params = new URLSearchParams();
-  if (query.term) params.set("term", query.term);
-  for (const tag of query.tags) params.append("tag", tag);
-  for (const band of query.bands) params.append("band", band);
-  if (query.sort === "record") params.set("sort", "record");
-  for (const [name, value] of Object.entries(extra)) params.set(name, value);
-  return params.toString();
-}
-
 /** A dropdown of checkboxes; with JavaScript or without, Apply sends them as a plain GET form. */
 function FilterDropdown({ title, name, options, chosen }: { title: string; name: string; options: readonly Option[]; chosen: string[] }) {
   return (
@@ -157,7 +147,7 @@ export default function SearchResults() {
           Apply
         </button>
         {filtered ? (
-          <Link to={`/search?${queryString({ ...query, tags: [], bands: [], sort: "newest" })}`} className="button button-ghost button-small">
+          <Link to={addressOf(pathname, paramsNamed(searchParams, ["term"]))} className="button button-ghost button-small">
             Clear
           </Link>
         ) : null}
@@ -177,7 +167,7 @@ export default function SearchResults() {
       </div>
       {next ? (
         <nav className="pager" aria-label="More results">
-          <Link to={`/search?${queryString(query, { after: String(next) })}`}>More results</Link>
+          <Link to={addressWith(pathname, paramsNamed(searchParams, RESULTS_PARAMS), "after", String(next))}>More results</Link>
         </nav>
       ) : null}
       {postId && !selected ? <PostGone closeTo={closeTo} /> : null}

@@ -31,7 +31,7 @@ async function searchRowidOf(siteId: string) {
 
 /** The "More results" link of a results page, if any. */
 function nextResultsOf(html: string) {
-  return html.match(/href="(\/search\?[^"]*)">More results</)?.[1]?.replaceAll("&amp;", "&") ?? null;
+  return html.match(/href="(\/search[^"]*)">More results</)?.[1]?.replaceAll("&amp;", "&") ?? null;
 }
 
 /** The tags of the listings' sites, from the database. */
@@ -417,6 +417,11 @@ describe("search", () => {
     expect([...pastTheEnd.matchAll(POST_LINK)]).toEqual([]);
     expect(pastTheEnd).toContain("30+ sites available");
     expect(pastTheEnd).not.toContain("No sites match this search");
+    // With the term in the address's path, the next page and Clear stay on that address.
+    const inPath = `/search/${encodeURIComponent(pair)}`;
+    const sorted = await read(await get(`${inPath}?sort=record`, { cookie: viewer.cookie }));
+    expect(nextResultsOf(sorted)).toMatch(new RegExp(`^${inPath}\\?sort=record&after=r\\d+_\\d+$`));
+    expect(sorted).toMatch(new RegExp(`href="${inPath}"[^>]*>Clear<`));
   });
 
   it("sorted by record, reads a rare term's matches from the index and walks the sites for a common one, with the same results", async () => {
