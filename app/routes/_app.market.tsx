@@ -71,9 +71,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return proposalFormAction(request, context, addressOf("/market", paramsNamed(new URL(request.url).searchParams, LIST_PARAMS)));
 }
 
-// Opening or closing a panel or dialog needs no new data: the post is already on the page.
+// Opening or closing a panel or dialog needs no new data: the post is already on the page. The same address again
+// (the order the list is in, chosen again) does.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
-  formMethod
+  formMethod || currentUrl.href === nextUrl.href
     ? defaultShouldRevalidate
     : `${paramsNamed(currentUrl.searchParams, LIST_PARAMS)}` !== `${paramsNamed(nextUrl.searchParams, LIST_PARAMS)}`;
 
@@ -135,6 +136,12 @@ export default function Market() {
     more.load(nextPage);
   };
 
+  // Choosing the order the list is already in starts it again from its first page, as it does without JavaScript.
+  const startOver = () => {
+    loadingFor.current = "";
+    setAppended({ list, pages: [] });
+  };
+
   const sortQuery = data.sort === "record" ? "sort=record&" : "";
   const nextPage = `/market?${sortQuery}after=${next}`;
   const postId = searchParams.get("post");
@@ -156,10 +163,10 @@ export default function Market() {
       </div>
       <nav className="sort-links" aria-label="Sort posts">
         <span className="muted">Sort:</span>
-        <Link to="/market" aria-current={data.sort === "newest" ? "page" : undefined}>
+        <Link to="/market" aria-current={data.sort === "newest" ? "page" : undefined} onClick={startOver}>
           Newest
         </Link>
-        <Link to="/market?sort=record" aria-current={data.sort === "record" ? "page" : undefined}>
+        <Link to="/market?sort=record" aria-current={data.sort === "record" ? "page" : undefined} onClick={startOver}>
           Best record
         </Link>
       </nav>

@@ -40,6 +40,10 @@ describe.each(modes)("market and my site $name", ({ js }) => {
       await page.waitForURL(/after=/);
       expect(await cards.first().locator(".post-url").textContent()).not.toBe(firstHost);
     }
+    // Choosing the order again starts the list over from its first page.
+    await page.getByRole("navigation", { name: "Sort posts" }).getByRole("link", { name: "Newest" }).click();
+    await expect.poll(() => cards.count()).toBe(24);
+    expect(await cards.first().locator(".post-url").textContent()).toBe(firstHost);
     expect(errors).toEqual([]);
     await close();
   });
