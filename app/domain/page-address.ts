@@ -24,3 +24,16 @@ export function addressWith(pathname: string, search: URLSearchParams, name: str
   params.delete("notice");
   return addressOf(pathname, params);
 }
+
+/**
+ * Whether a list page loads its data again on a move from `current` to `next` that sends no form: when its path or its
+ * place in the list (the parameters `names`) changes, or when the same address is asked for again (an order chosen
+ * again, the page revalidated); not when only what is shown over the list (a panel, a dialog, a notice) opens or closes.
+ */
+export function listReloads(current: URL, next: URL, names: readonly string[]): boolean {
+  return (
+    current.href === next.href ||
+    current.pathname !== next.pathname ||
+    `${paramsNamed(current.searchParams, names)}` !== `${paramsNamed(next.searchParams, names)}`
+  );
+}

@@ -17,7 +17,7 @@ import { useHydrated } from "~/components/use-hydrated";
 import { parseCursor, parseRecordCursor } from "~/domain/cursor";
 import { displayScore } from "~/domain/score";
 import { messages } from "~/domain/messages";
-import { addressOf, addressWith, paramsNamed } from "~/domain/page-address";
+import { addressOf, addressWith, listReloads, paramsNamed } from "~/domain/page-address";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
 import {
   listMarketByRecord,
@@ -71,12 +71,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return proposalFormAction(request, context, addressOf("/market", paramsNamed(new URL(request.url).searchParams, LIST_PARAMS)));
 }
 
-// Opening or closing a panel or dialog needs no new data: the post is already on the page. The same address again
-// (the order the list is in, chosen again) does.
+// Opening or closing a panel or dialog needs no new data: the post is already on the page.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
-  formMethod || currentUrl.href === nextUrl.href
-    ? defaultShouldRevalidate
-    : `${paramsNamed(currentUrl.searchParams, LIST_PARAMS)}` !== `${paramsNamed(nextUrl.searchParams, LIST_PARAMS)}`;
+  formMethod ? defaultShouldRevalidate : listReloads(currentUrl, nextUrl, LIST_PARAMS);
 
 const withParam = (search: URLSearchParams, name: string, value: string | null) => addressWith("/market", search, name, value);
 

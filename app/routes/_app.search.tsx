@@ -13,7 +13,7 @@ import { PostCard } from "~/components/post-card";
 import { PostGone, TradePanel } from "~/components/trade-panel";
 import { messages } from "~/domain/messages";
 import { CATEGORY_TAGS, type Option } from "~/domain/options";
-import { addressOf, addressWith, paramsNamed } from "~/domain/page-address";
+import { addressOf, addressWith, listReloads, paramsNamed } from "~/domain/page-address";
 import { AUTHORITY_BANDS, displayScore } from "~/domain/score";
 import { hasFilters, isBrowsing, parseSearchQuery, type SearchQuery } from "~/domain/search";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
@@ -85,13 +85,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   return proposalFormAction(request, context, addressOf(url.pathname, paramsNamed(url.searchParams, RESULTS_PARAMS)));
 }
 
-// Opening or closing a post's panel searches nothing again: the post is on the page. The same address again (the
-// same search sent from the header) does.
+// Opening or closing a post's panel searches nothing again: the post is on the page.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
-  formMethod || currentUrl.href === nextUrl.href
-    ? defaultShouldRevalidate
-    : currentUrl.pathname !== nextUrl.pathname ||
-      `${paramsNamed(currentUrl.searchParams, RESULTS_PARAMS)}` !== `${paramsNamed(nextUrl.searchParams, RESULTS_PARAMS)}`;
+  formMethod ? defaultShouldRevalidate : listReloads(currentUrl, nextUrl, RESULTS_PARAMS);
 
 /** A dropdown of checkboxes; with JavaScript or without, Apply sends them as a plain GET form. */
 function FilterDropdown({ title, name, options, chosen }: { title: string; name: string; options: readonly Option[]; chosen: string[] }) {
