@@ -26,6 +26,7 @@ import {
   marketPostStatements,
   parseMarketSort,
   type MarketPost,
+  type MarketSort,
 } from "~/services/market.server";
 import { proposalFormAction } from "~/services/proposal-form.server";
 import type { loader as appLoader } from "./_app";
@@ -75,7 +76,13 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
   formMethod ? defaultShouldRevalidate : listReloads(currentUrl, nextUrl, LIST_PARAMS);
 
-const withParam = (search: URLSearchParams, name: string, value: string | null) => addressWith("/market", search, name, value);
+/** The market's list in `sort` order: its first page, or the page after the position `after`. */
+function listAddress(sort: MarketSort, after: string | null = null): string {
+  const params = new URLSearchParams();
+  if (sort === "record") params.set("sort", "record");
+  if (after) params.set("after", after);
+  return addressOf("/market", params);
+}
 
 type Post = ReturnType<typeof useLoaderData<typeof loader>>["posts"][number];
 
@@ -139,18 +146,17 @@ export default function Market() {
     setAppended({ list, pages: [] });
   };
 
-  const sortQuery = data.sort === "record" ? "sort=record&" : "";
-  const nextPage = `/market?${sortQuery}after=${next}`;
+  const nextPage = listAddress(data.sort, next);
   const postId = searchParams.get("post");
   const selected = postId ? posts.find((post) => post.id === postId) ?? (data.selected?.id === postId ? data.selected : null) : null;
-  const closeTo = withParam(searchParams, "post", null);
+  const closeTo = addressWith("/market", searchParams, "post", null);
 
   return (
     <main className="market">
       <div className="section-head">
         <h1>Market</h1>
         <div className="head-actions">
-          <Link to={withParam(searchParams, "feedback", "true")} className="button button-ghost button-small" preventScrollReset>
+          <Link to={addressWith("/market", searchParams, "feedback", "true")} className="button button-ghost button-small" preventScrollReset>
             Feedback
           </Link>
           <Link to="/add-site?source=market" className="button button-outline button-small">
@@ -160,23 +166,21 @@ export default function Market() {
       </div>
       <nav className="sort-links" aria-label="Sort posts">
         <span className="muted">Sort:</span>
-        <Link to="/market" aria-current={data.sort === "newest" ? "page" : undefined} onClick={startOver}>
+        <Link to={listAddress("newest")} aria-current={data.sort === "newest" ? "page" : undefined} onClick={startOver}>
           Newest
         </Link>
-        <Link to="/market?sort=record" aria-current={data.sort === "record" ? "page" : undefined} onClick={startOver}>
+        <Link to={listAddress("record")} aria-current={data.sort === "record" ? "page" : undefined} onClick={startOver}>
           Best record
         </Link>
       </nav>
       {posts.length === 0 ? <p className="empty">{messages.noPosts}</p> : null}
       <div className="post-grid">
         {posts.map((post) => (
-          <PostCard key={post.id} post={post} to={withParam(searchParams, "post", post.id)} />
+          <PostCard key={post.id} post={post} to={addressWith("/market", searchParams, "post", post.id)} />
         ))}
       </div>
       <nav className="pager" aria-label="More posts">
-        {data.after !== null ? (
-          <Link to={data.sort === "record" ? "/market?sort=record" : "/market"}>{data.sort === "record" ? "Best records" : "Newest posts"}</Link>
-        ) : null}
+        {data.after !== null ? <Link to={listAddress(data.sort)}>{data.sort === "record" ? "Best records" : "Newest posts"}</Link> : null}
         {next ? (
           <Link to={nextPage} onClick={loadMore} aria-busy={more.state === "loading"}>
             {more.state === "loading" ? "Loading…" : "More posts"}
@@ -189,13 +193,15 @@ export default function Market() {
           key={selected.id}
           post={selected}
           closeTo={closeTo}
-          proposeTo={withParam(searchParams, "post", selected.id)}
+          proposeTo={addressWith("/market", searchParams, "post", selected.id)}
           siteVerified={shell?.activeSite?.verified ?? false}
           connects={shell?.user.connects ?? 0}
           failure={failure}
         />
       ) : null}
-      {searchParams.get("feedback") !== null ? <FeedbackDialog closeTo={withParam(searchParams, "feedback", null)} key={location.key} /> : null}
+      {searchParams.get("feedback") !== null ? (
+        <FeedbackDialog closeTo={addressWith("/market", searchParams, "feedback", null)} key={location.key} />
+      ) : null}
     </main>
   );
 }
