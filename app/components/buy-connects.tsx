@@ -1,0 +1,98 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
+import { CONNECT_BUNDLES, DEFAULT_BUNDLE } from "~/domain/bundles";
+import { messages } from "~/domain/messages";
+
+/** Stripe's embeddable pricing table for this user, with the same reference as the Payment Links. */
+export interface PricingTableConfig {
+  id: string;
+  publishableKey: string;
+  clientReferenceId: string;
+  email: string;
+}
+
+/** Stripe's embeddable pricing table (a script element of Stripe's, so it needs JavaScript). */
+function PricingTable({ table }: { table: PricingTableConfig }) {
+  useEffect(() => {
+    if (customElements.get("stripe-pricing-table") || document.querySelector("script[data-stripe-pricing-table]")) return;
+    const script = document.createElement("script");
+    script.src = "https://js.stripe.com/v3/pricing-table.js";
+    script.async = true;
+    script.dataset.stripePricingTable = "";
+    document.head.appendChild(script);
+  }, []);
+  return (
+    <div className="pricing-table">
+      <stripe-pricing-table
+        pricing-table-id={table.id}
+        publishable-key={table.publishableKey}
+        client-reference-id={table.clientReferenceId}
+        customer-email={table.email}
+      />
+    </div>
+  );
+}
+
+/**
+ * The bundles and how to pay for one: by card through its Payment Link (`canPay`), or, in development on this machine
+ * without Stripe, a test purchase; `error` is the server's answer to the last attempt.
+ */
+export function BuyConnects({
+  canPay,
+  testPurchases,
+  pricingTable,
+  error,
+}: {
+  canPay: boolean;
+  testPurchases: boolean;
+  pricingTable: PricingTableConfig | null;
+  error: string | undefined;
+}) {
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formAction === "/mysite/connects";
+  return (
+    <section className="card stack" aria-labelledby="buy-title">
+      <h2 id="buy-title">Buy connects</h2>
+      <Form method="post" className="stack">
+        <fieldset className="bundles">
+          <legend className="visually-hidden">Bundle</legend>
+          {CONNECT_BUNDLES.map((bundle) => (
+            <label key={bundle.connects} className="bundle">
+              <input type="radio" name="bundle" value={bundle.connects} defaultChecked={bundle.connects === DEFAULT_BUNDLE} />
+              <strong>{bundle.connects} connects</strong>
+              <span>${bundle.priceUsd} + tax</span>
+            </label>
+          ))}
+        </fieldset>
+        {canPay ? (
+          <div className="button-row">
+            <button type="submit" name="intent" value="pay" className="button button-primary" disabled={busy}>
+              Pay by card
+            </button>
+          </div>
+        ) : null}
+        {testPurchases ? (
+          <div className="test-purchase stack">
+            <p>
+              <strong>Development only:</strong> no Stripe keys are configured, so a test purchase stands in for paying. It signs a checkout event
+              with a local secret and sends it through the same webhook code as Stripe&apos;s events. No card, no money.
+            </p>
+            <div className="button-row">
+              <button type="submit" name="intent" value="test-purchase" className="button button-outline" disabled={busy}>
+                Make a test purchase
+              </button>
+            </div>
+          </div>
+        ) : null}
+        {!canPay && !testPurchases ? <p className="muted">{messages.paymentsOff}</p> : null}
+        {error ? (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        ) : null}
+      </Form>
+      {pricingTable ? <PricingTable table={pricingTable} /> : null}
+      <p className="muted">Connects expire one year after purchase. Unused connects roll over to the next month until then.</p>
+    </section>
+  );
+}

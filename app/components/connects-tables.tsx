@@ -1,0 +1,74 @@
+import { LEDGER_KIND_LABELS, LOT_SOURCE_LABELS, spendableLots, type ConnectLot, type LedgerEntry } from "~/domain/connects";
+import { formatShortDate } from "~/domain/dates";
+import { formatMoney } from "~/domain/money";
+import { useTimeZone } from "./use-time-zone";
+
+const signed = (value: number) => (value > 0 ? `+${value}` : String(value));
+
+/** The lots the user can still spend, soonest to expire first, each with what is left of it. */
+export function ConnectLots({ lots, now }: { lots: readonly ConnectLot[]; now: number }) {
+  const timeZone = useTimeZone();
+  const live = spendableLots(lots, now);
+  return (
+    <section className="card stack">
+      <h2>Your lots</h2>
+      {live.length === 0 ? (
+        <p className="empty">No connects left to spend.</p>
+      ) : (
+        <table className="table">
+          <thead>
+            <tr>
+              <th>From</th>
+              <th>Left</th>
+              <th>Expires</th>
+            </tr>
+          </thead>
+          <tbody>
+            {live.map((lot) => (
+              <tr key={lot.id}>
+                <td>{LOT_SOURCE_LABELS[lot.source]}</td>
+                <td>
+                  {lot.remaining} of {lot.amount}
+                </td>
+                <td>{formatShortDate(lot.expiresAt, now, timeZone)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+/** Every move of the user's connects, newest first: what it was and how it changed the available and held balances. */
+export function ConnectsHistory({ history, now }: { history: readonly LedgerEntry[]; now: number }) {
+  const timeZone = useTimeZone();
+  return (
+    <section className="card stack">
+      <h2>History</h2>
+      <table className="table" data-testid="connects-history">
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>What</th>
+            <th>Available</th>
+            <th>Held</th>
+          </tr>
+        </thead>
+        <tbody>
+          {history.map((entry) => (
+            <tr key={entry.id}>
+              <td>{formatShortDate(entry.createdAt, now, timeZone)}</td>
+              <td>
+                {LEDGER_KIND_LABELS[entry.kind]}
+                {entry.kind === "purchase" && entry.paid !== null ? ` (receipt: ${formatMoney(entry.paid, entry.currency ?? "usd")} paid)` : ""}
+              </td>
+              <td>{entry.amount === 0 ? "" : signed(entry.amount)}</td>
+              <td>{entry.held === 0 ? "" : signed(entry.held)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+/** The user's connects as the Connects page shows them: lots, the ledger, and the return from a payment. */
+
+/** Where a lot of connects came from. */
+export type LotSource = "starter" | "purchase" | "return";
+
+/** A move in the ledger. */
+export type LedgerKind = "grant" | "purchase" | "hold" | "spend" | "return" | "expire" | "refund" | "chargeback";
+
+/** Connects granted or bought together, spent oldest expiry first. */
+export interface ConnectLot {
+  id: string;
+  source: LotSource;
+  amount: number;
+  remaining: number;
+  expiresAt: number;
+}
+
+/** One move of the user's connects: `amount` to or from the available balance, `held` to or from the held one. */
+export interface LedgerEntry {
+  id: string;
+  kind: LedgerKind;
+  amount: number;
+  held: number;
+  createdAt: number;
+  /** What a purchase's payment came to (minor units) and its currency; null for the other kinds. */
+  paid: number | null;
+  currency: string | null;
+}
+
+export const LOT_SOURCE_LABELS: Record<LotSource, string> = { starter: "Starter grant", purchase: "Purchase", return: "Returned hold" };
+
+export const LEDGER_KIND_LABELS: Record<LedgerKind, string> = {
+  grant: "Starter grant",
+  purchase: "Purchase",
+  hold: "Held for a proposal",
+  spend: "Spent on an accepted trade",
+  return: "Returned",
+  expire: "Expired",
+  refund: "Taken back: payment refunded",
+  chargeback: "Taken back: payment disputed",
+};
+
+/** The lots that can still be spent at `now`: some left, not expired. */
+export function spendableLots<Lot extends Pick<ConnectLot, "remaining" | "expiresAt">>(lots: readonly Lot[], now: number): Lot[] {
+  return lots.filter((lot) => lot.remaining > 0 && lot.expiresAt > now);
+}
+
+/** While a payment's connects are on their way, the page looks again this often (without JavaScript too)… */
+export const RECHECK_SECONDS = 4;
+/** …for about two minutes; after that the payment is still processing (a bank debit can take days). */
+export const MAX_RECHECKS = 30;
+
+/** The Connects page back from a checkout, looking again for the `tries`th time. */
+export function recheckAddress(sessionId: string, tries: number): string {
+  return `/mysite/connects?checkout=success&session_id=${encodeURIComponent(sessionId)}&tries=${tries}`;
+}
+
+/**
+ * Where a payment the user came back from stands, after `tries` looks: its connects added (`credited`, the webhook has
+ * landed), still on their way (`pending`, look again), or `processing` once the looks are used up.
+ */
+export function checkoutState(credited: number | null, tries: number): "credited" | "pending" | "processing" {
+  if (credited !== null) return "credited";
+  return tries < MAX_RECHECKS ? "pending" : "processing";
+}

@@ -1,0 +1,60 @@
+/** The Connects page's server work: the balance, lots and ledger, a payment's return, and buying a bundle. */
+import { data, redirect } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { CONNECT_BUNDLES } from "~/domain/bundles";
+import { checkoutState, MAX_RECHECKS } from "~/domain/connects";
+import { messages } from "~/domain/messages";
+import type { AppContext } from "~/lib/context";
+import { isLocalRequest, requireDevTools } from "~/lib/dev-tools.server";
+import { readFormData } from "~/lib/forms.server";
+import { requireAuth } from "~/services/auth.server";
+import { checkoutCredited, makeTestPurchase, paymentConfig, paymentLinkFor } from "~/services/payments.server";
+import { connectLotsOf, ledgerOf } from "~/services/trades-read.server";
+
+export async function loadConnectsPage(request: Request, context: AppContext) {
+  const auth = await requireAuth(request, context);
+  const url = new URL(request.url);
+  const config = paymentConfig(context.env);
+  const given = url.searchParams.get("session_id");
+  const sessionId = given && given.length <= 200 ? given : null;
+  const [lots, history, credited] = await Promise.all([
+    connectLotsOf(context.db, auth.user.id),
+    ledgerOf(context.db, auth.user.id),
+    sessionId ? checkoutCredited(context.db, auth.user.id, sessionId) : null,
+  ]);
+  const returned = url.searchParams.get("checkout") === "success" && sessionId !== null;
+  const tries = Math.min(Number.parseInt(url.searchParams.get("tries") ?? "0", 10) || 0, MAX_RECHECKS);
+  return {
+    available: auth.user.connects,
+    held: auth.user.connectsHeld,
+    lots,
+    history,
+    now: context.now(),
+    // Back from Stripe's checkout: the webhook may not have landed yet.
+    checkout: returned ? { state: checkoutState(credited, tries), sessionId, tries, credited } : null,
+    canPay: CONNECT_BUNDLES.some((bundle) => config.links.has(bundle.connects)),
+    testPurchases: config.testPurchases && isLocalRequest(request),
+    pricingTable: config.pricingTable ? { ...config.pricingTable, clientReferenceId: auth.user.id, email: auth.user.email } : null,
+  };
+}
+
+/** Paying goes to the chosen bundle's Payment Link; in development without Stripe, a test purchase. */
+export async function buyConnects(request: Request, context: AppContext) {
+  const auth = await requireAuth(request, context);
+  const parsed = z
+    .object({ intent: z.enum(["pay", "test-purchase"]), bundle: z.coerce.number().int() })
+    .safeParse(Object.fromEntries(await readFormData(request)));
+  const bundle = parsed.success ? CONNECT_BUNDLES.find((candidate) => candidate.connects === parsed.data.bundle) : undefined;
+  if (!parsed.success || !bundle) return data({ error: messages.chooseBundle }, { status: 400 });
+  const config = paymentConfig(context.env);
+  if (parsed.data.intent === "test-purchase") {
+    // Development on this machine only, like the dev mailbox (a staging deploy marked development has no free connects).
+    requireDevTools(request, context.env);
+    const answer = await makeTestPurchase(context, { id: auth.user.id, email: auth.user.email }, bundle.connects);
+    if (answer.status !== 200) return data({ error: answer.message }, { status: answer.status === 404 ? 404 : 500 });
+    throw redirect("/mysite/connects?notice=test-purchase");
+  }
+  const link = paymentLinkFor(config, bundle.connects, { id: auth.user.id, email: auth.user.email });
+  if (!link) return data({ error: messages.paymentsOff }, { status: 404 });
+  throw redirect(link);
+}
