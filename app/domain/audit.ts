@@ -247,7 +247,14 @@ export interface BreakdownRow {
 }
 
 /** The score's sum as Your Score explains it: each part's points out of its weight, and what they add up to. */
-export function scoreBreakdown(facts: AuditFacts): { rows: BreakdownRow[]; earned: number; possible: number; score: number } {
+export interface ScoreBreakdown {
+  rows: BreakdownRow[];
+  earned: number;
+  possible: number;
+  score: number;
+}
+
+export function scoreBreakdown(facts: AuditFacts): ScoreBreakdown {
   const shares = partShares(facts);
   const rows = (Object.keys(SCORE_WEIGHTS) as ScorePart[]).map((part) => {
     const share = shares[part];
