@@ -14,6 +14,22 @@ export interface ChatMessage {
   clientId: string | null;
 }
 
+/** A conversation as one participant sees it: the other party's site, the last message, unread or not. */
+export interface Conversation {
+  id: string;
+  otherUserId: string;
+  /** The other party's site, or "A site owner" when they have none now. */
+  otherHost: string;
+  otherIcon: string | null;
+  /** The start of the last message, or null before the first. */
+  lastMessage: string | null;
+  lastFromMe: boolean;
+  /** Epoch milliseconds of the last message (or of the opening). */
+  lastUpdated: number;
+  lastMessageId: number;
+  unread: boolean;
+}
+
 /** What the browser sends. */
 export type ClientEvent =
   /** A new message; `clientId` lets the sender match the echo (or the refusal) to what it typed, and makes a

@@ -7,8 +7,7 @@ import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { chats, listings, offers, sites } from "#drizzle/schema";
 import type { ChatRef, EndedSessions } from "~/durable/chat-room";
-import type { ChatMessage } from "~/domain/chat";
-import { messagePreview } from "~/domain/chat";
+import { messagePreview, type ChatMessage, type Conversation } from "~/domain/chat";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
@@ -99,8 +98,8 @@ const conversationColumns = {
 
 type ConversationRow = Awaited<ReturnType<ReturnType<typeof conversationQuery>["all"]>>[number];
 
-/** A conversation as one participant sees it: the other party's site, the last message, unread or not. */
-function asSeenBy(row: ConversationRow, userId: string) {
+/** A conversation as one participant sees it. */
+function asSeenBy(row: ConversationRow, userId: string): Conversation {
   const userIsA = row.userAId === userId;
   return {
     id: row.id,
@@ -114,8 +113,6 @@ function asSeenBy(row: ConversationRow, userId: string) {
     unread: row.lastMessageId > (userIsA ? row.userAReadId : row.userBReadId),
   };
 }
-
-export type Conversation = ReturnType<typeof asSeenBy>;
 
 function conversationQuery(db: Database) {
   return db.select(conversationColumns).from(chats).leftJoin(siteA, eq(siteA.id, chats.siteAId)).leftJoin(siteB, eq(siteB.id, chats.siteBId));

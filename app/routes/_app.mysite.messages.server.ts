@@ -1,0 +1,84 @@
+/** The Messages page's server work: the conversations and the open one's history, opening a conversation, posting without JavaScript. */
+import { data, redirect } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { isClientId } from "~/domain/chat";
+import { messages } from "~/domain/messages";
+import { safeRedirectPath, withNotice } from "~/domain/redirects";
+import type { AppContext } from "~/lib/context";
+import { readFormData } from "~/lib/forms.server";
+import { requireAuth } from "~/services/auth.server";
+import { chatRoom, conversationFor, listConversations, markReadUpTo, openConversation } from "~/services/chats.server";
+import { loadActiveSite } from "~/services/layout.server";
+
+const MESSAGES_PATH = "/mysite/messages";
+
+function positiveInteger(value: string | null): number | null {
+  return value && /^[1-9]\d{0,15}$/.test(value) ? Number(value) : null;
+}
+
+export async function loadMessagesPage(request: Request, context: AppContext) {
+  const auth = await requireAuth(request, context);
+  const me = auth.user.id;
+  const url = new URL(request.url);
+  const chatId = url.searchParams.get("chatId");
+  const before = positiveInteger(url.searchParams.get("before"));
+  const [conversations, open] = await Promise.all([listConversations(context.db, me), chatId ? conversationFor(context.db, me, chatId) : null]);
+  const base = { me, now: context.now(), conversations, clientId: crypto.randomUUID() };
+  if (!chatId) return { ...base, open: null };
+  // Someone else's conversation answers exactly as one that does not exist.
+  if (!open) return data({ ...base, open: null, missing: true }, { status: 404 });
+
+  const history = await chatRoom(context.env, open.id).history(open.ref, me, before ?? undefined);
+  if (!before) await markReadUpTo(context.db, open.id, me, history.latestId);
+  const { ref: _ref, ...conversation } = open;
+  return {
+    ...base,
+    conversations: conversations.map((row) => (row.id === open.id ? { ...row, unread: false } : row)),
+    open: {
+      ...conversation,
+      messages: history.messages,
+      more: history.more,
+      latestId: history.latestId,
+      before,
+      otherActive: history.activeUserIds.includes(open.otherUserId),
+    },
+  };
+}
+
+/** Opening a conversation (from an offer, a trade, a profile or a listing) and posting a message without JavaScript. */
+export async function postToMessages(request: Request, context: AppContext) {
+  const auth = await requireAuth(request, context);
+  const form = Object.fromEntries(await readFormData(request));
+  const id = z.string().trim().min(1).max(64);
+  const parsed = z
+    .discriminatedUnion("intent", [
+      z.object({ intent: z.literal("open"), offer: id.optional(), listing: id.optional(), returnTo: z.string().max(2000).optional() }),
+      // The text is checked by the conversation itself (1 to 4,000 characters after trimming).
+      z.object({ intent: z.literal("send"), text: z.string().max(100_000).default(""), clientId: z.string().max(64).optional() }),
+    ])
+    .safeParse(form);
+  if (!parsed.success) {
+    // A broken "open" form still comes back to its page with the message; a broken message keeps what was typed.
+    if (form.intent === "open") throw redirect(withNotice(safeRedirectPath(String(form.returnTo ?? ""), MESSAGES_PATH), "chat-failed"));
+    return data({ error: messages.chatOpenFailed, text: typeof form.text === "string" ? form.text : "" }, { status: 400 });
+  }
+  const input = parsed.data;
+
+  if (input.intent === "open") {
+    const returnTo = safeRedirectPath(input.returnTo, MESSAGES_PATH);
+    let origin;
+    if (input.offer) origin = { offerId: input.offer };
+    else if (input.listing) origin = { listingId: input.listing, ownSiteId: (await loadActiveSite(context, auth))?.id ?? null };
+    const opened = origin ? await openConversation(context, auth.user.id, origin) : ({ ok: false, reason: "not-found" } as const);
+    if (!opened.ok) throw redirect(withNotice(returnTo, opened.reason === "limited" ? "chat-limited" : "chat-failed"));
+    throw redirect(`${MESSAGES_PATH}?chatId=${encodeURIComponent(opened.chatId)}`);
+  }
+
+  const chatId = new URL(request.url).searchParams.get("chatId") ?? "";
+  const open = await conversationFor(context.db, auth.user.id, chatId);
+  if (!open) return data({ error: messages.chatNotFound, text: input.text }, { status: 404 });
+  const clientId = isClientId(input.clientId) ? input.clientId : null;
+  const posted = await chatRoom(context.env, open.id).post(open.ref, auth.user.id, input.text, clientId);
+  if (!posted.ok) return data({ error: posted.message, text: input.text }, { status: posted.reason === "rate-limited" ? 429 : 400 });
+  throw redirect(`${MESSAGES_PATH}?chatId=${encodeURIComponent(open.id)}#latest`);
+}
