@@ -14,55 +14,16 @@ import { FeedbackDialog } from "~/components/feedback-dialog";
 import { PostCard } from "~/components/post-card";
 import { PostGone, TradePanel } from "~/components/trade-panel";
 import { useHydrated } from "~/components/use-hydrated";
-import { parseCursor, parseRecordCursor } from "~/domain/cursor";
-import { displayScore } from "~/domain/score";
 import { messages } from "~/domain/messages";
 import { addressOf, addressWith, listReloads, paramsNamed } from "~/domain/page-address";
-import { requireAuth, requireAuthWith } from "~/services/auth.server";
-import {
-  listMarketByRecord,
-  marketPageOf,
-  marketPageStatements,
-  marketPostStatements,
-  parseMarketSort,
-  type MarketPost,
-  type MarketSort,
-} from "~/services/market.server";
+import type { MarketSort } from "~/services/market.server";
 import { proposalFormAction } from "~/services/proposal-form.server";
 import type { loader as appLoader } from "./_app";
+import { loadMarketPage } from "./_app.market.server";
 
 export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
 
-// A missing score shows a placeholder from 40 to 99 (docs/decisions/0024-placeholder-score.md), decided on the server so the page hydrates the same.
-const forDisplay = (post: MarketPost) => ({ ...post, score: displayScore(post.score) });
-
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const params = new URL(request.url).searchParams;
-  const sort = parseMarketSort(params.get("sort"));
-  // Each order has its own cursor (app/domain/cursor.ts); another order's is the first page.
-  const recordAfter = sort === "record" ? parseRecordCursor(params.get("after")) : null;
-  const newestAfter = sort === "newest" ? parseCursor(params.get("after")) : null;
-  const postId = params.get("post");
-  // Newest first, the page and the open post are read in the session's round trip.
-  const [page, selected] = await Promise.all([
-    sort === "record"
-      ? requireAuth(request, context).then((auth) => listMarketByRecord(context.db, auth.user.id, recordAfter))
-      : requireAuthWith(request, context, (viewer) => marketPageStatements(context.db, viewer, newestAfter)).then(({ rows: [rows] }) =>
-          marketPageOf(rows),
-        ),
-    postId && postId.length <= 64
-      ? requireAuthWith(request, context, (viewer) => marketPostStatements(context.db, viewer, postId)).then(({ rows: [[post]] }) => post)
-      : undefined,
-  ]);
-  return {
-    posts: page.posts.map(forDisplay),
-    next: page.next,
-    sort,
-    /** The page's own position (null for the first page): a page appended with "More posts" is kept by it. */
-    after: recordAfter || newestAfter ? params.get("after") : null,
-    selected: selected ? forDisplay(selected) : null,
-  };
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadMarketPage(request, context);
 
 /** Where the user is in the market's list: its order and page. */
 const LIST_PARAMS = ["sort", "after"];
