@@ -1,77 +1,17 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useState } from "react";
+import { CopyButton } from "~/components/copy-button";
 import { Spinner } from "~/components/spinner";
-import { useHydrated } from "~/components/use-hydrated";
+import { useTimeZone } from "~/components/use-time-zone";
 import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
-import { homePageUrl, typedHost } from "~/domain/site-address";
-import { verificationTag } from "~/domain/verification";
-import { z } from "zod";
-import { parseForm, readFormData } from "~/lib/forms.server";
-import { isWebSandboxOn } from "~/lib/safe-fetch.server";
-import { requireAuth } from "~/services/auth.server";
-import { loadActiveSite } from "~/services/layout.server";
-import { getListingOf } from "~/services/sites.server";
-import { checkSiteVerification, renewVerificationToken } from "~/services/verification.server";
-import { useTimeZone } from "~/components/use-time-zone";
+import { checkOrRenewTag, loadVerifyPage } from "./_app.mysite.verify.server";
 
 export const meta: MetaFunction = () => [{ title: "Verify your website - Backlink Market" }];
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const auth = await requireAuth(request, context);
-  const site = await loadActiveSite(context, auth);
-  if (!site) throw redirect("/sites/new");
-  const listing = await getListingOf(context.db, site.id);
-  return {
-    now: context.now(),
-    host: site.host,
-    homePage: homePageUrl(typedHost(site.url) ?? site.host),
-    tag: verificationTag(site.verificationToken),
-    verified: site.verified,
-    verifiedAt: site.verifiedAt,
-    checkedAt: site.verificationCheckedAt,
-    lastError: site.verificationError,
-    listed: listing?.active ?? false,
-    sandbox: isWebSandboxOn(context.env),
-  };
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadVerifyPage(request, context);
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const auth = await requireAuth(request, context);
-  const site = await loadActiveSite(context, auth);
-  if (!site) throw redirect("/sites/new");
-  const parsed = parseForm(await readFormData(request), z.object({ intent: z.enum(["check", "new-tag"]) }));
-  if (!parsed.ok) return data({ error: "Choose Check or New tag." }, { status: 400 });
-  if (parsed.value.intent === "new-tag") {
-    await renewVerificationToken(context, auth.user.id, site.id);
-    throw redirect("/mysite/verify?notice=new-tag");
-  }
-  const result = await checkSiteVerification(context, site);
-  if (!result.ok) return data({ error: result.message }, { status: result.status });
-  // Post/redirect/get: the result is stored on the site and shown by the loader (a toast on success).
-  throw redirect(result.verified && !site.verified ? "/mysite/verify?notice=verified" : "/mysite/verify");
-}
-
-function CopyButton({ text }: { text: string }) {
-  const [copied, setCopied] = useState(false);
-  const hydrated = useHydrated();
-  if (!hydrated || !navigator.clipboard) return null;
-  return (
-    <button
-      type="button"
-      className="button button-outline button-small"
-      onClick={() =>
-        navigator.clipboard.writeText(text).then(
-          () => setCopied(true),
-          () => setCopied(false),
-        )
-      }
-    >
-      {copied ? "Copied" : "Copy"}
-    </button>
-  );
-}
+export const action = ({ request, context }: ActionFunctionArgs) => checkOrRenewTag(request, context);
 
 export default function VerifySite() {
   const timeZone = useTimeZone();

@@ -1,0 +1,48 @@
+/** The verification page's server work: the active site's tag and last check, checking the home page, a new tag. */
+import { data, redirect } from "@remix-run/cloudflare";
+import { z } from "zod";
+import { homePageUrl, typedHost } from "~/domain/site-address";
+import { verificationTag } from "~/domain/verification";
+import type { AppContext } from "~/lib/context";
+import { parseForm, readFormData } from "~/lib/forms.server";
+import { isWebSandboxOn } from "~/lib/safe-fetch.server";
+import { requireAuth } from "~/services/auth.server";
+import { loadActiveSite } from "~/services/layout.server";
+import { getListingOf } from "~/services/sites.server";
+import { checkSiteVerification, renewVerificationToken } from "~/services/verification.server";
+
+export async function loadVerifyPage(request: Request, context: AppContext) {
+  const auth = await requireAuth(request, context);
+  const site = await loadActiveSite(context, auth);
+  if (!site) throw redirect("/sites/new");
+  const listing = await getListingOf(context.db, site.id);
+  return {
+    now: context.now(),
+    host: site.host,
+    homePage: homePageUrl(typedHost(site.url) ?? site.host),
+    tag: verificationTag(site.verificationToken),
+    verified: site.verified,
+    verifiedAt: site.verifiedAt,
+    checkedAt: site.verificationCheckedAt,
+    lastError: site.verificationError,
+    listed: listing?.active ?? false,
+    sandbox: isWebSandboxOn(context.env),
+  };
+}
+
+/** "Check" reads the home page for the tag; "New tag" replaces the tag (the old one stops counting). */
+export async function checkOrRenewTag(request: Request, context: AppContext) {
+  const auth = await requireAuth(request, context);
+  const site = await loadActiveSite(context, auth);
+  if (!site) throw redirect("/sites/new");
+  const parsed = parseForm(await readFormData(request), z.object({ intent: z.enum(["check", "new-tag"]) }));
+  if (!parsed.ok) return data({ error: "Choose Check or New tag." }, { status: 400 });
+  if (parsed.value.intent === "new-tag") {
+    await renewVerificationToken(context, auth.user.id, site.id);
+    throw redirect("/mysite/verify?notice=new-tag");
+  }
+  const result = await checkSiteVerification(context, site);
+  if (!result.ok) return data({ error: result.message }, { status: result.status });
+  // Post/redirect/get: the result is stored on the site and shown by the loader (a toast on success).
+  throw redirect(result.verified && !site.verified ? "/mysite/verify?notice=verified" : "/mysite/verify");
+}
