@@ -2,18 +2,16 @@ import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } f
 import {
   Link,
   useActionData,
-  useFetcher,
   useLoaderData,
   useLocation,
   useRouteLoaderData,
   useSearchParams,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
-import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
 import { PostCard } from "~/components/post-card";
 import { PostGone, TradePanel } from "~/components/trade-panel";
-import { useHydrated } from "~/components/use-hydrated";
+import { useAppendedPages } from "~/components/use-appended-pages";
 import { messages } from "~/domain/messages";
 import { addressOf, addressWith, listReloads, paramsNamed } from "~/domain/page-address";
 import type { MarketSort } from "~/services/market.server";
@@ -45,69 +43,15 @@ function listAddress(sort: MarketSort, after: string | null = null): string {
   return addressOf("/market", params);
 }
 
-type Post = ReturnType<typeof useLoaderData<typeof loader>>["posts"][number];
-
-/** A page loaded with "More posts": its position, its posts and the next page's position. */
-interface AppendedPage {
-  after: string;
-  posts: Post[];
-  next: string | null;
-}
-
-/** The pages' posts in order, each once (a post that moved to a later page since is shown where it came first). */
-function withoutRepeats(pages: Post[][]): Post[] {
-  const seen = new Set<string>();
-  return pages.flat().filter((post) => {
-    if (seen.has(post.id)) return false;
-    seen.add(post.id);
-    return true;
-  });
-}
-
 export default function Market() {
   const data = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   const shell = useRouteLoaderData<typeof appLoader>("routes/_app");
   const [searchParams] = useSearchParams();
   const location = useLocation();
-  const hydrated = useHydrated();
-  const more = useFetcher<typeof loader>();
-  // With JavaScript, further pages are appended in place ("More posts"); without it the link opens the next page.
-  // The appended pages belong to the list they continue (its order and page): they are dropped when that changes,
-  // and kept when the page's data is loaded again after an action (the fetcher then loads its last page again,
-  // which replaces that page).
-  const list = `${data.sort} ${data.after ?? ""}`;
-  const [appended, setAppended] = useState<{ list: string; pages: AppendedPage[] }>({ list, pages: [] });
-  if (appended.list !== list) setAppended({ list, pages: [] });
-  const loadingFor = useRef(list);
-  useEffect(() => {
-    const page = more.data;
-    if (!page?.after) return;
-    const after = page.after;
-    setAppended((current) => {
-      if (current.list !== loadingFor.current) return current;
-      const kept = current.pages.filter((shown) => shown.after !== after);
-      return { list: current.list, pages: [...kept, { after, posts: page.posts, next: page.next }] };
-    });
-  }, [more.data]);
-  const posts = withoutRepeats([data.posts, ...appended.pages.map((page) => page.posts)]);
-  const lastAppended = appended.pages.at(-1);
-  const next = lastAppended ? lastAppended.next : data.next;
-
-  const loadMore = (event: MouseEvent) => {
-    if (!hydrated || !next) return;
-    event.preventDefault();
-    loadingFor.current = list;
-    more.load(nextPage);
-  };
-
-  // Choosing the order the list is already in starts it again from its first page, as it does without JavaScript.
-  const startOver = () => {
-    loadingFor.current = "";
-    setAppended({ list, pages: [] });
-  };
-
-  const nextPage = listAddress(data.sort, next);
+  const { posts, nextAddress, loading, loadMore, startOver } = useAppendedPages(`${data.sort} ${data.after ?? ""}`, data, (after) =>
+    listAddress(data.sort, after),
+  );
   const postId = searchParams.get("post");
   const selected = postId ? posts.find((post) => post.id === postId) ?? (data.selected?.id === postId ? data.selected : null) : null;
   const closeTo = addressWith("/market", searchParams, "post", null);
@@ -142,9 +86,9 @@ export default function Market() {
       </div>
       <nav className="pager" aria-label="More posts">
         {data.after !== null ? <Link to={listAddress(data.sort)}>{data.sort === "record" ? "Best records" : "Newest posts"}</Link> : null}
-        {next ? (
-          <Link to={nextPage} onClick={loadMore} aria-busy={more.state === "loading"}>
-            {more.state === "loading" ? "Loading…" : "More posts"}
+        {nextAddress ? (
+          <Link to={nextAddress} onClick={loadMore} aria-busy={loading}>
+            {loading ? "Loading…" : "More posts"}
           </Link>
         ) : null}
       </nav>

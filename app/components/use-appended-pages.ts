@@ -1,0 +1,64 @@
+import { useFetcher } from "@remix-run/react";
+import { useEffect, useRef, useState, type MouseEvent } from "react";
+import { useHydrated } from "./use-hydrated";
+
+/** A page of a list as its loader answers it: its position (null for the first page), its posts, the next page's position. */
+export interface ListPage<Post> {
+  after: string | null;
+  posts: Post[];
+  next: string | null;
+}
+
+/** The pages' posts in order, each once (a post that moved to a later page since is shown where it came first). */
+function withoutRepeats<Post extends { id: string }>(pages: Post[][]): Post[] {
+  const seen = new Set<string>();
+  return pages.flat().filter((post) => {
+    if (seen.has(post.id)) return false;
+    seen.add(post.id);
+    return true;
+  });
+}
+
+/**
+ * "More posts" on a list page. With JavaScript, further pages are appended in place (loaded from `addressAfter(next)`,
+ * the same route's loader); without it the link opens the next page. The appended pages belong to the list they
+ * continue (`list`: its order and page): they are dropped when that changes, and kept when the page's data is loaded
+ * again after an action (the fetcher then loads its last page again, which replaces that page).
+ */
+export function useAppendedPages<Post extends { id: string }>(list: string, page: ListPage<Post>, addressAfter: (after: string) => string) {
+  const hydrated = useHydrated();
+  const more = useFetcher();
+  const [appended, setAppended] = useState<{ list: string; pages: (ListPage<Post> & { after: string })[] }>({ list, pages: [] });
+  if (appended.list !== list) setAppended({ list, pages: [] });
+  const loadingFor = useRef(list);
+  useEffect(() => {
+    // The same route's loader answered: a page of this list.
+    const loaded = more.data as ListPage<Post> | undefined;
+    if (!loaded?.after) return;
+    const after = loaded.after;
+    setAppended((current) => {
+      if (current.list !== loadingFor.current) return current;
+      const kept = current.pages.filter((shown) => shown.after !== after);
+      return { list: current.list, pages: [...kept, { after, posts: loaded.posts, next: loaded.next }] };
+    });
+  }, [more.data]);
+  const posts = withoutRepeats([page.posts, ...appended.pages.map((shown) => shown.posts)]);
+  const lastAppended = appended.pages.at(-1);
+  const next = lastAppended ? lastAppended.next : page.next;
+  const nextAddress = next ? addressAfter(next) : null;
+
+  const loadMore = (event: MouseEvent) => {
+    if (!hydrated || !nextAddress) return;
+    event.preventDefault();
+    loadingFor.current = list;
+    more.load(nextAddress);
+  };
+
+  // Choosing the order the list is already in starts it again from its first page, as it does without JavaScript.
+  const startOver = () => {
+    loadingFor.current = "";
+    setAppended({ list, pages: [] });
+  };
+
+  return { posts, nextAddress, loading: more.state === "loading", loadMore, startOver };
+}
