@@ -1,22 +1,14 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { Wordmark } from "~/components/brand";
 import { SubmitButton } from "~/components/submit-button";
 import { useFieldChecks, useFormValues } from "~/components/use-field-checks";
 import { SITE_CATEGORIES } from "~/domain/options";
-import { siteAddProblems, siteAddSource } from "~/domain/site-add";
-import { siteAddSchema, type FieldErrors } from "~/domain/validation";
-import { parseForm, readFormData, typedValues } from "~/lib/forms.server";
-import { requireAuth } from "~/services/auth.server";
-import { addSiteWithListing } from "~/services/listings.server";
-import { auditAfterResponse } from "~/services/audit.server";
-import { lookUpIconLater } from "~/services/site-icons.server";
-import { setActiveSite } from "~/services/sites.server";
-import { joinWaitlist } from "~/services/waitlist.server";
-import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server";
-import { messages } from "~/domain/messages";
+import { siteAddProblems } from "~/domain/site-add";
+import type { FieldErrors } from "~/domain/validation";
 import { publicPageMeta } from "~/lib/page-meta";
+import { addSite, loadSiteAdd } from "./add-site.server";
 
 export const meta: MetaFunction = () =>
   publicPageMeta(
@@ -24,49 +16,9 @@ export const meta: MetaFunction = () =>
     "List your website on Backlink Market and get matched with related sites by content and score.",
   );
 
-function sourceOf(request: Request) {
-  return siteAddSource(new URL(request.url).searchParams.get("source"));
-}
+export const loader = ({ request, context }: LoaderFunctionArgs) => loadSiteAdd(request, context);
 
-export async function loader({ request, context }: LoaderFunctionArgs) {
-  const source = sourceOf(request);
-  if (source === "market") await requireAuth(request, context);
-  const url = (new URL(request.url).searchParams.get("url") ?? "").slice(0, 2048);
-  return { source, url };
-}
-
-export async function action({ request, context }: ActionFunctionArgs) {
-  const source = sourceOf(request);
-  const formData = await readFormData(request);
-  const parsed = parseForm(formData, siteAddSchema(source));
-  if (!parsed.ok) return data({ errors: parsed.errors, values: parsed.values, formError: null }, { status: 400 });
-  const value = parsed.value as { url: string; category: string; description: string; email?: string; connects?: number };
-  const now = context.now();
-
-  if (source === "market") {
-    const auth = await requireAuth(request, context);
-    if (!(await allow(context, RATE_LIMITS.addSitePerUser, auth.user.id))) {
-      return data({ errors: {}, values: typedValues(formData), formError: messages.tooManyAttempts }, { status: 429 });
-    }
-    const result = await addSiteWithListing(
-      context.db,
-      { userId: auth.user.id, url: value.url, category: value.category, description: value.description },
-      value.connects ?? 10,
-      now,
-    );
-    if (!result.ok) return data({ errors: {}, values: typedValues(formData), formError: result.message }, { status: 409 });
-    await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
-    lookUpIconLater(context, auth.user.id, result.siteId, value.url);
-    auditAfterResponse(context, auth.user.id, result.siteId, value.url, "added");
-    throw redirect("/market");
-  }
-
-  if (!(await allow(context, RATE_LIMITS.waitlistPerAddress, clientAddress(request)))) {
-    return data({ errors: {}, values: typedValues(formData), formError: messages.tooManyAttempts }, { status: 429 });
-  }
-  await joinWaitlist(context.db, { url: value.url, email: value.email, category: value.category, description: value.description, source }, now);
-  throw redirect("/newbeta");
-}
+export const action = ({ request, context }: ActionFunctionArgs) => addSite(request, context);
 
 type Field = "url" | "email" | "category" | "description" | "connects";
 
