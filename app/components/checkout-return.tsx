@@ -1,11 +1,11 @@
 import { useNavigate } from "@remix-run/react";
 import { useEffect } from "react";
-import { RECHECK_SECONDS, recheckAddress } from "~/domain/connects";
+import { RECHECK_SECONDS, recheckAddress, type CheckoutState } from "~/domain/connects";
 import { messages } from "~/domain/messages";
 
 /** Where a payment the user came back from stands (`checkoutState`), and what the page needs to look again. */
 export interface CheckoutReturn {
-  state: "credited" | "pending" | "processing";
+  state: CheckoutState;
   sessionId: string;
   tries: number;
   /** The connects the payment added, once credited. */

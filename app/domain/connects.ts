@@ -59,7 +59,9 @@ export function recheckAddress(sessionId: string, tries: number): string {
  * Where a payment the user came back from stands, after `tries` looks: its connects added (`credited`, the webhook has
  * landed), still on their way (`pending`, look again), or `processing` once the looks are used up.
  */
-export function checkoutState(credited: number | null, tries: number): "credited" | "pending" | "processing" {
+export type CheckoutState = "credited" | "pending" | "processing";
+
+export function checkoutState(credited: number | null, tries: number): CheckoutState {
   if (credited !== null) return "credited";
   return tries < MAX_RECHECKS ? "pending" : "processing";
 }
