@@ -1,4 +1,5 @@
-import { Link } from "@remix-run/react";
+import { Link, useLocation, useSearchParams } from "@remix-run/react";
+import { addressWith } from "~/domain/page-address";
 import { shortenAddress } from "~/domain/listing-format";
 import { CONTENT_TYPES, labelOf, PROVIDED_MATERIALS, SITE_CATEGORIES } from "~/domain/options";
 import type { PostCardData } from "./post-card";
@@ -9,6 +10,7 @@ import { ProposalForm, type ProposalError } from "./proposal-form";
 import { SlideOut } from "./slide-out";
 import { SiteIcon } from "./site-icon";
 import { SiteRecord } from "./site-record";
+import { useSignedInShell } from "./use-signed-in-shell";
 
 export interface TradePanelPost extends PostCardData {
   contentTypes: string[];
@@ -29,7 +31,7 @@ function Chips({ ids, options, empty }: { ids: string[]; options: readonly { id:
 }
 
 /** In place of the panel, when the post in the address is not (or no longer) in the market. */
-export function PostGone({ closeTo }: { closeTo: string }) {
+function PostGone({ closeTo }: { closeTo: string }) {
   return (
     <p className="form-error" role="alert">
       This post is no longer available. <Link to={closeTo}>Close</Link>
@@ -93,5 +95,40 @@ export function TradePanel({
         <OpenChatForm listingId={post.id} label={`Message ${shortenAddress(post.url)}`} />
       </section>
     </SlideOut>
+  );
+}
+
+/**
+ * The post a list page's address names (`post=ID`): its trade terms over the list, or a notice that it is gone. The post
+ * is one of the page's `posts`, or `loaded` (read on its own when the address names a post beyond this page). The
+ * proposal posts to the same address; closing drops `post` and keeps the rest (order, page, search).
+ */
+export function AddressedPost({
+  posts,
+  loaded,
+  failure,
+}: {
+  posts: readonly TradePanelPost[];
+  loaded: TradePanelPost | null;
+  failure?: ProposalError | null;
+}) {
+  const shell = useSignedInShell();
+  const [searchParams] = useSearchParams();
+  const { pathname } = useLocation();
+  const postId = searchParams.get("post");
+  if (!postId) return null;
+  const post = posts.find((candidate) => candidate.id === postId) ?? (loaded?.id === postId ? loaded : null);
+  const closeTo = addressWith(pathname, searchParams, "post", null);
+  if (!post) return <PostGone closeTo={closeTo} />;
+  return (
+    <TradePanel
+      key={post.id}
+      post={post}
+      closeTo={closeTo}
+      proposeTo={addressWith(pathname, searchParams, "post", post.id)}
+      siteVerified={shell?.activeSite?.verified ?? false}
+      connects={shell?.user.connects ?? 0}
+      failure={failure}
+    />
   );
 }

@@ -8,3 +8,11 @@ export interface UserSite {
   /** The audited score, or the placeholder until the first audit. */
   score: number;
 }
+
+/** What every signed-in page has from the signed-in layout's loader (routes/_app.tsx): the user and their sites. */
+export interface SignedInShell {
+  user: { email: string; emailVerified: boolean; connects: number; connectsHeld: number };
+  sites: UserSite[];
+  /** Null only while the user has no site yet (the layout then sends them to add one). */
+  activeSite: UserSite | null;
+}

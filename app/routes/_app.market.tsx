@@ -4,19 +4,17 @@ import {
   useActionData,
   useLoaderData,
   useLocation,
-  useRouteLoaderData,
   useSearchParams,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
 import { PostCard } from "~/components/post-card";
-import { PostGone, TradePanel } from "~/components/trade-panel";
+import { AddressedPost } from "~/components/trade-panel";
 import { useAppendedPages } from "~/components/use-appended-pages";
 import { messages } from "~/domain/messages";
 import { addressOf, addressWith, listReloads, paramsNamed } from "~/domain/page-address";
 import type { MarketSort } from "~/services/market.server";
 import { proposalFormAction } from "~/services/proposal-form.server";
-import type { loader as appLoader } from "./_app";
 import { loadMarketPage } from "./_app.market.server";
 
 export const meta: MetaFunction = () => [{ title: "Market - Backlink Market" }];
@@ -46,15 +44,11 @@ function listAddress(sort: MarketSort, after: string | null = null): string {
 export default function Market() {
   const data = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
-  const shell = useRouteLoaderData<typeof appLoader>("routes/_app");
   const [searchParams] = useSearchParams();
   const location = useLocation();
   const { posts, nextAddress, loading, loadMore, startOver } = useAppendedPages(`${data.sort} ${data.after ?? ""}`, data, (after) =>
     listAddress(data.sort, after),
   );
-  const postId = searchParams.get("post");
-  const selected = postId ? posts.find((post) => post.id === postId) ?? (data.selected?.id === postId ? data.selected : null) : null;
-  const closeTo = addressWith("/market", searchParams, "post", null);
 
   return (
     <main className="market">
@@ -92,18 +86,7 @@ export default function Market() {
           </Link>
         ) : null}
       </nav>
-      {postId && !selected ? <PostGone closeTo={closeTo} /> : null}
-      {selected ? (
-        <TradePanel
-          key={selected.id}
-          post={selected}
-          closeTo={closeTo}
-          proposeTo={addressWith("/market", searchParams, "post", selected.id)}
-          siteVerified={shell?.activeSite?.verified ?? false}
-          connects={shell?.user.connects ?? 0}
-          failure={failure}
-        />
-      ) : null}
+      <AddressedPost posts={posts} loaded={data.selected} failure={failure} />
       {searchParams.get("feedback") !== null ? (
         <FeedbackDialog closeTo={addressWith("/market", searchParams, "feedback", null)} key={location.key} />
       ) : null}

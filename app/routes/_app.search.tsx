@@ -4,18 +4,16 @@ import {
   useActionData,
   useLoaderData,
   useLocation,
-  useRouteLoaderData,
   useSearchParams,
   type ShouldRevalidateFunction,
 } from "@remix-run/react";
 import { PostCard } from "~/components/post-card";
 import { SearchFilters } from "~/components/search-filters";
-import { PostGone, TradePanel } from "~/components/trade-panel";
+import { AddressedPost } from "~/components/trade-panel";
 import { messages } from "~/domain/messages";
 import { addressOf, addressWith, listReloads, paramsNamed } from "~/domain/page-address";
 import { hasFilters, isBrowsing, type SearchQuery } from "~/domain/search";
 import { proposalFormAction } from "~/services/proposal-form.server";
-import type { loader as appLoader } from "./_app";
 import { loadSearchResults } from "./_app.search.server";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
@@ -48,15 +46,11 @@ function noMatchesMessage(query: SearchQuery) {
 }
 
 export default function SearchResults() {
-  const { query, posts, count, next, limited, selected: loaded } = useLoaderData<typeof loader>();
+  const { query, posts, count, next, limited, selected } = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
-  const shell = useRouteLoaderData<typeof appLoader>("routes/_app");
   const [searchParams] = useSearchParams();
   const { pathname } = useLocation();
   const filtered = hasFilters(query) || query.sort !== "newest";
-  const postId = searchParams.get("post");
-  const selected = postId ? posts.find((post) => post.id === postId) ?? (loaded?.id === postId ? loaded : null) : null;
-  const closeTo = addressWith(pathname, searchParams, "post", null);
   return (
     <main className="market">
       <h1 className="user-text">{query.term ? `Results for ${query.term}` : "Search results"}</h1>
@@ -79,18 +73,7 @@ export default function SearchResults() {
           <Link to={addressWith(pathname, paramsNamed(searchParams, RESULTS_PARAMS), "after", String(next))}>More results</Link>
         </nav>
       ) : null}
-      {postId && !selected ? <PostGone closeTo={closeTo} /> : null}
-      {selected ? (
-        <TradePanel
-          key={selected.id}
-          post={selected}
-          closeTo={closeTo}
-          proposeTo={addressWith(pathname, searchParams, "post", selected.id)}
-          siteVerified={shell?.activeSite?.verified ?? false}
-          connects={shell?.user.connects ?? 0}
-          failure={failure}
-        />
-      ) : null}
+      <AddressedPost posts={posts} loaded={selected} failure={failure} />
     </main>
   );
 }

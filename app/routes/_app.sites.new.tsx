@@ -1,12 +1,12 @@
 import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useRouteLoaderData, useSearchParams } from "@remix-run/react";
+import { useActionData, useSearchParams } from "@remix-run/react";
 import { AddWebsiteDialog } from "~/components/add-website-dialog";
+import { useSignedInShell } from "~/components/use-signed-in-shell";
 import { safeRedirectPath } from "~/domain/redirects";
 import { addWebsiteSchema } from "~/domain/validation";
 import { processingDelay } from "~/lib/delay";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
-import type { loader as appLoader } from "./_app";
 import { messages } from "~/domain/messages";
 import { allow, RATE_LIMITS } from "~/services/rate-limit.server";
 import { auditAfterResponse } from "~/services/audit.server";
@@ -38,7 +38,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function NewSite() {
-  const shell = useRouteLoaderData<typeof appLoader>("routes/_app");
+  const shell = useSignedInShell();
   const [searchParams] = useSearchParams();
   const closeTo = shell && shell.sites.length > 0 ? safeRedirectPath(searchParams.get("back")) : null;
   const actionData = useActionData<typeof action>();

@@ -1,5 +1,6 @@
 /** What the signed-in layouts need: the user, their sites and the active site, loaded once per request. */
 import { once, type AppContext } from "~/lib/context";
+import type { SignedInShell } from "~/domain/user-site";
 import type { CurrentAuth } from "./auth.server";
 import { ownedSitesQuery, pickActiveSite, switcherSite, type OwnedSite } from "./sites.server";
 
@@ -19,7 +20,7 @@ function loadSites(context: AppContext, auth: CurrentAuth) {
   return once(context, "sites", async () => sitesOf(await ownedSitesQuery(context.db, auth.user.id), auth.session.activeSiteId));
 }
 
-export async function loadSignedInShell(context: AppContext, auth: CurrentAuth) {
+export async function loadSignedInShell(context: AppContext, auth: CurrentAuth): Promise<SignedInShell> {
   const { userSites, activeRow } = await loadSites(context, auth);
   return {
     user: { email: auth.user.email, emailVerified: auth.user.emailVerified, connects: auth.user.connects, connectsHeld: auth.user.connectsHeld },
