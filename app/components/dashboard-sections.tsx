@@ -1,5 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatShortDate } from "~/domain/dates";
+import { linkProblemOf } from "~/domain/offer-view";
 import { CATEGORY_TAGS, labelOf } from "~/domain/options";
 import { PostCard, type PostCardData } from "./post-card";
 import { useTimeZone } from "./use-time-zone";
@@ -36,13 +37,6 @@ export interface LinkProblem {
   checkedAt: number | null;
 }
 
-const LINK_PROBLEMS: Record<string, string> = {
-  lost: "the link is gone",
-  moved: "the link points to another site now",
-  nofollow: "the link is nofollow now",
-  hidden: "the link is hidden now",
-};
-
 /** The delivered links to look at, each leading to its trade; nothing when there are none. */
 export function LinkProblems({ problems, now }: { problems: readonly LinkProblem[]; now: number }) {
   const timeZone = useTimeZone();
@@ -54,7 +48,7 @@ export function LinkProblems({ problems, now }: { problems: readonly LinkProblem
         {problems.map((problem) => (
           <li key={`${problem.offerId}:${problem.delivererHost}`}>
             <Link to={`/mysite/offers?offer=${problem.offerId}`}>
-              {problem.delivererHost}: {LINK_PROBLEMS[problem.status ?? "lost"] ?? problem.status}
+              {problem.delivererHost}: the link {linkProblemOf(problem.status)}
             </Link>
             {problem.checkedAt ? <span className="muted small"> · checked {formatShortDate(problem.checkedAt, now, timeZone)}</span> : null}
           </li>

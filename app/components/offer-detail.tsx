@@ -4,7 +4,7 @@ import { formatShortDate } from "~/domain/dates";
 import { offersPageHref } from "~/domain/offer-links";
 import { ENTRY_ACTION_LABELS, ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, type EntryStatus } from "~/domain/offer-rules";
 import type { StatusCode } from "~/domain/offer-status";
-import type { LinkCheckSummary, OfferDetail, OfferSide } from "~/domain/offer-view";
+import { LINK_PROBLEMS, type LinkCheckSummary, type OfferDetail, type OfferSide } from "~/domain/offer-view";
 import { CONTENT_TYPES, PROVIDED_MATERIALS, labelOf, labelsOf } from "~/domain/options";
 import { ChipGroup } from "./chip-group";
 import { StatusLabel } from "./offer-rows";
@@ -59,13 +59,6 @@ function LinkCheckLine({ check, now }: { check: LinkCheckSummary; now: number })
   );
 }
 
-const LINK_FLAGS: Record<string, string> = {
-  lost: "Flag: the link is gone from the page.",
-  moved: "Flag: the link points to another site now.",
-  nofollow: "Flag: the link is nofollow (or sponsored or ugc).",
-  hidden: "Flag: the link is hidden on the page.",
-};
-
 function Progress({
   who,
   status,
@@ -95,7 +88,7 @@ function Progress({
         </>
       ) : null}
       {contentUrl && check ? <LinkCheckLine check={check} now={now} /> : null}
-      {contentUrl && linkStatus && linkStatus !== "live" ? <strong className="link-flag">{LINK_FLAGS[linkStatus]}</strong> : null}
+      {contentUrl && linkStatus && linkStatus !== "live" ? <strong className="link-flag">Flag: the link {LINK_PROBLEMS[linkStatus]}.</strong> : null}
     </p>
   );
 }

@@ -8,6 +8,22 @@ export type LinkCheckState = "found" | "missing" | "changed" | "nofollow" | "err
 /** A delivered link's state as of its last check: a problem is flagged. */
 export type DeliveredLinkStatus = "live" | "nofollow" | "hidden" | "lost" | "moved";
 
+/**
+ * What is wrong with a delivered link, said after "the link" or "your link on {site}": the same words on the trade's
+ * flag, the dashboard's "Delivered links to look at" and the email to the party the link was for.
+ */
+export const LINK_PROBLEMS: Record<Exclude<DeliveredLinkStatus, "live">, string> = {
+  lost: "is gone from the page",
+  moved: "now points to another site",
+  nofollow: "is now nofollow (or sponsored or ugc)",
+  hidden: "is now hidden on the page",
+};
+
+/** The problem of a link in a state read from the database (`null` or an unknown state: the link was not found). */
+export function linkProblemOf(status: string | null): string {
+  return LINK_PROBLEMS[status as keyof typeof LINK_PROBLEMS] ?? LINK_PROBLEMS.lost;
+}
+
 export interface LinkCheckSummary {
   state: LinkCheckState;
   rel: string | null;

@@ -7,6 +7,7 @@ import { and, asc, desc, eq, gt, isNotNull, lte, sql, type Placeholder, type SQL
 import { alias } from "drizzle-orm/sqlite-core";
 import { linkChecks, offerEntries, offers, sites } from "#drizzle/schema";
 import { messages } from "~/domain/messages";
+import { LINK_PROBLEMS, type DeliveredLinkStatus } from "~/domain/offer-view";
 import type { AppContext } from "~/lib/context";
 import { forEachConcurrently } from "~/lib/concurrency";
 import { LINK_MARK_DAYS, LINK_WATCH_MS } from "~/domain/reputation";
@@ -91,10 +92,8 @@ export async function recordLinkCheck(
   });
 }
 
-export type LinkStatus = "live" | "nofollow" | "hidden" | "lost" | "moved";
-
 /** How a found link stands: live (followed and visible), nofollow (any rel that is not followed), or hidden. */
-export function statusOfLink(link: FoundLink): LinkStatus {
+export function statusOfLink(link: FoundLink): DeliveredLinkStatus {
   if (link.hidden) return "hidden";
   return link.rel === "follow" ? "live" : "nofollow";
 }
@@ -117,13 +116,6 @@ export function nextLinkCheck(offerId: string, userId: string, after: number): n
   while (next <= after + DAY_MS / 2) next += DAY_MS;
   return next;
 }
-
-const PROBLEM_TEXT: Record<Exclude<LinkStatus, "live">, string> = {
-  lost: "is gone from the page",
-  moved: "now points to another site",
-  nofollow: "is now nofollow (or sponsored or ugc)",
-  hidden: "is now hidden on the page",
-};
 
 const deliverer = alias(sites, "deliverer_site");
 const receiver = alias(sites, "receiver_site");
@@ -196,7 +188,7 @@ async function recheckOne(
     offerId: string;
     userId: string;
     contentUrl: string | null;
-    linkStatus: LinkStatus | null;
+    linkStatus: DeliveredLinkStatus | null;
     linkWatchUntil: number | null;
     senderUserId: string;
     receiverUserId: string;
@@ -216,7 +208,7 @@ async function recheckOne(
     .set({ linkDueAt: entry.linkWatchUntil !== null && next > entry.linkWatchUntil ? null : next })
     .where(entryWhere);
   const inspection = await inspectDeliveredLink(context, contentUrl, entry.targetHost, entry.delivererHost);
-  let status: LinkStatus | null;
+  let status: DeliveredLinkStatus | null;
   if (inspection.ok) status = statusOfLink(inspection.link);
   else if (inspection.reason === "missing") {
     // The anchor text it had now on a link to somewhere else: it points elsewhere.
@@ -267,11 +259,11 @@ async function recheckOne(
       .where(entryWhere),
   ];
   if (changed && status) {
-    const subject = status === "live" ? `Your link on ${entry.delivererHost} is back` : `Your link on ${entry.delivererHost} ${PROBLEM_TEXT[status]}`;
+    const subject = status === "live" ? `Your link on ${entry.delivererHost} is back` : `Your link on ${entry.delivererHost} ${LINK_PROBLEMS[status]}`;
     const text =
       status === "live"
         ? `The link to ${entry.targetHost} on ${contentUrl} is there again, followed and visible.`
-        : `We checked ${contentUrl} today: the link to ${entry.targetHost} ${PROBLEM_TEXT[status]}. You may want to ask ${entry.delivererHost} about it.`;
+        : `We checked ${contentUrl} today: the link to ${entry.targetHost} ${LINK_PROBLEMS[status]}. You may want to ask ${entry.delivererHost} about it.`;
     await db.batch([
       statements[0]!,
       emailToUser(

@@ -98,7 +98,7 @@ describe.each(modes)("a trade between two users $name", ({ js }) => {
     for (const page of [aPage, bPage]) {
       await page.goto("/mysite");
       await page.getByRole("heading", { name: "Delivered links to look at" }).waitFor();
-      await page.getByRole("link", { name: `${listed}: the link is gone` }).waitFor();
+      await page.getByRole("link", { name: `${listed}: the link is gone from the page` }).waitFor();
     }
     expect(unexpected(aSide.errors, 400)).toEqual([]);
     expect(unexpected(bSide.errors, 400, 422)).toEqual([]);

@@ -162,7 +162,7 @@ describe("delivered links are watched", () => {
     for (const party of [trade.a, trade.b]) {
       const dashboard = await read(await get("/mysite", { cookie: party.cookie }));
       expect(dashboard).toContain("Delivered links to look at");
-      expect(dashboard).toContain(`${trade.a.url}: the link is gone`);
+      expect(dashboard).toContain(`${trade.a.url}: the link is gone from the page`);
     }
     const detail = await read(await get(`/mysite/offers?offer=${trade.offerId}`, { cookie: trade.b.cookie }));
     expect(detail).toContain("Flag: the link is gone from the page.");
@@ -178,6 +178,13 @@ describe("delivered links are watched", () => {
       `Your link on ${trade.a.url} is gone from the page`,
       `Your link on ${trade.a.url} is now nofollow (or sponsored or ugc)`,
     ]);
+    // The same words on the dashboard and on the trade's flag.
+    expect(await read(await get("/mysite", { cookie: trade.b.cookie }))).toContain(
+      `${trade.a.url}: the link is now nofollow (or sponsored or ugc)`,
+    );
+    expect(await read(await get(`/mysite/offers?offer=${trade.offerId}`, { cookie: trade.b.cookie }))).toContain(
+      "Flag: the link is now nofollow (or sponsored or ugc).",
+    );
     // Fixed: the flag clears everywhere, with one email saying so.
     body = `<p><a href="https://${trade.partner}/">Seed friends</a></p>`;
     await runFiveMinuteJob((await watch())!.due);
