@@ -166,6 +166,7 @@ describe("dialogs and panels with JavaScript", () => {
     const { a, b, listingId } = await tradersWithPages();
     const { page, errors, close } = await openPage(chromium(), true, 375);
     await logInByKeyboard(page, a.email);
+    // Focus moves in an effect after the dialog renders (after hydration, for one opened by its address): polled.
     const insideDialog = () => page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
 
     // The trade panel, opened from a post card.
@@ -173,7 +174,7 @@ describe("dialogs and panels with JavaScript", () => {
     const card = await page.evaluate(() => (document.activeElement as HTMLAnchorElement).getAttribute("href"));
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Your proposal" }).waitFor();
-    expect(await insideDialog()).toBe(true);
+    await expect.poll(insideDialog).toBe(true);
     for (let presses = 0; presses < 40; presses++) {
       await page.keyboard.press(presses % 3 === 0 ? "Shift+Tab" : "Tab");
       expect(await insideDialog()).toBe(true);
@@ -186,7 +187,7 @@ describe("dialogs and panels with JavaScript", () => {
     await tabTo(page, /^Feedback$/);
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Send us feedback" }).waitFor();
-    expect(await insideDialog()).toBe(true);
+    await expect.poll(insideDialog).toBe(true);
     for (let presses = 0; presses < 10; presses++) {
       await page.keyboard.press("Tab");
       expect(await insideDialog()).toBe(true);
@@ -197,7 +198,7 @@ describe("dialogs and panels with JavaScript", () => {
 
     // A panel opened by its address gets focus too.
     await page.goto(`/market?post=${listingId}`);
-    expect(await insideDialog()).toBe(true);
+    await expect.poll(insideDialog).toBe(true);
     expect(errors).toEqual([]);
     await close();
   });

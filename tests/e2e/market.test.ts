@@ -231,7 +231,8 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByRole("alert").filter({ hasText: messages.enterDescription }).waitFor();
     expect(await description.isVisible()).toBe(true);
-    if (js) expect(await focused()).toBe(true);
+    // The field takes the focus in an effect after the message renders: wait for it, as for "Edit" above.
+    if (js) await expect.poll(focused).toBe(true);
     expect(saved()).toBe(before);
     await description.fill("Updated in a browser test.");
     await page.locator("label.chip", { hasText: "SEO" }).click();
