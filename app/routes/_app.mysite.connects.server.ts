@@ -17,12 +17,13 @@ export async function loadConnectsPage(request: Request, context: AppContext) {
   const config = paymentConfig(context.env);
   const given = url.searchParams.get("session_id");
   const sessionId = given && given.length <= 200 ? given : null;
+  // Back from Stripe's checkout (its success address): only then is the checkout's crediting asked about.
+  const returned = url.searchParams.get("checkout") === "success" && sessionId !== null;
   const [lots, history, credited] = await Promise.all([
     connectLotsOf(context.db, auth.user.id),
     ledgerOf(context.db, auth.user.id),
-    sessionId ? checkoutCredited(context.db, auth.user.id, sessionId) : null,
+    returned ? checkoutCredited(context.db, auth.user.id, sessionId) : null,
   ]);
-  const returned = url.searchParams.get("checkout") === "success" && sessionId !== null;
   const tries = Math.min(Number.parseInt(url.searchParams.get("tries") ?? "0", 10) || 0, MAX_RECHECKS);
   return {
     available: auth.user.connects,
