@@ -6,9 +6,22 @@ const WEBSITE_URL = /^(?:https?:\/\/)?(?:www\.)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{
 
 export const MAX_URL_LENGTH = 2048;
 
+/**
+ * Whether `value` is a website address: the pattern, and an address the URL parser takes (the pattern lets through
+ * some it refuses, such as a port over 65535, and the site's host is what the parser reads).
+ */
 export function isWebsiteUrl(value: string): boolean {
   const trimmed = value.trim();
-  return trimmed.length > 0 && trimmed.length <= MAX_URL_LENGTH && WEBSITE_URL.test(trimmed);
+  return trimmed.length > 0 && trimmed.length <= MAX_URL_LENGTH && WEBSITE_URL.test(trimmed) && parsedHost(trimmed) !== null;
+}
+
+/** The host the URL parser reads from an address with or without its scheme; null when it refuses the address. */
+function parsedHost(trimmed: string): string | null {
+  try {
+    return new URL(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`).hostname.toLowerCase().replace(/\.$/, "");
+  } catch {
+    return null;
+  }
 }
 
 /** Host of a website address, normalised; null when the address is not a website address. */
@@ -23,13 +36,7 @@ export function homePageUrl(host: string): string {
 
 /** The host as the owner typed it (lower-case, www. kept), which is where their home page answers. */
 export function typedHost(value: string): string | null {
-  if (!isWebsiteUrl(value)) return null;
-  const trimmed = value.trim();
-  try {
-    return new URL(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`).hostname.toLowerCase().replace(/\.$/, "");
-  } catch {
-    return null;
-  }
+  return isWebsiteUrl(value) ? parsedHost(value.trim()) : null;
 }
 
 /** The same site, whatever the scheme and whether or not it has www. (the host check of a redirect chain). */

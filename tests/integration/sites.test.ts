@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it } from "vitest";
 import worker from "~/worker";
 import { messages } from "~/domain/messages";
-import { get, listSite, newEmail, POST_LINK, post, read, signUp, uniqueHost } from "./helpers";
+import { get, listSite, newEmail, PASSWORD, POST_LINK, post, read, signUp, uniqueHost } from "./helpers";
 
 const DESCRIPTION = "A second site about the best coffee in small towns.";
 
@@ -40,6 +40,31 @@ describe("add-website dialog", () => {
     expect(page).toContain(messages.linkIncomplete);
     expect(page).toContain(messages.descriptionMinimum);
     expect(page).toContain("not a url");
+  });
+
+  // The address pattern lets a port over 65535 through, but the URL parser refuses it: each form answers with its
+  // message and what was typed, not an error page.
+  it.each(["mysite.com:99999", "https://mysite.com:65536/"])("refuses %s on every form that takes a website, with its message", async (url) => {
+    const { cookie } = await signUp();
+    const dialog = await post("/sites/new", { url, description: DESCRIPTION }, { cookie });
+    expect(dialog.status).toBe(400);
+    const dialogPage = await read(dialog);
+    expect(dialogPage).toContain(messages.linkIncomplete);
+    expect(dialogPage).toContain(`value="${url}"`);
+
+    const listed = await post("/add-site?source=market", { url, category: "blog", description: DESCRIPTION, connects: "10" }, { cookie });
+    expect(listed.status).toBe(400);
+    const listedPage = await read(listed);
+    expect(listedPage).toContain(messages.invalidUrl);
+    expect(listedPage).toContain(`value="${url}"`);
+
+    const email = newEmail();
+    const signup = await post("/signup", { intent: "create", email, password: PASSWORD, url, description: DESCRIPTION });
+    expect(signup.status).toBe(400);
+    const signupPage = await read(signup);
+    expect(signupPage).toContain(messages.linkIncomplete);
+    expect(signupPage).toContain(`value="${url}"`);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first("n")).toBe(0);
   });
 
   it("refuses a site the user already has", async () => {

@@ -20,6 +20,16 @@ describe("normaliseHost", () => {
     expect(normaliseHost("not a url")).toBeNull();
     expect(isWebsiteUrl("localhost")).toBe(false);
   });
+  it.each(["mysite.com:99999", "https://mysite.com:65536/", "www.mysite.com:70000/blog"])(
+    "refuses %s, whose port the URL parser refuses",
+    (input) => {
+      expect(isWebsiteUrl(input)).toBe(false);
+      expect(normaliseHost(input)).toBeNull();
+    },
+  );
+  it("keeps a port the parser takes", () => {
+    expect(normaliseHost("mysite.com:8080")).toBe("mysite.com");
+  });
 });
 
 describe("safeRedirectPath", () => {
