@@ -83,6 +83,7 @@ export const messages = {
   iconUpdated: "Icon updated",
   tooManyIconUpdates: "You can update the icon at most 10 times an hour. Please try again later.",
   iconNotFound: "We could not find an icon on your home page, so the product icon is shown.",
+  iconNotFoundKept: "We could not find an icon on your home page just now, so your site keeps the icon it had.",
 
   // Reading other sites: why a fetch was refused or cut (docs/decisions/0020-safe-fetch.md)
   fetchInvalid: "That is not a web address we can read.",

@@ -14,7 +14,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const back = safeRedirectPath(parsed.ok ? parsed.value.redirectTo : null, "/mysite");
   if (!shell.activeSite) throw redirect("/sites/new");
   const result = await updateSiteIcon(context, auth.user.id, shell.activeSite);
-  throw redirect(withNotice(back, !result.ok ? "icon-limited" : result.icon ? "icon-updated" : "icon-missing"));
+  throw redirect(withNotice(back, result.ok ? `icon-${result.outcome}` : "icon-limited"));
 }
 
 export function loader() {

@@ -108,17 +108,29 @@ export async function discoverSiteIcon(siteUrl: string, options: SafeFetchOption
   return null;
 }
 
-export type IconUpdate = { ok: true; icon: string | null; message: string } | { ok: false; status: 429; message: string };
+/** What pressing the icon control did: a new icon stored, none found (the site keeps the icon it had, if any), or refused. */
+export type IconUpdate = { ok: true; outcome: "updated" | "kept" | "missing" } | { ok: false; status: 429; message: string };
 
-/** Looks the icon up again and stores it (null shows the product favicon); the write is for the owner's row only. */
-export async function updateSiteIcon(context: AppContext, userId: string, site: { id: string; url: string }): Promise<IconUpdate> {
-  const owned = and(eq(sites.id, site.id), eq(sites.userId, userId));
+/**
+ * Looks the icon up again and stores it; the write is for the owner's row only. When none is found (no icon named, or
+ * the home page could not be read for now), nothing is written: the site keeps the icon it had, as the specification's
+ * icon update applies nothing on a not-found answer.
+ */
+export async function updateSiteIcon(
+  context: AppContext,
+  userId: string,
+  site: { id: string; url: string; icon: string | null },
+): Promise<IconUpdate> {
   if (!(await allow(context, RATE_LIMITS.iconUpdatesPerSite, site.id)) || !(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) {
     return { ok: false, status: 429, message: messages.tooManyIconUpdates };
   }
   const icon = await discoverSiteIcon(site.url, safeFetchOptionsFor(context.env, context.db));
-  await context.db.update(sites).set({ icon }).where(owned);
-  return { ok: true, icon, message: icon ? messages.iconUpdated : messages.iconNotFound };
+  if (!icon) return { ok: true, outcome: site.icon ? "kept" : "missing" };
+  await context.db
+    .update(sites)
+    .set({ icon })
+    .where(and(eq(sites.id, site.id), eq(sites.userId, userId)));
+  return { ok: true, outcome: "updated" };
 }
 
 /** After sign-up and add-site: the icon is looked up once the response has gone, never delaying it. */

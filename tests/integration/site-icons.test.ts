@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
 import { get, post, read, signUp } from "./helpers";
-import { html, image, mockWeb, type Page } from "./web-mock";
+import { html, image, mockWeb, unreachable, type Page } from "./web-mock";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -91,6 +91,24 @@ describe("the site icon edit control", () => {
     const page = await read(await get("/mysite/settings?notice=icon-missing", { cookie: user.cookie }));
     expect(page).toContain(messages.iconNotFound);
     expect(page).toMatch(/<img[^>]*src="\/favicon.svg"[^>]*class="site-icon"/);
+  });
+
+  it.each([
+    ["cannot be reached for now", unreachable],
+    ["names no icon any more", head("")],
+  ])("keeps the icon the site had when its home page %s, and says so", async (_, homePage) => {
+    const { user, icon } = await updateIconWith((host) => ({
+      [`https://${host}/`]: head('<link rel="icon" href="/fav.png">'),
+      [`https://${host}/fav.png`]: image(),
+    }));
+    expect(icon).toBe(`https://${user.url}/fav.png`);
+    mockWeb({ [`https://${user.url}/`]: homePage, [`https://${user.url}/favicon.ico`]: html("Not found", { status: 404 }) });
+    const again = await post("/mysite/icon", { redirectTo: "/mysite" }, { cookie: user.cookie });
+    expect(again.headers.get("Location")).toBe("/mysite?notice=icon-kept");
+    expect(await iconOf(user.userId)).toBe(`https://${user.url}/fav.png`);
+    const page = await read(await get("/mysite?notice=icon-kept", { cookie: user.cookie }));
+    expect(page).toContain(messages.iconNotFoundKept);
+    expect(page).toContain(`src="https://${user.url}/fav.png"`);
   });
 
   it("never stores an icon from a private address the page points to", async () => {
