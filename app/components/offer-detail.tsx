@@ -207,7 +207,9 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
           />
           {detail.linkHistory.length > 0 ? <LinkHistory detail={detail} now={now} /> : null}
           {moves.length > 0 ? (
-            <fetcher.Form method="post" action={action} className="stack" preventScrollReset>
+            // noValidate: the server reads the content url (an address without https:// too) and answers with the
+            // message; the browser's own check of a url field would block "Stop" over a half-typed address.
+            <fetcher.Form method="post" action={action} className="stack" preventScrollReset noValidate>
               <input type="hidden" name="intent" value="move" />
               {moves.includes("completed") ? (
                 <label className="field">
@@ -215,7 +217,7 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
                   <input
                     name="contentUrl"
                     type="url"
-                    placeholder="https://yoursite.com/the-post"
+                    placeholder="yoursite.com/the-post"
                     value={contentUrl}
                     onChange={(event) => setContentUrl(event.target.value)}
                   />

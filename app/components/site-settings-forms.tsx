@@ -46,7 +46,9 @@ export function SiteSettingsForm({
   const busy =
     navigation.state === "submitting" && navigation.formAction?.startsWith("/mysite/settings") === true && !navigation.formData?.get("intent");
   return (
-    <Form method="post" className="settings stack-lg">
+    // noValidate: the server checks the price (1 to 99) and answers with its message; the browser's check of the
+    // number field would block the whole save, with its own words.
+    <Form method="post" className="settings stack-lg" noValidate>
       <h2>Site Settings</h2>
       <section className="card stack">
         <h3>Description</h3>

@@ -76,11 +76,19 @@ export const ENTRY_ACTION_LABELS: Record<EntryStatus, string> = {
   not_started: "",
 };
 
-export function isContentUrl(value: string): boolean {
+/**
+ * The page a trade's content is on, as the owner typed it: an http(s) address, or one without its scheme (read as
+ * https, as the site field reads "yoursite.com"); null when it is not one.
+ */
+export function contentUrlOf(value: string): string | null {
+  const trimmed = value.trim();
+  if (trimmed.length === 0 || trimmed.length > 2048) return null;
   try {
-    const url = new URL(value.trim());
-    return (url.protocol === "https:" || url.protocol === "http:") && url.hostname.includes(".") && value.length <= 2048;
+    const url = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
+    const web = url.protocol === "https:" || url.protocol === "http:";
+    // No user name or password in it: the address is shown to the other party and fetched by the link checks.
+    return web && url.hostname.includes(".") && !url.username && !url.password ? url.href : null;
   } catch {
-    return false;
+    return null;
   }
 }

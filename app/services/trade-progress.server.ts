@@ -4,7 +4,7 @@ import { offerEntries } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { FoundLink } from "~/lib/html.server";
 import { messages } from "~/domain/messages";
-import { canMoveEntry, entryStatesBefore, type EntryStatus } from "~/domain/offer-rules";
+import { canMoveEntry, contentUrlOf, entryStatesBefore, type EntryStatus } from "~/domain/offer-rules";
 import { inspectDeliveredLink, LINK_WATCH_MS, nextLinkCheck, recordLinkCheck, statusOfLink } from "./delivered-links.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { offerEmail, savedOrNull, type Outcome } from "./offer-changes.server";
@@ -13,13 +13,16 @@ import { allow, RATE_LIMITS } from "./rate-limit.server";
 import { refreshReputationLater } from "./reputation.server";
 import { hostsOf } from "./trades-read.server";
 
-/** Moves one's own side of an accepted trade of one's own sites; completing needs the content url. */
+/**
+ * Moves one's own side of an accepted trade of one's own sites; completing needs the content url (`typedUrl`, as the
+ * owner typed it: other moves ignore it).
+ */
 export async function moveTradeEntry(
   context: AppContext,
   user: { id: string },
   offerId: string,
   to: EntryStatus,
-  contentUrl: string | null,
+  typedUrl: string | null,
 ): Promise<Outcome> {
   const { db } = context;
   const userId = user.id;
@@ -28,6 +31,7 @@ export async function moveTradeEntry(
   if (found.offer.status !== "accepted" || !canMoveEntry(found.own.status, to)) {
     return { ok: false, status: 409, message: messages.offerChangeRefused };
   }
+  const contentUrl = to === "completed" ? contentUrlOf(typedUrl ?? "") : null;
   if (to === "completed" && !contentUrl) return { ok: false, status: 400, message: messages.enterContentUrl };
   const now = context.now();
   const hosts = to === "completed" ? await hostsOf(db, offerId) : null;

@@ -87,9 +87,19 @@ describe("a trade from proposal to two completed deliveries", () => {
       const noUrl = await move(party.cookie, offer.id, "completed");
       expect(noUrl.status).toBe(400);
       expect(await read(noUrl)).toContain(messages.enterContentUrl);
-      // Each side delivers on the site it trades with: A on its own site, B on its listed one.
+      if (party === a) {
+        // A half-typed address: completing is refused with the message and what was typed; stopping is not held up.
+        const typo = await move(a.cookie, offer.id, "completed", "https://the-post");
+        expect(typo.status).toBe(400);
+        const typoPage = await read(typo);
+        expect(typoPage).toContain(messages.enterContentUrl);
+        expect(typoPage).toContain('value="https://the-post"');
+        expect((await move(a.cookie, offer.id, "stopped", "https://the-post")).status).toBe(302);
+        expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(302);
+      }
+      // Each side delivers on the site it trades with: A on its own site, B on its listed one, typed without https://.
       const own = party === a ? a.url : partnerHost;
-      const done = await move(party.cookie, offer.id, "completed", `https://${own}/the-post`);
+      const done = await move(party.cookie, offer.id, "completed", party === a ? `https://${own}/the-post` : `${own}/the-post`);
       expect(done.status).toBe(302);
     }
     const final = await env.DB.prepare("SELECT user_id, status, content_url FROM offer_entries WHERE offer_id = ?").bind(offer.id).all();
@@ -198,8 +208,15 @@ describe("only the right party can act", () => {
     expect((await move(a.cookie, offer.id, "completed", `https://${a.url}/x`)).status).toBe(302);
     expect((await move(a.cookie, offer.id, "stopped")).status).toBe(409);
     expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(409);
-    const bad = await move(b.cookie, offer.id, "in_progress", "javascript:alert(1)");
+    // A move that does not complete ignores the address field; completing with a script address is refused.
+    expect((await move(b.cookie, offer.id, "in_progress", "javascript:alert(1)")).status).toBe(302);
+    const bad = await move(b.cookie, offer.id, "completed", "javascript:alert(1)");
     expect(bad.status).toBe(400);
+    expect(await read(bad)).toContain(messages.enterContentUrl);
+    const entry = await env.DB.prepare("SELECT status, content_url FROM offer_entries WHERE offer_id = ? AND user_id = ?")
+      .bind(offer.id, b.userId)
+      .first();
+    expect(entry).toEqual({ status: "in_progress", content_url: null });
   });
 });
 

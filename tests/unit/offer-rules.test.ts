@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   canActOnOffer,
   canMoveEntry,
+  contentUrlOf,
   entryStatesBefore,
-  isContentUrl,
   offerStatusCode,
   type EntryStatus,
   type OfferAction,
@@ -76,9 +76,22 @@ describe("status labels", () => {
 });
 
 describe("content url", () => {
-  it.each(["https://example.com/post", "http://blog.example.co.uk/a?b=c"])("accepts %s", (url) => expect(isContentUrl(url)).toBe(true));
-  it.each(["", "example.com/post", "javascript:alert(1)", "ftp://example.com/x", "https://localhost/x", `https://e.com/${"x".repeat(2100)}`])(
-    "refuses %s",
-    (url) => expect(isContentUrl(url)).toBe(false),
-  );
+  it.each([
+    ["https://example.com/post", "https://example.com/post"],
+    ["http://blog.example.co.uk/a?b=c", "http://blog.example.co.uk/a?b=c"],
+    ["  example.com/post ", "https://example.com/post"],
+    ["www.example.com:8080/post", "https://www.example.com:8080/post"],
+  ])("reads %j as %s", (typed, url) => expect(contentUrlOf(typed)).toBe(url));
+  it.each([
+    "",
+    "   ",
+    "javascript:alert(1)",
+    "ftp://example.com/x",
+    "https://localhost/x",
+    "localhost/x",
+    "https://user:secret@example.com/post",
+    "mailto:ann@example.com",
+    "example.com:99999/post",
+    `https://e.com/${"x".repeat(2100)}`,
+  ])("refuses %j", (typed) => expect(contentUrlOf(typed)).toBeNull());
 });
