@@ -93,6 +93,8 @@ export function ProposalForm({
     >
       <input type="hidden" name="intent" value="propose" />
       <input type="hidden" name="listingId" value={listingId} />
+      {/* The price shown: if the owner changes it before this is sent, the server refuses and names the new one. */}
+      <input type="hidden" name="price" value={connects} />
       <h3>Your proposal</h3>
       <ContentTypeChoice
         name="myContentType"

@@ -58,6 +58,7 @@ export const messages = {
   couldNotSendOffer: "Could not send offer.",
   offerSendFailed: "There was an error sending your offer.",
   duplicateOffer: "You already have a pending offer for this post.",
+  priceChanged: (connects: number) => `The price of this post has changed to ${connects} connects. Check it and send again.`,
   offerChangeRefused: "That change is not possible for this offer.",
   offerSaveFailed: "Your change could not be saved. Please try again.",
   offerAnswerWindowOver: "This offer waited more than 14 days for an answer and can no longer be accepted.",

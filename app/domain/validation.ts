@@ -167,6 +167,13 @@ const contentTypeField = ruled(contentTypeProblem, messages.selectContentType);
 /** A trade proposal: for each party a content type (required) and the materials it provides. */
 export const proposalSchema = z.object({
   listingId: z.string({ required_error: messages.couldNotSendOffer }).max(64, messages.couldNotSendOffer),
+  /** The price the sender was shown (the panel sends it): the proposal is refused if the post's price is another now. */
+  price: z.coerce
+    .number({ invalid_type_error: messages.couldNotSendOffer })
+    .int(messages.couldNotSendOffer)
+    .min(1, messages.couldNotSendOffer)
+    .max(LISTING_CONNECTS_MAX, messages.couldNotSendOffer)
+    .optional(),
   myContentType: contentTypeField,
   theirContentType: contentTypeField,
   myMaterials: idsOf(PROVIDED_MATERIALS),

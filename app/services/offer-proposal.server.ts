@@ -26,11 +26,14 @@ function isInsufficientConnects(error: unknown) {
   return text.includes("insufficient connects");
 }
 
-/** Sends a proposal for a listing from the proposer's site; holds the price at once. */
+/**
+ * Sends a proposal for a listing from the proposer's site; holds the price at once. `price` is the price the sender was
+ * shown: when the owner has changed it since, nothing is sent and the answer names the new one.
+ */
 export async function propose(
   context: AppContext,
   { user, site: sender }: Proposer,
-  input: { listingId: string; mine: PartyTerms; theirs: PartyTerms },
+  input: { listingId: string; price?: number; mine: PartyTerms; theirs: PartyTerms },
 ): Promise<Outcome> {
   const { db } = context;
   if (!sender) return { ok: false, status: 400, message: messages.couldNotSendOffer };
@@ -43,6 +46,9 @@ export async function propose(
     .where(and(eq(listings.id, input.listingId), eq(listings.active, true), eq(sites.verified, true)))
     .get();
   if (!listing || listing.userId === user.id) return { ok: false, status: 404, message: messages.couldNotSendOffer };
+  if (input.price !== undefined && input.price !== listing.connects) {
+    return { ok: false, status: 409, message: messages.priceChanged(listing.connects) };
+  }
   if (user.connects < listing.connects) return { ok: false, status: 402, message: messages.notEnoughConnects };
 
   const now = context.now();

@@ -24,10 +24,11 @@ export async function proposalFormAction(request: Request, context: AppContext, 
     const error = firstError(parsed.errors, "myContentType") ?? firstError(parsed.errors, "theirContentType") ?? messages.couldNotSendOffer;
     return data({ error, help: null, chosen }, { status: 400 });
   }
-  const { listingId, myContentType, myMaterials, theirContentType, theirMaterials } = parsed.value;
+  const { listingId, price, myContentType, myMaterials, theirContentType, theirMaterials } = parsed.value;
   const proposer = { user: auth.user, site: await loadActiveSite(context, auth) };
   const result = await propose(context, proposer, {
     listingId,
+    price,
     mine: { contentType: myContentType, materials: myMaterials },
     theirs: { contentType: theirContentType, materials: theirMaterials },
   });

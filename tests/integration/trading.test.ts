@@ -162,6 +162,26 @@ describe("proposals are checked on the server", () => {
     await expectLedgerMatches(a.userId);
   });
 
+  it("holds the price the sender was shown: a price changed since is refused and named, with the choices kept", async () => {
+    const a = await trader();
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("repriced"), connects: 4 });
+    const panel = await read(await get(`/market?post=${listingId}`, { cookie: a.cookie }));
+    expect(panel).toContain('name="price" value="4"');
+    // The owner raises the price while the panel is open.
+    await env.DB.prepare("UPDATE listings SET connects = 9 WHERE id = ?").bind(listingId).run();
+    const stale = await propose(a.cookie, listingId, [["price", "4"]]);
+    expect(stale.status).toBe(409);
+    const stalePage = await read(stale);
+    expect(stalePage).toContain(messages.priceChanged(9));
+    expect(stalePage).toContain('name="price" value="9"');
+    expect(stalePage).toMatch(/value="blog-post"[^>]*checked|checked[^>]*value="blog-post"/);
+    expect(await balances(a.userId)).toEqual({ connects: 20, held: 0 });
+    expect((await propose(a.cookie, listingId, [["price", "9"]])).status).toBe(302);
+    expect(await balances(a.userId)).toEqual({ connects: 11, held: 9 });
+    await expectLedgerMatches(a.userId);
+  });
+
   it("sends the user back to the list's order and page, and to nothing else the address carried", async () => {
     const a = await trader();
     const b = await trader();
