@@ -8,8 +8,26 @@ export type AddressRefusal = "invalid" | "scheme" | "credentials" | "port" | "pr
 
 export type AddressCheck = { ok: true; url: URL } | { ok: false; refusal: AddressRefusal };
 
-/** Reserved or private-use names that never lead to a public web site. */
-const RESERVED_SUFFIXES = ["localhost", "local", "internal", "test", "invalid", "example", "arpa", "lan", "home", "corp", "intranet", "private"];
+/**
+ * Reserved or private-use names that never lead to a public web site. A public name that resolves to a private address
+ * (a wildcard DNS service such as nip.io) is not caught here: deployed, the Workers runtime's fetch does not reach
+ * private networks; locally, the development web sandbox answers user addresses (decision 21).
+ */
+const RESERVED_SUFFIXES = [
+  "localhost",
+  "localdomain",
+  "local",
+  "internal",
+  "test",
+  "invalid",
+  "example",
+  "arpa",
+  "lan",
+  "home",
+  "corp",
+  "intranet",
+  "private",
+];
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
 

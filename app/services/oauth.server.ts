@@ -124,6 +124,8 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
   } catch {
     return failed;
   }
+  // Valid JSON that is not an object (null, a number, a string) is no saved state either.
+  if (typeof saved !== "object" || saved === null) return failed;
   const code = url.searchParams.get("code");
   if (!code || !saved.state || saved.state !== url.searchParams.get("state") || saved.provider !== provider) return failed;
 

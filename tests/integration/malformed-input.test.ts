@@ -150,6 +150,9 @@ const COOKIES = [
   SESSION_COOKIE,
   `=;;;${SESSION_COOKIE}=;__Host-oauth_state=%E0%A4%A`,
   `__Host-oauth_state={not json}; ${SESSION_COOKIE}=abc`,
+  // JSON, but not an object.
+  "__Host-oauth_state=null",
+  "__Host-oauth_state=42",
 ];
 
 async function send(path: string, init: RequestInit & { headers?: Record<string, string> }) {

@@ -44,6 +44,7 @@ describe("which addresses the safe fetch may read", () => {
     ["http://localhost/", "local_name"],
     ["http://LOCALHOST./", "local_name"],
     ["http://app.localhost/", "local_name"],
+    ["http://localhost.localdomain/", "local_name"],
     ["http://intranet/", "local_name"],
     ["http://printer.local/", "local_name"],
     ["http://metadata.google.internal/", "local_name"],
