@@ -1,6 +1,7 @@
 import { Form, Link, useLocation } from "@remix-run/react";
 import { Wordmark } from "./brand";
 import { messages } from "~/domain/messages";
+import { addressWith } from "~/domain/page-address";
 import { OWNER_AREA_PAGES } from "~/domain/owner-area";
 import { searchTermOf } from "~/domain/search";
 import type { UserSite } from "~/domain/user-site";
@@ -8,7 +9,9 @@ import { SiteIcon } from "./site-icon";
 
 export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeSite: UserSite | null }) {
   const location = useLocation();
-  const here = `${location.pathname}${location.search}`;
+  // Back to this page after switching or adding a site, without its notice: "Settings saved" or "Your website is
+  // verified." was about the site before.
+  const here = addressWith(location.pathname, new URLSearchParams(location.search), "notice", null);
   return (
     <details className="site-switcher">
       <summary>

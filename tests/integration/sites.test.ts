@@ -16,6 +16,14 @@ describe("the signed-in layout", () => {
     expect(page).toContain(url);
     expect(page).toContain("+ New site");
   });
+
+  it("sends a site switch back to the page without the notice it showed, which was about the site before", async () => {
+    const { cookie } = await signUp();
+    const page = await read(await get("/mysite/settings?notice=settings-saved&tab=x", { cookie }));
+    expect(page).toContain("Settings saved");
+    expect(page).toContain('name="redirectTo" value="/mysite/settings?tab=x"');
+    expect(page).toContain(`href="/sites/new?back=${encodeURIComponent("/mysite/settings?tab=x")}"`);
+  });
 });
 
 describe("add-website dialog", () => {
