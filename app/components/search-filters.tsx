@@ -25,8 +25,11 @@ function FilterDropdown({ title, name, options, chosen }: { title: string; name:
 
 /** The search's category and authority filters and its order, for `query`'s term; `clearTo`, when set, drops them. */
 export function SearchFilters({ query, clearTo }: { query: SearchQuery; clearTo: string | null }) {
+  // The boxes start from the search shown: a new search (Clear, Back, the header's box) builds the form again, so no
+  // box ticked before stays ticked, and the dropdowns close.
+  const shown = [query.term, query.tags.join(), query.bands.join(), query.sort].join("|");
   return (
-    <Form method="get" action="/search" className="filters" aria-label="Filters">
+    <Form method="get" action="/search" className="filters" aria-label="Filters" key={shown}>
       <input type="hidden" name="term" value={query.term} />
       <FilterDropdown title="Category" name="tag" options={CATEGORY_TAGS} chosen={query.tags} />
       <FilterDropdown title="Authority" name="band" options={AUTHORITY_BANDS} chosen={query.bands} />

@@ -157,6 +157,13 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     for (const score of scores) expect(Number(score)).toBeGreaterThanOrEqual(70);
     await page.getByRole("link", { name: "Clear" }).click();
     await page.waitForURL((next) => !next.search.includes("tag="));
+    // Cleared, no box stays ticked (with JavaScript the form was kept across the search before), and Apply searches
+    // without them.
+    await page.getByRole("link", { name: "Clear" }).waitFor({ state: "detached" });
+    expect(await page.locator('.filters input[type="checkbox"]:checked').count()).toBe(0);
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.waitForURL(/sort=newest/);
+    expect(new URL(page.url()).searchParams.getAll("tag")).toEqual([]);
     expect(errors).toEqual([]);
     await close();
   });
