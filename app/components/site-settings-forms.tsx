@@ -2,7 +2,7 @@
  * The Settings page's forms (app/routes/_app.mysite.settings.tsx): the active site's settings, and the account's
  * password, email preferences and sessions.
  */
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ChipGroup } from "~/components/chip-group";
 import { NewPasswordField } from "~/components/password-checklist";
@@ -129,11 +129,15 @@ export function AccountSecurity({
   notificationEmails: boolean;
 }) {
   const navigation = useNavigation();
+  const location = useLocation();
   const changing = navigation.state === "submitting" && navigation.formData?.get("intent") === "change-password";
+  // Changed (the page comes back with its notice), the form starts empty again: with JavaScript it would keep both
+  // passwords, with every checklist line green.
+  const changed = new URLSearchParams(location.search).get("notice") === "password-changed-here";
   return (
     <section className="card stack" aria-labelledby="account-title">
       <h3 id="account-title">Your account</h3>
-      <Form method="post" className="stack narrow-form">
+      <Form method="post" className="stack narrow-form" key={changed ? location.key : "password"}>
         <input type="hidden" name="intent" value="change-password" />
         <label className="field">
           <span>Current password</span>

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Wordmark } from "~/components/brand";
 import { messages } from "~/domain/messages";
@@ -40,7 +40,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function ConfirmEmail() {
-  const { token, signedIn, confirmed } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  // A refused confirmation (the link used up or expired since the page opened) shows as an unusable link: with
+  // JavaScript the page's data is not loaded again after a refusal, so the answer itself says so.
+  const refused = useActionData<typeof action>();
+  const { signedIn, confirmed } = loaded;
+  const token = refused ? null : loaded.token;
   return (
     <div className="page centered-page">
       <header className="public-header">

@@ -1,5 +1,5 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Footer } from "~/components/footer";
 import { PublicHeader } from "~/components/public-header";
 import { readFormData } from "~/lib/forms.server";
@@ -34,7 +34,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function Unsubscribe() {
-  const { account, token, done } = useLoaderData<typeof loader>();
+  const loaded = useLoaderData<typeof loader>();
+  // A refused change (the link is not valid any more) shows as such: with JavaScript the page's data is not loaded
+  // again after a refusal.
+  const refused = useActionData<{ error?: string }>();
+  const { account, done } = loaded;
+  const token = refused?.error ? null : loaded.token;
   const busy = useNavigation().state !== "idle";
   return (
     <div className="page">

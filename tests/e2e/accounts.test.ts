@@ -95,6 +95,9 @@ describe.each(modes)("accounts $name", ({ js }) => {
     if (js) await expect.poll(() => page.locator("#new-password-rules li.met").count()).toBe(await rules.count());
     await page.getByRole("button", { name: "Change password" }).click();
     await page.getByRole("status").filter({ hasText: messages.passwordUpdated }).waitFor();
+    // Changed, the form is empty again, with JavaScript and without.
+    await expect.poll(() => page.getByLabel("Current password").inputValue()).toBe("");
+    expect(await page.getByLabel("New password").inputValue()).toBe("");
     await page.context().clearCookies();
     await logIn(page, email, "Fresh-Secret-77");
     expect(errors).toEqual([]);

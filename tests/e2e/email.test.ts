@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { messages } from "~/domain/messages";
 import { createAccount, modes, openPage, sharedChromium, sql, unexpected } from "./browser";
 
 const chromium = sharedChromium();
@@ -28,6 +29,24 @@ describe.each(modes)("email settings $name", ({ js }) => {
     await mail.getByText("HTML part").click();
     expect(await mail.getByTestId("mail-status").textContent()).toMatch(/sent via mailbox · 1 attempt/);
     expect(unexpected(errors)).toEqual([]);
+    await close();
+  });
+
+  it("a confirmation link used up while its page was open says so when pressed", async () => {
+    const user = await createAccount("confirm");
+    const [mail] = sql<{ text: string }>(
+      `SELECT text_body AS text FROM email_outbox WHERE to_address = '${user.email}' AND kind = 'email-confirmation' ORDER BY created_at DESC LIMIT 1`,
+    );
+    const token = mail!.text.match(/confirm-email\?token=([a-z2-7]+)/)![1]!;
+    const { page, errors, close } = await openPage(chromium(), js);
+    await page.goto(`/confirm-email?token=${token}`);
+    await page.getByRole("button", { name: "Confirm my email" }).waitFor();
+    // Used (or expired) elsewhere meanwhile.
+    sql(`DELETE FROM email_confirmation_tokens WHERE user_id = (SELECT id FROM users WHERE email = '${user.email}')`);
+    await page.getByRole("button", { name: "Confirm my email" }).click();
+    await page.getByRole("alert").filter({ hasText: messages.confirmationLinkInvalid }).waitFor();
+    expect(await page.getByRole("button", { name: "Confirm my email" }).count()).toBe(0);
+    expect(unexpected(errors, 400)).toEqual([]);
     await close();
   });
 });
