@@ -61,7 +61,7 @@ export function AuditControls({
 }) {
   const timeZone = useTimeZone();
   const navigation = useNavigation();
-  const starting = navigation.state !== "idle" && navigation.formAction === "/mysite/your-score";
+  const starting = navigation.state !== "idle" && navigation.formAction?.startsWith("/mysite/your-score") === true;
   return (
     <section className="card stack" aria-labelledby="audit-heading">
       <h3 id="audit-heading">The audit</h3>

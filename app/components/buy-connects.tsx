@@ -49,7 +49,7 @@ export function BuyConnects({
   error: string | undefined;
 }) {
   const navigation = useNavigation();
-  const busy = navigation.state !== "idle" && navigation.formAction === "/mysite/connects";
+  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/mysite/connects") === true;
   return (
     <section className="card stack" aria-labelledby="buy-title">
       <h2 id="buy-title">Buy connects</h2>

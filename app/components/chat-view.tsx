@@ -201,7 +201,6 @@ export function ChatView(props: ChatViewProps) {
           id="chat-text"
           name="text"
           rows={2}
-          required
           maxLength={MAX_MESSAGE_LENGTH}
           placeholder="Write a message"
           value={text}
