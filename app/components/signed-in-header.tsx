@@ -5,6 +5,7 @@ import { addressWith } from "~/domain/page-address";
 import { OWNER_AREA_PAGES } from "~/domain/owner-area";
 import { searchTermOf } from "~/domain/search";
 import type { UserSite } from "~/domain/user-site";
+import { HeaderMenu } from "./header-menu";
 import { SiteIcon } from "./site-icon";
 
 export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeSite: UserSite | null }) {
@@ -13,28 +14,30 @@ export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeS
   // verified." was about the site before.
   const here = addressWith(location.pathname, new URLSearchParams(location.search), "notice", null);
   return (
-    <details className="site-switcher">
-      <summary>
-        <SiteIcon icon={activeSite?.icon} size={24} />
-        <span className="site-switcher-name">{activeSite?.host ?? "No website yet"}</span>
-        <span className="visually-hidden">: switch website</span>
-      </summary>
-      <div className="menu-panel" role="menu">
-        {sites.map((site) => (
-          <Form method="post" action="/sites/active" key={site.id} role="none">
-            <input type="hidden" name="siteId" value={site.id} />
-            <input type="hidden" name="redirectTo" value={here} />
-            <button type="submit" role="menuitemradio" aria-checked={site.id === activeSite?.id} className="menu-item">
-              {site.host}
-              {site.id === activeSite?.id ? <span aria-hidden="true"> ✓</span> : null}
-            </button>
-          </Form>
-        ))}
-        <Link to={`/sites/new?back=${encodeURIComponent(here)}`} className="menu-item menu-item-accent" role="menuitem">
-          + New site
-        </Link>
-      </div>
-    </details>
+    <HeaderMenu
+      className="site-switcher"
+      summary={
+        <summary>
+          <SiteIcon icon={activeSite?.icon} size={24} />
+          <span className="site-switcher-name">{activeSite?.host ?? "No website yet"}</span>
+          <span className="visually-hidden">: switch website</span>
+        </summary>
+      }
+    >
+      {sites.map((site) => (
+        <Form method="post" action="/sites/active" key={site.id}>
+          <input type="hidden" name="siteId" value={site.id} />
+          <input type="hidden" name="redirectTo" value={here} />
+          <button type="submit" aria-current={site.id === activeSite?.id ? "true" : undefined} className="menu-item">
+            {site.host}
+            {site.id === activeSite?.id ? <span aria-hidden="true"> ✓</span> : null}
+          </button>
+        </Form>
+      ))}
+      <Link to={`/sites/new?back=${encodeURIComponent(here)}`} className="menu-item menu-item-accent">
+        + New site
+      </Link>
+    </HeaderMenu>
   );
 }
 
@@ -59,26 +62,28 @@ export function SignedInHeader({ sites, activeSite }: { sites: UserSite[]; activ
         <Link to={inMySite ? "/market" : "/mysite"} className="button button-primary button-small hide-mobile">
           {inMySite ? "Market" : "My site"}
         </Link>
-        <details className="app-menu">
-          <summary aria-label="Menu">
-            <span className="burger" aria-hidden="true" />
-          </summary>
-          <div className="menu-panel" role="menu">
-            <Link to={inMySite ? "/market" : "/mysite"} className="menu-item show-mobile" role="menuitem">
-              {inMySite ? "Market" : "My site"}
+        <HeaderMenu
+          className="app-menu"
+          summary={
+            <summary aria-label="Menu">
+              <span className="burger" aria-hidden="true" />
+            </summary>
+          }
+        >
+          <Link to={inMySite ? "/market" : "/mysite"} className="menu-item show-mobile">
+            {inMySite ? "Market" : "My site"}
+          </Link>
+          {OWNER_AREA_PAGES.map((item) => (
+            <Link key={item.to} to={item.to} className="menu-item">
+              {item.label}
             </Link>
-            {OWNER_AREA_PAGES.map((item) => (
-              <Link key={item.to} to={item.to} className="menu-item" role="menuitem">
-                {item.label}
-              </Link>
-            ))}
-            <Form method="post" action="/logout" role="none">
-              <button type="submit" className="menu-item" role="menuitem">
-                Log out
-              </button>
-            </Form>
-          </div>
-        </details>
+          ))}
+          <Form method="post" action="/logout">
+            <button type="submit" className="menu-item">
+              Log out
+            </button>
+          </Form>
+        </HeaderMenu>
       </nav>
     </header>
   );

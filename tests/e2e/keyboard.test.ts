@@ -1,7 +1,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { modes, openPage, PASSWORD, publishPage, sharedChromium, sql, twoVerifiedTraders, unexpected } from "./browser";
+import { createAccount, logIn, modes, openPage, PASSWORD, publishPage, sharedChromium, sql, twoVerifiedTraders, unexpected } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -199,6 +199,33 @@ describe("dialogs and panels with JavaScript", () => {
     // A panel opened by its address gets focus too.
     await page.goto(`/market?post=${listingId}`);
     await expect.poll(insideDialog).toBe(true);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("header menus close after a choice, on Escape (focus back on their button) and on a click outside", async () => {
+    const { email } = await createAccount("menus");
+    const { page, errors, close } = await openPage(chromium(), true, 375);
+    await logIn(page, email);
+    const menuOpen = () => page.evaluate(() => document.querySelector<HTMLDetailsElement>(".app-menu")!.open);
+    await page.click(".app-menu summary");
+    await page.locator(".app-menu").getByRole("link", { name: "Offers" }).click();
+    await page.waitForURL("**/mysite/offers");
+    await expect.poll(menuOpen).toBe(false);
+
+    await page.click(".app-menu summary");
+    expect(await menuOpen()).toBe(true);
+    await page.keyboard.press("Escape");
+    expect(await menuOpen()).toBe(false);
+    expect(await focusedControl(page)).toBe("Menu");
+
+    await page.click(".app-menu summary");
+    // A press on the page outside the menu (the open panel covers the top of the page at this width).
+    await page.evaluate(() => document.querySelector("main")!.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true })));
+    expect(await menuOpen()).toBe(false);
+    await page.click(".site-switcher summary");
+    await page.keyboard.press("Escape");
+    expect(await page.evaluate(() => document.querySelector<HTMLDetailsElement>(".site-switcher")!.open)).toBe(false);
     expect(errors).toEqual([]);
     await close();
   });

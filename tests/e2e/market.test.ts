@@ -180,7 +180,7 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await page.waitForURL("**/market");
     await expect.poll(() => page.locator(".site-switcher-name").textContent()).toBe(second);
     await page.click(".site-switcher summary");
-    await page.getByRole("menuitemradio", { name: host }).click();
+    await page.getByRole("button", { name: host, exact: true }).click();
     await expect.poll(() => page.locator(".site-switcher-name").textContent()).toBe(host);
     await page.goto("/mysite");
     await page.getByRole("heading", { name: `Happy trading with ${host}` }).waitFor();
@@ -190,7 +190,7 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     const [first] = sql<{ description: string }>(`SELECT description FROM sites WHERE host = '${host}'`);
     await page.locator(".description-edit summary", { hasText: first!.description }).waitFor();
     await page.click(".site-switcher summary");
-    await page.getByRole("menuitemradio", { name: second }).click();
+    await page.getByRole("button", { name: second, exact: true }).click();
     await page.locator(".description-edit summary", { hasText: "The second site of this owner, about e2e tests." }).waitFor();
     expect(page.url()).toContain("/mysite/settings");
     await page.getByRole("button", { name: "Save" }).click();

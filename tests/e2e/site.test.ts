@@ -24,7 +24,7 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
     const { page, errors, close } = await openPage(chromium(), js);
     await logIn(page, email);
     await page.click(".site-switcher summary");
-    await page.getByRole("menuitem", { name: "+ New site" }).click();
+    await page.getByRole("link", { name: "+ New site" }).click();
     await page.getByRole("heading", { name: messages.growthStartsHere }).waitFor();
     const host = `added-${crypto.randomUUID().slice(0, 6)}.com`;
     await page.fill('.modal input[name="url"]', host);
