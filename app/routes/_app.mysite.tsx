@@ -74,7 +74,8 @@ export default function MySiteLayout() {
           </div>
           <div className="authority">
             <ScoreBadge score={site.score} label="Authority" />
-            <span>Authority</span>
+            {/* Seen under the badge; read once, in the badge's name. */}
+            <span aria-hidden="true">Authority</span>
           </div>
         </header>
         <Outlet />

@@ -182,7 +182,7 @@ describe("search", () => {
       expect(shown(await read(await get(`/search?term=${word}`, { cookie: viewer.cookie })))).toEqual([placeholder]);
     }
     const panel = await read(await get(`/market?post=${unscored.listingId}`, { cookie: viewer.cookie }));
-    expect(panel).toContain(`aria-label="Authority score ${placeholder}"`);
+    expect(panel).toContain(`role="img" aria-label="Authority score ${placeholder}"`);
     const band = placeholder >= 70 ? "hi" : "mid";
     const otherBand = band === "hi" ? "mid" : "hi";
     expect(await read(await get(`/search?term=${word}&band=${band}`, { cookie: viewer.cookie }))).toContain(`post=${unscored.listingId}"`);
