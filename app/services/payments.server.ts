@@ -133,12 +133,13 @@ async function actOn(context: AppContext, config: PaymentConfig, event: Stripe.E
     case "charge.refunded": {
       const charge = event.data.object;
       const fraction = charge.amount > 0 ? Math.min(1, charge.amount_refunded / charge.amount) : 1;
-      return revoke(context, event, idOf(charge.payment_intent), fraction, "refund");
+      return revoke(context, event, idOf(charge.payment_intent), fraction, "refund", (charge.created ?? event.created) * 1000);
     }
     case "charge.dispute.closed": {
       const dispute = event.data.object;
       if (dispute.status !== "lost") return ignore(context.db, event, `dispute ${dispute.status}`, context.now());
-      return revoke(context, event, idOf(dispute.payment_intent), 1, "chargeback");
+      // A dispute closes weeks after its payment: its credit, if there was one, has long landed.
+      return revoke(context, event, idOf(dispute.payment_intent), 1, "chargeback", 0);
     }
     default:
       return { status: 200, message: `not handled: ${event.type}` };
@@ -236,6 +237,9 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
   return { status: 200, message: "ok" };
 }
 
+/** How long after a payment its credit may still be on its way (Stripe sends a checkout's events within seconds). */
+const CREDIT_WAIT_MS = 60 * 60_000;
+
 /**
  * A refund or a lost dispute: takes back what is still unspent of the purchase, up to the refunded share
  * (cumulative: Stripe reports the total refunded so far), so the balance never goes below zero. Unspent means in
@@ -248,6 +252,7 @@ async function revoke(
   paymentIntentId: string | null,
   fraction: number,
   kind: "refund" | "chargeback",
+  paidAt: number,
 ): Promise<WebhookAnswer> {
   const { db } = context;
   const now = context.now();
@@ -258,9 +263,14 @@ async function revoke(
         .where(sql`${paymentEvents.paymentIntentId} = ${paymentIntentId} AND ${paymentEvents.outcome} = 'credited'`)
         .get()
     : undefined;
-  // Events can come out of order: a refund before its purchase's credit is answered 503, so Stripe sends it again
-  // (for up to three days) once the credit has landed. Nothing is recorded, so the retry is handled in full.
-  if (!purchase?.connects) return { status: 503, message: "no credited purchase for this payment (yet)" };
+  if (!purchase?.connects) {
+    // Events can come out of order: a refund soon after its payment, before the purchase's credit, is answered 503, so
+    // Stripe sends it again (for up to three days) once the credit has landed; nothing is recorded, so the retry is
+    // handled in full. A payment older than that was never credited here (a checkout left as ignored, another
+    // product's charge on the same account): the event is recorded as left, not retried for days.
+    if (now - paidAt < CREDIT_WAIT_MS) return { status: 503, message: "no credited purchase for this payment (yet)" };
+    return ignore(db, event, "no credited purchase for this payment", now);
+  }
   const target = Math.ceil(purchase.connects * fraction);
   const claim = newId();
   const mine = claimed(event.id, claim);

@@ -228,6 +228,34 @@ describe("events the webhook refuses or leaves", () => {
     expect(await balanceOf(user.userId)).toBe(20);
   });
 
+  it("a refund or lost dispute of a payment never credited here, long after it was paid, is recorded as left, not retried", async () => {
+    const paymentIntent = uniqueId("pi");
+    const twoDaysAgo = Math.floor(Date.now() / 1000) - 2 * 24 * 3600;
+    const refund = {
+      id: uniqueId("evt"),
+      object: "event",
+      type: "charge.refunded",
+      created: Math.floor(Date.now() / 1000),
+      data: {
+        object: { id: uniqueId("ch"), object: "charge", created: twoDaysAgo, amount: 2000, amount_refunded: 2000, payment_intent: paymentIntent },
+      },
+    };
+    const dispute = {
+      id: uniqueId("evt"),
+      object: "event",
+      type: "charge.dispute.closed",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: uniqueId("dp"), object: "dispute", status: "lost", payment_intent: paymentIntent } },
+    };
+    for (const event of [refund, dispute]) {
+      expect((await deliver(event)).status).toBe(200);
+      expect(await env.DB.prepare("SELECT outcome, note FROM payment_events WHERE id = ?").bind(event.id).first()).toEqual({
+        outcome: "ignored",
+        note: "no credited purchase for this payment",
+      });
+    }
+  });
+
   it("the webhook is exempt from the cross-site check (Stripe is another site) but still needs its signature", async () => {
     const user = await trader();
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
