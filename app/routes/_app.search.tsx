@@ -1,12 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import {
-  Link,
-  useActionData,
-  useLoaderData,
-  useLocation,
-  useSearchParams,
-  type ShouldRevalidateFunction,
-} from "@remix-run/react";
+import { Link, useActionData, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { PostCard } from "~/components/post-card";
 import { SearchFilters } from "~/components/search-filters";
 import { AddressedPost } from "~/components/trade-panel";

@@ -259,7 +259,8 @@ async function recheckOne(
       .where(entryWhere),
   ];
   if (changed && status) {
-    const subject = status === "live" ? `Your link on ${entry.delivererHost} is back` : `Your link on ${entry.delivererHost} ${LINK_PROBLEMS[status]}`;
+    const subject =
+      status === "live" ? `Your link on ${entry.delivererHost} is back` : `Your link on ${entry.delivererHost} ${LINK_PROBLEMS[status]}`;
     const text =
       status === "live"
         ? `The link to ${entry.targetHost} on ${contentUrl} is there again, followed and visible.`

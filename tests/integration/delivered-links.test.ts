@@ -179,9 +179,7 @@ describe("delivered links are watched", () => {
       `Your link on ${trade.a.url} is now nofollow (or sponsored or ugc)`,
     ]);
     // The same words on the dashboard and on the trade's flag.
-    expect(await read(await get("/mysite", { cookie: trade.b.cookie }))).toContain(
-      `${trade.a.url}: the link is now nofollow (or sponsored or ugc)`,
-    );
+    expect(await read(await get("/mysite", { cookie: trade.b.cookie }))).toContain(`${trade.a.url}: the link is now nofollow (or sponsored or ugc)`);
     expect(await read(await get(`/mysite/offers?offer=${trade.offerId}`, { cookie: trade.b.cookie }))).toContain(
       "Flag: the link is now nofollow (or sponsored or ugc).",
     );
