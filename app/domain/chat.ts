@@ -115,6 +115,13 @@ export function chatSocketPath(chatId: string): string {
   return `/chats/${encodeURIComponent(chatId)}/socket`;
 }
 
+/**
+ * How long a socket trusts the session it was opened with before it closes as run out and the browser reconnects,
+ * which checks the session again. Sign-out, password reset and "sign out everywhere else" also tell the rooms at once;
+ * this bounds what a socket of an ended session can still read or post if telling a room failed.
+ */
+export const SOCKET_TRUST_MS = 15 * 60_000;
+
 /** Close codes the browser acts on: the session was ended (stop), or has run out (reconnect, which checks it again). */
 export const CLOSE_SIGNED_OUT = 4401;
 export const CLOSE_SESSION_EXPIRED = 4001;

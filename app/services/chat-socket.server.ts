@@ -2,6 +2,7 @@
  * The door to a conversation's live socket: the Worker checks the upgrade's origin, the session and that the user
  * takes part in the conversation, then hands the upgrade to the conversation's Durable Object.
  */
+import { SOCKET_TRUST_MS } from "~/domain/chat";
 import type { AppContext } from "~/lib/context";
 import { chatRoom, conversationFor } from "./chats.server";
 import { readCookie, sessionCookieName, validateSessionToken } from "./sessions.server";
@@ -42,7 +43,7 @@ export async function openChatSocket(request: Request, context: AppContext, chat
       "X-Chat-Users": chat.ref.userIds.join(","),
       "X-Chat-User": auth.user.id,
       "X-Chat-Session": auth.session.id,
-      "X-Chat-Session-Expires": String(Math.min(auth.session.expiresAt, auth.session.absoluteExpiresAt)),
+      "X-Chat-Session-Expires": String(Math.min(auth.session.expiresAt, auth.session.absoluteExpiresAt, context.now() + SOCKET_TRUST_MS)),
     },
   });
 }

@@ -2,7 +2,7 @@ import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SEL
 import { describe, expect, it } from "vitest";
 import type { ChatRoom } from "~/durable/chat-room";
 import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS, SOCKET_SILENCE_MS } from "~/durable/chat-room";
-import type { ClientEvent, ServerEvent } from "~/domain/chat";
+import { SOCKET_TRUST_MS, type ClientEvent, type ServerEvent } from "~/domain/chat";
 import { act, BASE, get, listSite, newAddress, PASSWORD, post, propose, read, sessionCookieOf, signUp, trader, uniqueHost } from "./helpers";
 
 const MESSAGES_PAGE = "/mysite/messages";
@@ -501,6 +501,21 @@ describe("sockets and sessions", () => {
     await sendMessage(a.cookie, chatId, "Are you still there?");
     expect(await bClosed).toBe(4001);
     expect(bSocket.events.filter((event) => event.type === "message")).toHaveLength(0);
+  });
+
+  it("a socket trusts its session for a quarter of an hour at most, then runs out as above and the browser reconnects", async () => {
+    const { a, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const opened = Date.now();
+    const aSocket = await connect(chatId, a.cookie);
+    const trusted = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) =>
+      state.getWebSockets().map((socket) => (socket.deserializeAttachment() as { sessionExpiresAt: number }).sessionExpiresAt),
+    );
+    // The session itself runs for 30 days.
+    expect(trusted).toHaveLength(1);
+    expect(trusted[0]! - opened).toBeGreaterThan(SOCKET_TRUST_MS - 60_000);
+    expect(trusted[0]! - opened).toBeLessThanOrEqual(SOCKET_TRUST_MS + 5_000);
+    aSocket.socket.close();
   });
 
   it("a socket that has gone silent does not count as active, so the email still goes", async () => {
