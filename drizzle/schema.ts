@@ -388,7 +388,13 @@ export const connectLots = sqliteTable(
     paymentEventId: text("payment_event_id"),
     createdAt: createdAt(),
   },
-  (t) => [index("connect_lots_user_expires_idx").on(t.userId, t.expiresAt)],
+  (t) => [
+    index("connect_lots_user_expires_idx").on(t.userId, t.expiresAt),
+    // The lots whose year is up and that still count, found every five minutes without reading the others.
+    index("connect_lots_due_idx")
+      .on(t.expiresAt)
+      .where(sql`remaining > 0`),
+  ],
 );
 
 export const connectLedger = sqliteTable(

@@ -1,7 +1,7 @@
 /**
  * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, re-check verified
  * sites that are due, retry email, and on Sundays merge the search indexes. Every five minutes (`everyFiveMinutes`):
- * delivered links and audits that are due, and email.
+ * connects that expire, delivered links and audits that are due, and email.
  */
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
@@ -11,7 +11,7 @@ import { deleteExpiredConfirmations } from "./email-confirmation.server";
 import { auditDueSites, dropOldAuditFacts } from "./audit.server";
 import { recheckDeliveredLinks } from "./delivered-links.server";
 import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
-import { expireOffersAndConnects } from "./offer-expiry.server";
+import { expireConnectLots, expireOffersAndConnects } from "./offer-expiry.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteOldWindows } from "./rate-limit.server";
 import { refreshDueReputations } from "./reputation.server";
@@ -19,11 +19,16 @@ import { recheckVerifiedSites } from "./verification.server";
 import { mergeSearchIndexes } from "./search.server";
 
 /**
- * The five-minute cron: the delivered links whose daily check is due (spread over the day), the sites whose weekly
- * audit is due (a few per run, spread over the week), then email that is due (retries, what a request did not get
- * to send, and what the checks just queued).
+ * The five-minute cron: connects whose year is up, the delivered links whose daily check is due (spread over the
+ * day), the sites whose weekly audit is due (a few per run, spread over the week), then email that is due (retries,
+ * what a request did not get to send, and what the checks just queued).
  */
 export async function everyFiveMinutes(context: AppContext) {
+  try {
+    await expireConnectLots(context);
+  } catch (error) {
+    console.error("connects expiry", error);
+  }
   try {
     await recheckDeliveredLinks(context);
   } catch (error) {

@@ -39,6 +39,17 @@ export async function expireOffersAndConnects(context: AppContext) {
       .onConflictDoNothing(),
     db.update(offers).set({ status: "expired", expiredAt: now, updatedAt: now }).where(lapsed).returning({ id: offers.id }),
   ]);
+  await expireConnectLots(context);
+  return { expiredOffers: expired.length };
+}
+
+/**
+ * Connects whose year is up leave the balance, each lot with a ledger entry. Every five minutes (and in the daily job):
+ * a lot past its date still counted in the balance, which a proposal's hold (which skips it) could not use.
+ */
+export async function expireConnectLots(context: AppContext) {
+  const { db } = context;
+  const now = context.now();
   const due = and(lte(connectLots.expiresAt, now), gt(connectLots.remaining, 0));
   await db.batch([
     db.insert(connectLedger).select(
@@ -66,5 +77,4 @@ export async function expireOffersAndConnects(context: AppContext) {
       .where(inArray(users.id, db.select({ id: connectLots.userId }).from(connectLots).where(due))),
     db.update(connectLots).set({ remaining: 0 }).where(due),
   ]);
-  return { expiredOffers: expired.length };
 }

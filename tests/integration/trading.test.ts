@@ -290,11 +290,12 @@ describe("concurrency", () => {
 });
 
 describe("the daily job with a controlled clock", () => {
-  async function runDailyJob(at: number) {
+  async function runJob(cron: string, at: number) {
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: at }), env as never, ctx);
+    await worker.scheduled(createScheduledController({ cron, scheduledTime: at }), env as never, ctx);
     await waitOnExecutionContext(ctx);
   }
+  const runDailyJob = (at: number) => runJob("17 3 * * *", at);
 
   it("returns the hold of an offer unanswered for 14 days, shown as Incomplete", async () => {
     const a = await trader();
@@ -342,7 +343,10 @@ describe("the daily job with a controlled clock", () => {
     expect(parts.results).toEqual([{ lot_id: `soon-${a.userId}`, amount: 10 }]);
     expect(await balances(a.userId)).toEqual({ connects: 40, held: 10 });
 
-    await runDailyJob(soon + 1000);
+    // Not yet due: the five-minute job leaves the lot. Due, its next run takes it (not the next daily run).
+    await runJob("*/5 * * * *", soon - 1000);
+    expect(await balances(a.userId)).toEqual({ connects: 40, held: 10 });
+    await runJob("*/5 * * * *", soon + 1000);
     // The 20 left in the expiring lot are gone; the starter grant's 20 remain; the hold stays held.
     expect(await balances(a.userId)).toEqual({ connects: 20, held: 10 });
     await expectLedgerMatches(a.userId);
