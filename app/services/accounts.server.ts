@@ -92,8 +92,8 @@ export async function logIn(context: AppContext, input: { email: string; passwor
   const now = context.now();
   const email = input.email.trim().toLowerCase();
   const tooMany: Refused = { ok: false, status: 429, message: messages.tooManyAttempts };
-  // The per-account locks are keyed with the address, so a stranger's guesses never lock the owner out; the
-  // account-wide ceiling is far above what one owner types.
+  // The per-account locks are keyed with the address, so one stranger's guesses never lock the owner out; the
+  // account-wide ceiling (far above what one owner types) caps guessing from many addresses (see its rule).
   const accountAtAddress = `${email}|${clientAddress}`;
   for (const [rule, subject] of [
     [RATE_LIMITS.loginPerAddress, clientAddress],

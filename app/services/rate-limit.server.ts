@@ -19,7 +19,11 @@ export const RATE_LIMITS = {
   /** Wrong passwords for one account from one address: 10 a quarter hour, then 30 a day (the back-off). */
   loginPerAccountAddress: { name: "login:account-ip", limit: 10, windowMs: 15 * 60_000 },
   loginPerAccountAddressDaily: { name: "login:account-ip:day", limit: 30, windowMs: 24 * 60 * 60_000 },
-  /** From every address together: high enough that nobody can lock an owner out from elsewhere. */
+  /**
+   * From every address together: a ceiling on guessing one account from many addresses, far above what an owner types.
+   * It refuses the right password too while it lasts, so a spread-out attacker can keep an owner from signing in on a
+   * new device (sessions already open stay); exempting devices the owner signed in from before is the known remedy.
+   */
   loginPerAccount: { name: "login:account", limit: 100, windowMs: 60 * 60_000 },
   loginPerAddress: { name: "login:ip", limit: 50, windowMs: 60_000, perAddress: true },
   signupPerAddress: { name: "signup:ip", limit: 10, windowMs: 60_000, perAddress: true },
