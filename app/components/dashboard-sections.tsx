@@ -1,6 +1,5 @@
 import { Link } from "@remix-run/react";
 import { formatShortDate } from "~/domain/dates";
-import { linkProblemOf } from "~/domain/offer-view";
 import { CATEGORY_TAGS, labelOf } from "~/domain/options";
 import { PostCard, type PostCardData } from "./post-card";
 import { useTimeZone } from "./use-time-zone";
@@ -33,7 +32,8 @@ export function DashboardCounters({ counts, connects }: { counts: { received: nu
 export interface LinkProblem {
   offerId: string;
   delivererHost: string | null;
-  status: string | null;
+  /** What is wrong, said after "the link" (`linkProblemOf`, on the server). */
+  problem: string;
   checkedAt: number | null;
 }
 
@@ -48,7 +48,7 @@ export function LinkProblems({ problems, now }: { problems: readonly LinkProblem
         {problems.map((problem) => (
           <li key={`${problem.offerId}:${problem.delivererHost}`}>
             <Link to={`/mysite/offers?offer=${problem.offerId}`}>
-              {problem.delivererHost}: the link {linkProblemOf(problem.status)}
+              {problem.delivererHost}: the link {problem.problem}
             </Link>
             {problem.checkedAt ? <span className="muted small"> · checked {formatShortDate(problem.checkedAt, now, timeZone)}</span> : null}
           </li>

@@ -83,8 +83,8 @@ export const messages = {
   verificationTakenOver: "Another account has proved control of this website and holds its verification now.",
   iconUpdated: "Icon updated",
   tooManyIconUpdates: "You can update the icon at most 10 times an hour. Please try again later.",
-  iconNotFound: "We could not find an icon on your home page, so the product icon is shown.",
-  iconNotFoundKept: "We could not find an icon on your home page just now, so your site keeps the icon it had.",
+  // The site keeps the icon it had, or shows the product's when it has none.
+  iconNotFound: "We could not find an icon on your home page.",
 
   // Reading other sites: why a fetch was refused or cut (docs/decisions/0020-safe-fetch.md)
   fetchInvalid: "That is not a web address we can read.",

@@ -27,7 +27,6 @@ const NOTICES: Record<string, string> = {
   "new-tag": "Here is your new tag. Put it on your home page, then check.",
   "icon-updated": messages.iconUpdated,
   "icon-missing": messages.iconNotFound,
-  "icon-kept": messages.iconNotFoundKept,
   "icon-limited": messages.tooManyIconUpdates,
   "password-changed-here": messages.passwordUpdated,
   "email-confirmed": messages.emailConfirmed,

@@ -6,6 +6,7 @@ import type { Database } from "~/lib/db.server";
 import { countOffers } from "~/domain/offer-status";
 import { FIRST_PAGES, offerListsOf, offerListsQueries } from "./offer-lists.server";
 import { offerSidesQuery } from "./trades-read.server";
+import { linkProblemOf } from "~/domain/offer-view";
 import { linkProblemsQuery } from "./delivered-links.server";
 import { dayOfWeek, SUGGESTIONS_PER_SECTION, tagOfTheDay, TOO_FEW_TAG_MATCHES } from "~/domain/suggestions";
 import { valueOf } from "~/lib/statement-shapes.server";
@@ -157,7 +158,9 @@ export function dashboardOf(site: { id: string; tags: string[] }, now: number, t
   const [offerRows, tradeRows, sides, linkProblems, tagged, any] = rows;
   const { offers: open, trades } = offerListsOf(site.id, [offerRows, tradeRows]);
   const suggestions = suggestionsOf(tagOfTheDay(site.tags, now, timeZone), tagged, any);
-  return { counts: countOffers(sides, site.id), trades, offers: open, linkProblems, suggestions };
+  // Worded here: the page shows the words, and the browser's bundle of the dashboard does not carry them.
+  const problems = linkProblems.map(({ status, ...problem }) => ({ ...problem, problem: linkProblemOf(status) }));
+  return { counts: countOffers(sides, site.id), trades, offers: open, linkProblems: problems, suggestions };
 }
 
 /** The dashboard of the user's site, read in a round trip of its own (with the site's stored tags). */

@@ -109,23 +109,19 @@ export async function discoverSiteIcon(siteUrl: string, options: SafeFetchOption
 }
 
 /** What pressing the icon control did: a new icon stored, none found (the site keeps the icon it had, if any), or refused. */
-export type IconUpdate = { ok: true; outcome: "updated" | "kept" | "missing" } | { ok: false; status: 429; message: string };
+export type IconUpdate = { ok: true; outcome: "updated" | "missing" } | { ok: false; status: 429; message: string };
 
 /**
  * Looks the icon up again and stores it; the write is for the owner's row only. When none is found (no icon named, or
  * the home page could not be read for now), nothing is written: the site keeps the icon it had, as the specification's
  * icon update applies nothing on a not-found answer.
  */
-export async function updateSiteIcon(
-  context: AppContext,
-  userId: string,
-  site: { id: string; url: string; icon: string | null },
-): Promise<IconUpdate> {
+export async function updateSiteIcon(context: AppContext, userId: string, site: { id: string; url: string }): Promise<IconUpdate> {
   if (!(await allow(context, RATE_LIMITS.iconUpdatesPerSite, site.id)) || !(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) {
     return { ok: false, status: 429, message: messages.tooManyIconUpdates };
   }
   const icon = await discoverSiteIcon(site.url, safeFetchOptionsFor(context.env, context.db));
-  if (!icon) return { ok: true, outcome: site.icon ? "kept" : "missing" };
+  if (!icon) return { ok: true, outcome: "missing" };
   await context.db
     .update(sites)
     .set({ icon })

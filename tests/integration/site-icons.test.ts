@@ -104,10 +104,10 @@ describe("the site icon edit control", () => {
     expect(icon).toBe(`https://${user.url}/fav.png`);
     mockWeb({ [`https://${user.url}/`]: homePage, [`https://${user.url}/favicon.ico`]: html("Not found", { status: 404 }) });
     const again = await post("/mysite/icon", { redirectTo: "/mysite" }, { cookie: user.cookie });
-    expect(again.headers.get("Location")).toBe("/mysite?notice=icon-kept");
+    expect(again.headers.get("Location")).toBe("/mysite?notice=icon-missing");
     expect(await iconOf(user.userId)).toBe(`https://${user.url}/fav.png`);
-    const page = await read(await get("/mysite?notice=icon-kept", { cookie: user.cookie }));
-    expect(page).toContain(messages.iconNotFoundKept);
+    const page = await read(await get("/mysite?notice=icon-missing", { cookie: user.cookie }));
+    expect(page).toContain(messages.iconNotFound);
     expect(page).toContain(`src="https://${user.url}/fav.png"`);
   });
 
