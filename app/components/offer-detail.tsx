@@ -1,9 +1,9 @@
 import { Link, useActionData, useFetcher } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { formatShortDate } from "~/domain/dates";
 import { offersPageHref } from "~/domain/offer-links";
 import { ENTRY_ACTION_LABELS, ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, type EntryStatus } from "~/domain/offer-rules";
-import type { StatusCode } from "~/domain/offer-status";
+import { STATUS_LABELS, type StatusCode } from "~/domain/offer-status";
 import { LINK_PROBLEMS, type LinkCheckSummary, type OfferDetail, type OfferSide } from "~/domain/offer-view";
 import { CONTENT_TYPES, PROVIDED_MATERIALS, labelOf, labelsOf } from "~/domain/options";
 import { ChipGroup } from "./chip-group";
@@ -39,6 +39,28 @@ function useOfferAction() {
     error,
     refusedPost,
   };
+}
+
+/**
+ * After an answer or a move is saved: says the new state to screen readers (the panel's live line), and when the
+ * pressed button went away with the old state (Accept, Start…), puts focus on the panel's title instead of leaving it
+ * on the page, so the keyboard goes on from inside the panel.
+ */
+function useSavedAnnounced(state: "idle" | "submitting" | "loading", error: string | undefined, detail: OfferDetail) {
+  const title = useRef<HTMLHeadingElement>(null);
+  const [announcement, setAnnouncement] = useState("");
+  const [sent, setSent] = useState(false);
+  if (state === "submitting" && !sent) setSent(true);
+  useEffect(() => {
+    if (!sent || state !== "idle") return;
+    setSent(false);
+    if (error) return;
+    const side = detail.status === "accepted" ? ` Your side: ${STATUS_LABELS[ENTRY_STATUS_CODES[detail.own.status]]}.` : "";
+    setAnnouncement(`Saved. Offer: ${STATUS_LABELS[detail.code]}.${side}`);
+    const focused = document.activeElement;
+    if (!focused || focused === document.body || !focused.isConnected) title.current?.focus({ preventScroll: true });
+  }, [sent, state, error, detail.code, detail.status, detail.own.status]);
+  return { title, announcement };
 }
 
 const REL_LABELS: Record<string, string> = { follow: "followed", nofollow: "nofollow", sponsored: "sponsored", ugc: "ugc" };
@@ -130,13 +152,17 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
     canActOnOffer(what, { status: detail.status, role: detail.role, trashed: detail.trashed }) && !pending;
   const moves = (["in_progress", "completed", "stopped"] as const).filter((to) => canMoveEntry(ownStatus, to));
   const me = detail.role === "sender" ? "You sent this offer" : "You received this offer";
+  const { title, announcement } = useSavedAnnounced(fetcher.state, error, detail);
 
   return (
     <div className="stack">
+      <p className="visually-hidden" role="status">
+        {announcement}
+      </p>
       <header className="panel-head">
         <SiteIcon icon={detail.otherSite.icon} size={48} />
         <div>
-          <h2 id="offer-title" className="user-text">
+          <h2 id="offer-title" className="user-text" tabIndex={-1} ref={title}>
             {detail.otherSite.host}
           </h2>
           <Link to={offersPageHref(list, { id: detail.id, view: "profile" })} preventScrollReset>

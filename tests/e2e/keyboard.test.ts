@@ -114,6 +114,12 @@ describe.each(modes)("by keyboard alone $name", ({ js }) => {
     await bPage.keyboard.press("Space");
     await tabTo(bPage, /^Accept( \||$)/);
     await bPage.keyboard.press("Enter");
+    if (js) {
+      // Accept is gone with the pending state: focus is on the panel's title (not lost to the page) and the saved
+      // state is announced.
+      await bPage.getByRole("status").filter({ hasText: "Saved. Offer: Accepted. Your side: Not Started." }).waitFor({ state: "attached" });
+      await expect.poll(() => bPage.evaluate(() => document.activeElement?.id)).toBe("offer-title");
+    }
     await deliverByKeyboard(bPage, b.host, `https://${b.host}/feature`);
     await bPage.getByText(`Link to ${a.host}: followed`).waitFor();
 
