@@ -246,6 +246,8 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await page.locator("label.chip", { hasText: "SEO" }).click();
     await page.locator("label.chip", { hasText: "Feature" }).click();
     await page.getByRole("button", { name: "Save" }).click();
+    // Saved (the first save's "Settings saved" toast can still be on the page: the database says it, not the toast).
+    await expect.poll(saved).toBe("Updated in a browser test.");
     await page.getByRole("status").filter({ hasText: "Settings saved" }).waitFor();
     await page.goto("/mysite/settings");
     expect(await page.locator("label.chip", { hasText: "SEO" }).locator("input").isChecked()).toBe(true);
