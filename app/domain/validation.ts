@@ -96,6 +96,14 @@ export const addWebsiteSchema = z.object({
 
 export { SITE_ADD_SOURCES, siteAddSource, type SiteAddSource };
 
+/** A listing's price in connects, a whole number from 1 to 99: the site-add form's, the settings' and a proposal's. */
+const priceField = (message: string) =>
+  z.coerce
+    .number({ required_error: message, invalid_type_error: message })
+    .int(message)
+    .min(1, message)
+    .max(LISTING_CONNECTS_MAX, message);
+
 const siteAddBase = {
   url: websiteUrlField(messages.invalidUrl),
   category: z.enum(SITE_CATEGORIES.map((c) => c.id) as ["blog", "product"], {
@@ -116,11 +124,7 @@ export function siteAddSchema(source: SiteAddSource) {
   if (source === "market") {
     return z.object({
       ...siteAddBase,
-      connects: z.coerce
-        .number({ required_error: messages.connectsRange, invalid_type_error: messages.connectsRange })
-        .int(messages.connectsRange)
-        .min(1, messages.connectsRange)
-        .max(LISTING_CONNECTS_MAX, messages.connectsRange),
+      connects: priceField(messages.connectsRange),
     });
   }
   return z.object(siteAddBase);
@@ -153,12 +157,7 @@ export const siteSettingsSchema = z
       .literal("on")
       .optional()
       .transform((value) => value === "on"),
-    connects: z.coerce
-      .number({ invalid_type_error: messages.connectsRange })
-      .int(messages.connectsRange)
-      .min(1, messages.connectsRange)
-      .max(LISTING_CONNECTS_MAX, messages.connectsRange)
-      .optional(),
+    connects: priceField(messages.connectsRange).optional(),
   })
   .refine((settings) => !settings.listed || settings.connects !== undefined, { message: messages.connectsRange, path: ["connects"] });
 
@@ -168,12 +167,7 @@ const contentTypeField = ruled(contentTypeProblem, messages.selectContentType);
 export const proposalSchema = z.object({
   listingId: z.string({ required_error: messages.couldNotSendOffer }).max(64, messages.couldNotSendOffer),
   /** The price the sender was shown (the panel sends it): the proposal is refused if the post's price is another now. */
-  price: z.coerce
-    .number({ invalid_type_error: messages.couldNotSendOffer })
-    .int(messages.couldNotSendOffer)
-    .min(1, messages.couldNotSendOffer)
-    .max(LISTING_CONNECTS_MAX, messages.couldNotSendOffer)
-    .optional(),
+  price: priceField(messages.couldNotSendOffer).optional(),
   myContentType: contentTypeField,
   theirContentType: contentTypeField,
   myMaterials: idsOf(PROVIDED_MATERIALS),
