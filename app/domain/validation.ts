@@ -98,11 +98,7 @@ export { SITE_ADD_SOURCES, siteAddSource, type SiteAddSource };
 
 /** A listing's price in connects, a whole number from 1 to 99: the site-add form's, the settings' and a proposal's. */
 const priceField = (message: string) =>
-  z.coerce
-    .number({ required_error: message, invalid_type_error: message })
-    .int(message)
-    .min(1, message)
-    .max(LISTING_CONNECTS_MAX, message);
+  z.coerce.number({ required_error: message, invalid_type_error: message }).int(message).min(1, message).max(LISTING_CONNECTS_MAX, message);
 
 const siteAddBase = {
   url: websiteUrlField(messages.invalidUrl),
