@@ -2,7 +2,7 @@
  * The door to a conversation's live socket: the Worker checks the upgrade's origin, the session and that the user
  * takes part in the conversation, then hands the upgrade to the conversation's Durable Object.
  */
-import { SOCKET_TRUST_MS } from "~/domain/chat";
+import { CLOSE_SIGNED_OUT, SOCKET_TRUST_MS } from "~/domain/chat";
 import type { AppContext } from "~/lib/context";
 import { chatRoom, conversationFor } from "./chats.server";
 import { readCookie, sessionCookieName, validateSessionToken } from "./sessions.server";
@@ -14,7 +14,7 @@ export function chatSocketId(url: URL): string | null {
   return SOCKET_PATH.exec(url.pathname)?.[1] ?? null;
 }
 
-export type SocketRefusal = { status: 401 | 403 | 404 | 426; message: string };
+export type SocketRefusal = { status: 403 | 404 | 426; message: string };
 
 /** A page of another site may not open a socket with the visitor's cookie: the upgrade must come from our own pages. */
 function fromOwnOrigin(request: Request, appUrl: string): boolean {
@@ -32,7 +32,7 @@ export async function openChatSocket(request: Request, context: AppContext, chat
   // The session as every page reads it (an expired or ended session is no session); the socket refreshes nothing.
   const token = readCookie(request, sessionCookieName(context.env));
   const auth = token ? await validateSessionToken(context.db, token, context.now()) : null;
-  if (!auth) return { status: 401, message: "Log in to open this conversation." };
+  if (!auth) return signedOutSocket();
   const chat = await conversationFor(context.db, auth.user.id, chatId);
   if (!chat) return { status: 404, message: "Not found" };
   // A fresh request: nothing the browser sent reaches the object but what was checked here.
@@ -46,4 +46,16 @@ export async function openChatSocket(request: Request, context: AppContext, chat
       "X-Chat-Session-Expires": String(Math.min(auth.session.expiresAt, auth.session.absoluteExpiresAt, context.now() + SOCKET_TRUST_MS)),
     },
   });
+}
+
+/**
+ * No session (signed out, or it ran out while the browser slept): a socket that closes at once with the code the
+ * browser stops on. A browser cannot read the status of a refused upgrade, so a plain 401 looked like a dropped
+ * connection and the page tried again every 30 seconds for good, showing "Connecting…".
+ */
+function signedOutSocket(): Response {
+  const { 0: browserEnd, 1: ourEnd } = new WebSocketPair();
+  ourEnd.accept();
+  ourEnd.close(CLOSE_SIGNED_OUT, "Log in to open this conversation.");
+  return new Response(null, { status: 101, webSocket: browserEnd });
 }

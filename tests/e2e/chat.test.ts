@@ -124,3 +124,29 @@ describe("a live conversation that loses its connection", () => {
     await bSide.close();
   });
 });
+
+describe("a conversation left open", () => {
+  it("says the visitor was signed out when its session ended while the socket was away, instead of connecting for good", async () => {
+    const a = await createAccount("asleep-a");
+    const b = await createAccount("asleep-b");
+    const offerId = offerBetween(a, b);
+    const aSide = await openPage(chromium(), true);
+    await logIn(aSide.page, a.email);
+    await aSide.page.goto(`/mysite/offers?offer=${offerId}`);
+    await aSide.page.getByRole("button", { name: `Message ${b.host}` }).click();
+    await aSide.page.waitForURL("**/mysite/messages?chatId=*");
+    await expect.poll(() => aSide.page.getByRole("status").filter({ hasText: "Connecting" }).count()).toBe(0);
+
+    // The laptop sleeps; meanwhile its session ends (run out, or ended without the room hearing of it).
+    await aSide.page.context().setOffline(true);
+    await aSide.page.getByRole("status").filter({ hasText: "Connecting" }).waitFor();
+    sql(`DELETE FROM sessions WHERE user_id = (SELECT user_id FROM sites WHERE host = '${a.host}')`);
+    await aSide.page.context().setOffline(false);
+    await aSide.page.getByRole("status").filter({ hasText: "You were signed out." }).waitFor();
+    expect(await aSide.page.getByRole("status").filter({ hasText: "Connecting" }).count()).toBe(0);
+    await aSide.page.getByRole("link", { name: "Log in" }).waitFor();
+
+    expect(unexpected(aSide.errors).filter((error) => !/WebSocket connection to .* failed/.test(error))).toEqual([]);
+    await aSide.close();
+  });
+});

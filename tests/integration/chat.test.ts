@@ -48,6 +48,18 @@ function upgrade(chatId: string, cookie: string | null, origin: string | null = 
   });
 }
 
+/** The close code and reason of an accepted upgrade's socket, which sends nothing before it. */
+async function closedWith(response: Response): Promise<{ code: number; reason: string }> {
+  const socket = response.webSocket;
+  if (response.status !== 101 || !socket) throw new Error(`upgrade not accepted: ${response.status}`);
+  const closed = new Promise<{ code: number; reason: string }>((resolve, reject) => {
+    socket.addEventListener("close", (event) => resolve({ code: event.code, reason: event.reason }));
+    socket.addEventListener("message", () => reject(new Error("a signed-out socket sent a message")));
+  });
+  socket.accept();
+  return closed;
+}
+
 interface TestSocket {
   socket: WebSocket;
   events: ServerEvent[];
@@ -355,7 +367,7 @@ describe("the conversation's live socket", () => {
     back.socket.close();
   });
 
-  it("refuses a stranger, another site's page, an expired session and a missing session", async () => {
+  it("refuses a stranger and another site's page, and closes the socket of an expired or missing session with 4401", async () => {
     const { a, offerId } = await pair();
     const chatId = await chatOf(a.cookie, offerId);
     const stranger = await trader();
@@ -363,16 +375,15 @@ describe("the conversation's live socket", () => {
     expect((await upgrade("no-such-conversation", a.cookie)).status).toBe(404);
     expect((await upgrade(chatId, a.cookie, "https://evil.example")).status).toBe(403);
     expect((await upgrade(chatId, a.cookie, null)).status).toBe(403);
-    expect((await upgrade(chatId, null)).status).toBe(401);
+    expect(await closedWith(await upgrade(chatId, null))).toEqual({ code: 4401, reason: "Log in to open this conversation." });
     const plain = await SELF.fetch(`${BASE}/chats/${chatId}/socket`, { headers: { Cookie: a.cookie, Origin: BASE } });
     expect(plain.status).toBe(426);
 
     await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?")
       .bind(Date.now() - 1000, a.userId)
       .run();
-    const expired = await upgrade(chatId, a.cookie);
-    expect(expired.status).toBe(401);
-    expect(expired.webSocket).toBeNull();
+    // The browser cannot read a refused upgrade's status: the socket opens and closes with the code it stops on.
+    expect(await closedWith(await upgrade(chatId, a.cookie))).toEqual({ code: 4401, reason: "Log in to open this conversation." });
   });
 
   it("the socket refuses an empty message, one over 4,000 characters and the 31st in a minute", async () => {
