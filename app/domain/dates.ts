@@ -89,6 +89,11 @@ function sameDay(a: Parts, b: Parts) {
   return a.year === b.year && a.month === b.month && a.day === b.day;
 }
 
+/** Whether two instants fall on the same calendar day in the zone. */
+export function isSameDayIn(a: number, b: number, timeZone: string): boolean {
+  return sameDay(partsIn(a, timeZone), partsIn(b, timeZone));
+}
+
 function clockTime({ hour, minute }: Parts): string {
   return `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
 }

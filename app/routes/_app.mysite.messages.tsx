@@ -3,6 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import { useCallback, useState } from "react";
 import { ChatView } from "~/components/chat-view";
 import { ConversationList } from "~/components/conversation-list";
+import { useViewerNow } from "~/components/use-viewer-now";
 import type { ChatMessage } from "~/domain/chat";
 import { messages } from "~/domain/messages";
 import { loadMessagesPage, postToMessages } from "./_app.mysite.messages.server";
@@ -16,9 +17,10 @@ export const action = ({ request, context }: ActionFunctionArgs) => postToMessag
 export default function MessagesPage() {
   const loaded = useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
-  const { conversations, open, me, now } = loaded;
+  const { conversations, open, me } = loaded;
   // The newest message of the open conversation, as it arrives live, for its row in the list.
   const [latest, setLatest] = useState<{ chatId: string; message: ChatMessage } | null>(null);
+  const now = useViewerNow(loaded.now, latest);
   const openId = open?.id;
   const onLatest = useCallback(
     (message: ChatMessage) => {

@@ -149,4 +149,33 @@ describe("a conversation left open", () => {
     expect(unexpected(aSide.errors).filter((error) => !/WebSocket connection to .* failed/.test(error))).toEqual([]);
     await aSide.close();
   });
+
+  it("shows yesterday's messages by date once the viewer's day has changed", async () => {
+    const a = await createAccount("midnight-a");
+    const b = await createAccount("midnight-b");
+    const offerId = offerBetween(a, b);
+    const aSide = await openPage(chromium(), true, 1280, "UTC");
+    // The page's clock is the test's: it can pass midnight without waiting for it.
+    await aSide.page.clock.install({ time: Date.now() });
+    await logIn(aSide.page, a.email);
+    await aSide.page.goto(`/mysite/offers?offer=${offerId}`);
+    await aSide.page.getByRole("button", { name: `Message ${b.host}` }).click();
+    await aSide.page.waitForURL("**/mysite/messages?chatId=*");
+    await aSide.page.fill("#chat-text", "Sent before midnight");
+    await aSide.page.press("#chat-text", "Enter");
+    const sent = aSide.page.locator(".chat-message.mine:not(.pending)", { hasText: "Sent before midnight" });
+    await sent.waitFor();
+    const clockTime = /^\d{1,2}:\d{2} (AM|PM)$/;
+    expect(await sent.locator("time").innerText()).toMatch(clockTime);
+    const createdAt = new Date((await sent.locator("time").getAttribute("datetime"))!);
+
+    const nextMidnight = Date.UTC(createdAt.getUTCFullYear(), createdAt.getUTCMonth(), createdAt.getUTCDate() + 1);
+    await aSide.page.clock.fastForward(nextMidnight - (await aSide.page.evaluate(() => Date.now())) + 61_000);
+    const date = `${createdAt.getUTCDate()}/${createdAt.getUTCMonth() + 1}`;
+    await expect.poll(() => sent.locator("time").innerText()).toBe(date);
+    await expect.poll(() => aSide.page.locator(".conversation-row", { hasText: b.host }).locator("time").innerText()).toBe(date);
+
+    expect(unexpected(aSide.errors).filter((error) => !/WebSocket connection to .* failed/.test(error))).toEqual([]);
+    await aSide.close();
+  });
 });
