@@ -87,6 +87,24 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user_idx").on(t.userId), index("sessions_expires_idx").on(t.expiresAt)],
 );
 
+/**
+ * Browsers an account signed in from with its password (OWASP's device cookies): a sign-in from one of them is not
+ * refused by the account-wide ceiling on wrong passwords, only by a limit of its own. One browser's cookie may stand
+ * for several accounts, a row each.
+ */
+export const knownDevices = sqliteTable(
+  "known_devices",
+  {
+    /** Hex SHA-256 of the token in the device cookie. */
+    id: text("id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.id, t.userId] }), index("known_devices_expires_idx").on(t.expiresAt)],
+);
+
 export const passwordResetTokens = sqliteTable(
   "password_reset_tokens",
   {

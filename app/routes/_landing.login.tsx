@@ -10,6 +10,7 @@ import { safeRedirectPath } from "~/domain/redirects";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { logIn } from "~/services/accounts.server";
 import { requireSignedOut, sessionCookieHeaders } from "~/services/auth.server";
+import { deviceTokenOf } from "~/services/known-devices.server";
 import { configuredProviders } from "~/services/oauth.server";
 import { clientAddress } from "~/services/rate-limit.server";
 import { loginSchema } from "~/domain/validation";
@@ -45,7 +46,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) {
     return data({ error: messages.incorrectCredentials, email: parsed.values.email ?? "" }, { status: 400 });
   }
-  const result = await logIn(context, parsed.value, clientAddress(request)).catch((error: unknown) => {
+  const result = await logIn(context, parsed.value, clientAddress(request), deviceTokenOf(request, context.env)).catch((error: unknown) => {
     console.error("login failed", error);
     return { ok: false as const, status: 503, message: messages.loginFailed };
   });

@@ -8,6 +8,7 @@ import type { AppContext } from "~/lib/context";
 import { parseForm, readFormData, type FieldErrors } from "~/lib/forms.server";
 import { deleteSignupDraft, readSignupDraft, saveSignupDraft, signUp, updateSignupDraftEmail } from "~/services/accounts.server";
 import { sessionCookieHeaders } from "~/services/auth.server";
+import { deviceTokenOf } from "~/services/known-devices.server";
 import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server";
 
 const ACCOUNT_FIELDS = ["email", "password"];
@@ -53,7 +54,12 @@ export async function answerSignup(request: Request, context: AppContext) {
     if (!draft) return reply({ step: 0, values: withoutPassword, errors: {}, formError: messages.signupDraftExpired }, 400);
     const site = parseForm(formData, signupSchema.pick({ url: true, description: true }));
     if (!site.ok) return reply({ step: 1, values: withoutPassword, errors: site.errors, draft: draftToken }, 400);
-    const result = await signUp(context, { email: draft.email, password: { hash: draft.passwordHash }, ...site.value }, clientAddress(request));
+    const result = await signUp(
+      context,
+      { email: draft.email, password: { hash: draft.passwordHash }, ...site.value },
+      clientAddress(request),
+      deviceTokenOf(request, context.env),
+    );
     if (!result.ok) {
       return reply(
         { step: 1, values: withoutPassword, errors: {}, formError: result.message, draft: draftToken },
@@ -74,7 +80,7 @@ export async function answerSignup(request: Request, context: AppContext) {
   }
   if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: withoutPassword, errors: COMMON_PASSWORD }, 400);
   const { password, ...rest } = parsed.value;
-  const result = await signUp(context, { ...rest, password: { typed: password } }, clientAddress(request));
+  const result = await signUp(context, { ...rest, password: { typed: password } }, clientAddress(request), deviceTokenOf(request, context.env));
   if (!result.ok) {
     return reply({ step: 1, values: withoutPassword, errors: {}, formError: result.message }, result.status >= 500 ? 500 : result.status);
   }

@@ -16,7 +16,12 @@ export default function Privacy() {
         <ul>
           <li>your email address and a hash of your password (never the password itself);</li>
           <li>the websites you add, their descriptions, scores and the trades you make;</li>
-          <li>one cookie that keeps you signed in, ended when you log out.</li>
+          <li>a cookie that keeps you signed in, ended when you log out;</li>
+          <li>
+            a cookie that remembers, for a year, that this browser signed in to your account, so guesses at your password from elsewhere never keep
+            you out of it;
+          </li>
+          <li>with JavaScript on, a cookie with your time zone, so times show as your clock does.</li>
         </ul>
         <p>We email you about your account and your trades, and occasionally about the product.</p>
       </main>

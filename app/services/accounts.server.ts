@@ -15,6 +15,7 @@ import { deliverSoon } from "./email.server";
 import { auditAfterResponse } from "./audit.server";
 import { lookUpIconLater } from "./site-icons.server";
 import { prepareSite } from "./sites.server";
+import { isKnownDevice, rememberDevice } from "./known-devices.server";
 
 export interface SignedIn {
   ok: true;
@@ -48,7 +49,12 @@ export async function findUserIdByEmail(context: AppContext, email: string): Pro
  * The user, the password, the first site (category blog), the starter connects and the session are created in
  * one atomic batch; a concurrent sign-up with the same email fails on the unique index.
  */
-export async function signUp(context: AppContext, input: SignUpInput, clientAddress: string): Promise<SignedIn | Refused> {
+export async function signUp(
+  context: AppContext,
+  input: SignUpInput,
+  clientAddress: string,
+  deviceToken: string | null = null,
+): Promise<SignedIn | Refused> {
   const { db, env } = context;
   if (!(await consume(db, RATE_LIMITS.signupPerAddress, clientAddress, context.now(), addressLimitScale(env)))) {
     return { ok: false, status: 429, message: messages.tooManyAttempts };
@@ -77,6 +83,8 @@ export async function signUp(context: AppContext, input: SignUpInput, clientAddr
     console.error("signUp failed", error);
     return { ok: false, status: 500, message: messages.signupFailed };
   }
+  // The browser that made the account is its owner's (see `logIn`).
+  await rememberDevice(context, deviceToken, userId);
   deliverSoon(context);
   lookUpIconLater(context, userId, site.id, input.url);
   auditAfterResponse(context, userId, site.id, input.url, "signup");
@@ -85,9 +93,16 @@ export async function signUp(context: AppContext, input: SignUpInput, clientAddr
 
 /**
  * Sign-in with email and password. Unknown emails cost the same time as wrong passwords, and both get the
- * same message. Each account allows 10 wrong passwords a minute; the address limit catches spraying.
+ * same message. Each account and address allows 10 wrong passwords a quarter hour and 30 a day, all addresses
+ * together 100 an hour (but a browser the owner signed in from before, `deviceToken`, has its own limit instead); the
+ * address limit catches spraying. A right password remembers the browser for the account.
  */
-export async function logIn(context: AppContext, input: { email: string; password: string }, clientAddress: string): Promise<SignedIn | Refused> {
+export async function logIn(
+  context: AppContext,
+  input: { email: string; password: string },
+  clientAddress: string,
+  deviceToken: string | null = null,
+): Promise<SignedIn | Refused> {
   const { db } = context;
   const now = context.now();
   const email = input.email.trim().toLowerCase();
@@ -99,9 +114,14 @@ export async function logIn(context: AppContext, input: { email: string; passwor
     [RATE_LIMITS.loginPerAddress, clientAddress],
     [RATE_LIMITS.loginPerAccountAddress, accountAtAddress],
     [RATE_LIMITS.loginPerAccountAddressDaily, accountAtAddress],
-    [RATE_LIMITS.loginPerAccount, email],
   ] as const) {
     if (!(await allow(context, rule, subject))) return tooMany;
+  }
+  // While guesses from elsewhere hold the account-wide ceiling, the owner's own browsers still get in.
+  const deviceAtAccount = deviceToken ? `${hashToken(deviceToken)}|${email}` : null;
+  if (!(await allow(context, RATE_LIMITS.loginPerAccount, email))) {
+    if (!deviceToken || !deviceAtAccount || !(await isKnownDevice(db, deviceToken, email, now))) return tooMany;
+    if (!(await allow(context, RATE_LIMITS.loginPerKnownDevice, deviceAtAccount))) return tooMany;
   }
 
   const row = email
@@ -121,6 +141,8 @@ export async function logIn(context: AppContext, input: { email: string; passwor
     refund(db, RATE_LIMITS.loginPerAccountAddress, accountAtAddress, now),
     refund(db, RATE_LIMITS.loginPerAccountAddressDaily, accountAtAddress, now),
     refund(db, RATE_LIMITS.loginPerAccount, email, now),
+    deviceAtAccount ? refund(db, RATE_LIMITS.loginPerKnownDevice, deviceAtAccount, now) : undefined,
+    rememberDevice(context, deviceToken, row.id),
   ]);
   return startSession(context, row.id);
 }

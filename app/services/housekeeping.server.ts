@@ -13,6 +13,7 @@ import { recheckDeliveredLinks } from "./delivered-links.server";
 import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
 import { expireConnectLots, expireOffersAndConnects } from "./offer-expiry.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
+import { deleteExpiredDevices } from "./known-devices.server";
 import { deleteOldWindows } from "./rate-limit.server";
 import { refreshDueReputations } from "./reputation.server";
 import { recheckVerifiedSites } from "./verification.server";
@@ -53,6 +54,7 @@ export async function runHousekeeping(context: AppContext) {
   await deleteExpiredConfirmations(db, now);
   await deleteExpiredSignupDrafts(db, now);
   await deleteOldWindows(db, now);
+  await deleteExpiredDevices(db, now);
   await recheckVerifiedSites(context);
   await refreshDueReputations(context);
   await dropOldAuditFacts(db, now);

@@ -21,10 +21,13 @@ export const RATE_LIMITS = {
   loginPerAccountAddressDaily: { name: "login:account-ip:day", limit: 30, windowMs: 24 * 60 * 60_000 },
   /**
    * From every address together: a ceiling on guessing one account from many addresses, far above what an owner types.
-   * It refuses the right password too while it lasts, so a spread-out attacker can keep an owner from signing in on a
-   * new device (sessions already open stay); exempting devices the owner signed in from before is the known remedy.
+   * It refuses the right password too while it lasts, except from a browser that signed in to the account before
+   * (known-devices.server.ts), which counts against its own limit instead. So a spread-out attacker can keep an owner
+   * from signing in only on a browser they never signed in from (sessions already open stay).
    */
   loginPerAccount: { name: "login:account", limit: 100, windowMs: 60 * 60_000 },
+  /** Wrong passwords from one known browser while the ceiling above holds (a stolen device cookie guesses no faster). */
+  loginPerKnownDevice: { name: "login:device", limit: 10, windowMs: 60 * 60_000 },
   loginPerAddress: { name: "login:ip", limit: 50, windowMs: 60_000, perAddress: true },
   signupPerAddress: { name: "signup:ip", limit: 10, windowMs: 60_000, perAddress: true },
   /** Step 0 of a sign-up without JavaScript (a password hash and a draft row each). */

@@ -248,6 +248,57 @@ describe("login and logout", () => {
     expect(await logIn(at(30 * hour + 5), { email, password: PASSWORD }, "198.51.100.99")).toMatchObject({ ok: false, status: 429 });
   });
 
+  it("lets the owner in from a browser they signed in from before while guesses from everywhere hold the ceiling", async () => {
+    const deviceOf = (response: Response) =>
+      response.headers
+        .getSetCookie()
+        .map((cookie) => cookie.split(";")[0]!)
+        .find((pair) => pair.startsWith("__Host-device="));
+    const hour = 60 * 60_000;
+    const at = windowStart(hour) + 1000;
+    const owner = await signUp();
+    const other = await signUp();
+    // Signing up remembers the browser, and so does signing in (here from a second browser of the owner's, which had
+    // no cookie yet); a browser keeps its token for every account it signs in to.
+    const laptop = deviceOf(await post("/login", { email: owner.email, password: PASSWORD }, { at }))!;
+    expect(laptop).toMatch(/^__Host-device=[a-z2-7]{32}$/);
+    const othersBrowser = deviceOf(await post("/login", { email: other.email, password: PASSWORD }, { at }))!;
+    const both = deviceOf(await post("/login", { email: other.email, password: PASSWORD }, { at, cookie: laptop }));
+    expect(both).toBe(laptop);
+
+    await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, 100)")
+      .bind(`login:account:${owner.email}`, windowStart(hour))
+      .run();
+    const signIn = (password: string, cookie?: string) => post("/login", { email: owner.email, password }, { at, cookie });
+    // A browser that never signed in to this account, or another account's, is held by the ceiling.
+    const stranger = await signIn(PASSWORD);
+    expect(stranger.status).toBe(429);
+    expect(await read(stranger)).toContain(escaped(messages.tooManyAttempts));
+    expect((await signIn(PASSWORD, othersBrowser)).status).toBe(429);
+    // The owner's laptop gets in.
+    const home = await signIn(PASSWORD, laptop);
+    expect(home.status).toBe(302);
+    expect(sessionCookieOf(home)).not.toBeNull();
+
+    // From the known browser, 10 wrong passwords an hour while the ceiling holds, then it is refused too.
+    for (let i = 0; i < 10; i += 1) expect((await signIn("Wrong-password1", laptop)).status).toBe(400);
+    expect((await signIn(PASSWORD, laptop)).status).toBe(429);
+
+    // A year after its last sign-in the browser is forgotten, and the daily job deletes it.
+    await env.DB.prepare("UPDATE known_devices SET expires_at = ? WHERE user_id = ?")
+      .bind(at - 1, other.userId)
+      .run();
+    await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, 100)")
+      .bind(`login:account:${other.email}`, windowStart(hour))
+      .run();
+    expect((await post("/login", { email: other.email, password: PASSWORD }, { at, cookie: othersBrowser })).status).toBe(429);
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM known_devices WHERE user_id = ?").bind(other.userId).first()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM known_devices WHERE user_id = ?").bind(owner.userId).first()).toEqual({ n: 2 });
+  });
+
   it("limits sign-in attempts per address", async () => {
     const address = newAddress();
     const at = windowStart();

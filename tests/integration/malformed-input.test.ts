@@ -184,7 +184,7 @@ describe("malformed input never reaches a 5xx", () => {
     const user = await signUp();
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const failures: string[] = [];
-    for (const cookie of [null, user.cookie, `${SESSION_COOKIE}=%E0%A4%A`]) {
+    for (const cookie of [null, user.cookie, `${SESSION_COOKIE}=%E0%A4%A; __Host-device=%E0%A4%A`]) {
       for (const path of ACTIONS) {
         for (const { name, body, type } of BODIES) {
           const status = await send(path, {
