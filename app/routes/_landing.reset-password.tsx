@@ -8,6 +8,7 @@ import { messages } from "~/domain/messages";
 import { resetPasswordSchema, resetRequestSchema } from "~/domain/validation";
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
+import { deviceTokenOf } from "~/services/known-devices.server";
 import { isResetTokenUsable, requestPasswordReset, resetPassword } from "~/services/password-reset.server";
 import { clientAddress } from "~/services/rate-limit.server";
 import { publicPageMeta } from "~/lib/page-meta";
@@ -52,10 +53,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!parsed.ok) {
     return data<ResetActionData>({ intent: "request", sent: false, error: messages.resetFailed, email }, { status: 400 });
   }
-  const result = await requestPasswordReset(context, parsed.value.email, clientAddress(request)).catch((error: unknown) => {
-    console.error("reset request failed", error);
-    return { ok: false as const, status: 503, message: messages.resetFailed };
-  });
+  const result = await requestPasswordReset(context, parsed.value.email, clientAddress(request), deviceTokenOf(request, context.env)).catch(
+    (error: unknown) => {
+      console.error("reset request failed", error);
+      return { ok: false as const, status: 503, message: messages.resetFailed };
+    },
+  );
   if (!result.ok) {
     return data<ResetActionData>({ intent: "request", sent: false, error: result.message, email }, { status: result.status });
   }

@@ -15,7 +15,7 @@ import { deliverSoon } from "./email.server";
 import { auditAfterResponse } from "./audit.server";
 import { lookUpIconLater } from "./site-icons.server";
 import { prepareSite } from "./sites.server";
-import { isKnownDevice, rememberDevice } from "./known-devices.server";
+import { knownDeviceKey, passesAsKnownDevice, rememberDevice } from "./known-devices.server";
 
 export interface SignedIn {
   ok: true;
@@ -118,10 +118,11 @@ export async function logIn(
     if (!(await allow(context, rule, subject))) return tooMany;
   }
   // While guesses from elsewhere hold the account-wide ceiling, the owner's own browsers still get in.
-  const deviceAtAccount = deviceToken ? `${hashToken(deviceToken)}|${email}` : null;
-  if (!(await allow(context, RATE_LIMITS.loginPerAccount, email))) {
-    if (!deviceToken || !deviceAtAccount || !(await isKnownDevice(db, deviceToken, email, now))) return tooMany;
-    if (!(await allow(context, RATE_LIMITS.loginPerKnownDevice, deviceAtAccount))) return tooMany;
+  if (
+    !(await allow(context, RATE_LIMITS.loginPerAccount, email)) &&
+    !(await passesAsKnownDevice(context, RATE_LIMITS.loginPerKnownDevice, deviceToken, email))
+  ) {
+    return tooMany;
   }
 
   const row = email
@@ -141,7 +142,7 @@ export async function logIn(
     refund(db, RATE_LIMITS.loginPerAccountAddress, accountAtAddress, now),
     refund(db, RATE_LIMITS.loginPerAccountAddressDaily, accountAtAddress, now),
     refund(db, RATE_LIMITS.loginPerAccount, email, now),
-    deviceAtAccount ? refund(db, RATE_LIMITS.loginPerKnownDevice, deviceAtAccount, now) : undefined,
+    deviceToken ? refund(db, RATE_LIMITS.loginPerKnownDevice, knownDeviceKey(deviceToken, email), now) : undefined,
     rememberDevice(context, deviceToken, row.id),
   ]);
   return startSession(context, row.id);

@@ -9,6 +9,7 @@ import { knownDevices, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
 import { isProduction, type Env } from "~/lib/env";
+import { allow, type RateLimitRule } from "./rate-limit.server";
 import { DAY_MS, generateToken, hashToken, readCookie } from "./sessions.server";
 
 export const DEVICE_LIFETIME_MS = 365 * DAY_MS;
@@ -35,6 +36,20 @@ export async function isKnownDevice(db: Database, token: string, email: string, 
     .where(and(eq(knownDevices.id, hashToken(token)), eq(users.email, email), gt(knownDevices.expiresAt, now)))
     .get();
   return row !== undefined;
+}
+
+/** What a known browser's own limits count by: the browser and the account. */
+export function knownDeviceKey(token: string, email: string): string {
+  return `${hashToken(token)}|${email}`;
+}
+
+/**
+ * For an attempt an account-wide limit refused: whether it comes from a browser the account knows, and is within
+ * that browser's own `rule` (which it counts against).
+ */
+export async function passesAsKnownDevice(context: AppContext, rule: RateLimitRule, token: string | null, email: string): Promise<boolean> {
+  if (!token || !(await isKnownDevice(context.db, token, email, context.now()))) return false;
+  return allow(context, rule, knownDeviceKey(token, email));
 }
 
 /**

@@ -5,6 +5,7 @@ import type { AppContext } from "~/lib/context";
 import { messages } from "~/domain/messages";
 import { closeChatSockets } from "./chats.server";
 import { deliverSoon, emailToUser } from "./email.server";
+import { passesAsKnownDevice } from "./known-devices.server";
 import { hashPassword } from "./passwords.server";
 import { addressLimitScale, consume, RATE_LIMITS } from "./rate-limit.server";
 import { generateToken, hashToken } from "./sessions.server";
@@ -13,13 +14,22 @@ export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
 
 export type ResetRequestResult = { ok: true; message: string } | { ok: false; status: number; message: string };
 
-/** The answer is the same whether or not the email has an account. */
-export async function requestPasswordReset(context: AppContext, email: string, clientAddress: string): Promise<ResetRequestResult> {
+/**
+ * The answer is the same whether or not the email has an account. Requests from elsewhere that use up the account's
+ * limit do not refuse a browser that signed in to the account before (`deviceToken`), which has a limit of its own.
+ */
+export async function requestPasswordReset(
+  context: AppContext,
+  email: string,
+  clientAddress: string,
+  deviceToken: string | null = null,
+): Promise<ResetRequestResult> {
   const { db } = context;
   const now = context.now();
   if (
     !(await consume(db, RATE_LIMITS.resetPerAddress, clientAddress, now, addressLimitScale(context.env))) ||
-    !(await consume(db, RATE_LIMITS.resetPerAccount, email, now))
+    (!(await consume(db, RATE_LIMITS.resetPerAccount, email, now)) &&
+      !(await passesAsKnownDevice(context, RATE_LIMITS.resetPerKnownDevice, deviceToken, email)))
   ) {
     return { ok: false, status: 429, message: messages.tooManyAttempts };
   }

@@ -33,7 +33,9 @@ export const RATE_LIMITS = {
   /** Step 0 of a sign-up without JavaScript (a password hash and a draft row each). */
   signupDraftsPerAddress: { name: "signup-draft:ip", limit: 20, windowMs: 60_000, perAddress: true },
   resetPerAddress: { name: "reset:ip", limit: 10, windowMs: 60_000, perAddress: true },
+  /** Reset links asked for one account from anywhere; a browser the account knows has its own 5 beyond it. */
   resetPerAccount: { name: "reset:account", limit: 5, windowMs: 60 * 60_000 },
+  resetPerKnownDevice: { name: "reset:device", limit: 5, windowMs: 60 * 60_000 },
   verificationChecksPerSite: { name: "verify:site", limit: 10, windowMs: 60 * 60_000 },
   iconUpdatesPerSite: { name: "icon:site", limit: 10, windowMs: 60 * 60_000 },
   confirmationsPerUser: { name: "confirm-email:user", limit: 3, windowMs: 60 * 60_000 },

@@ -467,6 +467,28 @@ describe("password reset", () => {
     expect(mail!.n).toBe(0);
   });
 
+  it("still sends a link to a browser the account knows when requests from elsewhere used up the account's five", async () => {
+    const { email } = await signUp();
+    const at = windowStart(60 * 60_000) + 1000;
+    const signedIn = await post("/login", { email, password: PASSWORD }, { at });
+    const laptop = signedIn.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0]!)
+      .find((pair) => pair.startsWith("__Host-device="))!;
+    const ask = (cookie?: string) => post("/reset-password", { intent: "request", email }, { at, cookie });
+    for (let i = 0; i < 5; i += 1) expect((await ask()).status).toBe(200);
+    const elsewhere = await ask();
+    expect(elsewhere.status).toBe(429);
+    expect(await read(elsewhere)).toContain(escaped(messages.tooManyAttempts));
+    // The owner's browser has five of its own.
+    for (let i = 0; i < 5; i += 1) expect(await read(await ask(laptop))).toContain(messages.resetLinkSent);
+    expect((await ask(laptop)).status).toBe(429);
+    const mails = await env.DB.prepare("SELECT COUNT(*) AS n FROM email_outbox WHERE to_address = ? AND kind = 'password-reset'")
+      .bind(email)
+      .first<{ n: number }>();
+    expect(mails!.n).toBe(10);
+  });
+
   it("invalidates an older link when a new one is asked for", async () => {
     const { email, userId } = await signUp();
     await post("/reset-password", { intent: "request", email });
