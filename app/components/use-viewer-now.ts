@@ -14,16 +14,14 @@ const DAY_CHECK_MS = 60_000;
 export function useViewerNow(serverNow: number, latest?: unknown): number {
   const timeZone = useTimeZone();
   const [now, setNow] = useState(serverNow);
-  useEffect(() => setNow(serverNow), [serverNow]);
   useEffect(() => {
-    const check = () =>
-      setNow((shown) => {
-        const current = Date.now();
-        return isSameDayIn(shown, current, timeZone) ? shown : current;
-      });
-    check();
-    const timer = setInterval(check, DAY_CHECK_MS);
+    const check = (shown: number) => {
+      const current = Date.now();
+      return isSameDayIn(shown, current, timeZone) ? shown : current;
+    };
+    setNow(check(serverNow));
+    const timer = setInterval(() => setNow(check), DAY_CHECK_MS);
     return () => clearInterval(timer);
-  }, [timeZone, latest]);
+  }, [serverNow, timeZone, latest]);
   return now;
 }

@@ -54,15 +54,21 @@ export async function passesAsKnownDevice(context: AppContext, rule: RateLimitRu
 
 /**
  * Remembers this browser for the account for a year from now, under the token it already carries (so it stays known
- * to its other accounts) or a new one; the cookie goes with whatever response the request ends with.
+ * to its other accounts) or a new one; the cookie goes with whatever response the request ends with. Never throws.
  */
 export async function rememberDevice(context: AppContext, token: string | null, userId: string): Promise<void> {
   const deviceToken = token ?? generateToken();
   const expiresAt = context.now() + DEVICE_LIFETIME_MS;
-  await context.db
-    .insert(knownDevices)
-    .values({ id: hashToken(deviceToken), userId, expiresAt })
-    .onConflictDoUpdate({ target: [knownDevices.id, knownDevices.userId], set: { expiresAt } });
+  try {
+    await context.db
+      .insert(knownDevices)
+      .values({ id: hashToken(deviceToken), userId, expiresAt })
+      .onConflictDoUpdate({ target: [knownDevices.id, knownDevices.userId], set: { expiresAt } });
+  } catch (error) {
+    // The sign-in or sign-up has happened: a browser not remembered this time must not turn it into an error page.
+    console.error("rememberDevice failed", error);
+    return;
+  }
   context.responseHeaders.append(
     "Set-Cookie",
     `${deviceCookieName(context.env)}=${deviceToken}; HttpOnly; Secure; SameSite=Lax; Path=/; Expires=${new Date(expiresAt).toUTCString()}`,

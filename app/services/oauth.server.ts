@@ -4,7 +4,7 @@
  */
 import { CodeChallengeMethod, generateCodeVerifier, generateState, Google, OAuth2Client } from "arctic";
 import { and, eq } from "drizzle-orm";
-import { emailConfirmationTokens, oauthAccounts, passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
+import { emailConfirmationTokens, knownDevices, oauthAccounts, passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { Env } from "~/lib/env";
 import { isProduction } from "~/lib/env";
@@ -161,8 +161,9 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
       db.update(users).set({ emailVerified: true }).where(eq(users.id, existing.id)),
       ...(unproven
         ? [
-            // Whatever the squatter set up goes: provider links, password, sessions, pending links.
+            // Whatever the squatter set up goes: provider links, password, sessions, known browsers, pending links.
             db.delete(oauthAccounts).where(eq(oauthAccounts.userId, existing.id)),
+            db.delete(knownDevices).where(eq(knownDevices.userId, existing.id)),
             db.delete(passwordCredentials).where(eq(passwordCredentials.userId, existing.id)),
             db.delete(sessions).where(eq(sessions.userId, existing.id)),
             db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, existing.id)),

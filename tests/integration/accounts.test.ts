@@ -1,5 +1,5 @@
 import { createExecutionContext, createScheduledController, env, SELF, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import worker, { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
 import { logIn } from "~/services/accounts.server";
@@ -255,7 +255,8 @@ describe("login and logout", () => {
         .map((cookie) => cookie.split(";")[0]!)
         .find((pair) => pair.startsWith("__Host-device="));
     const hour = 60 * 60_000;
-    const at = windowStart(hour) + 1000;
+    const hourStart = windowStart(hour);
+    const at = hourStart + 1000;
     const owner = await signUp();
     const other = await signUp();
     // Signing up remembers the browser, and so does signing in (here from a second browser of the owner's, which had
@@ -267,7 +268,7 @@ describe("login and logout", () => {
     expect(both).toBe(laptop);
 
     await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, 100)")
-      .bind(`login:account:${owner.email}`, windowStart(hour))
+      .bind(`login:account:${owner.email}`, hourStart)
       .run();
     const signIn = (password: string, cookie?: string) => post("/login", { email: owner.email, password }, { at, cookie });
     // A browser that never signed in to this account, or another account's, is held by the ceiling.
@@ -289,7 +290,7 @@ describe("login and logout", () => {
       .bind(at - 1, other.userId)
       .run();
     await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, 100)")
-      .bind(`login:account:${other.email}`, windowStart(hour))
+      .bind(`login:account:${other.email}`, hourStart)
       .run();
     expect((await post("/login", { email: other.email, password: PASSWORD }, { at, cookie: othersBrowser })).status).toBe(429);
     const ctx = createExecutionContext();
@@ -297,6 +298,22 @@ describe("login and logout", () => {
     await waitOnExecutionContext(ctx);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM known_devices WHERE user_id = ?").bind(other.userId).first()).toEqual({ n: 0 });
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM known_devices WHERE user_id = ?").bind(owner.userId).first()).toEqual({ n: 2 });
+  });
+
+  it("signs in and signs up even when the browser cannot be remembered this time", async () => {
+    const { email } = await signUp();
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    await env.DB.prepare("ALTER TABLE known_devices RENAME TO known_devices_away").run();
+    try {
+      const signedIn = await post("/login", { email, password: PASSWORD });
+      expect(signedIn.status).toBe(302);
+      expect(sessionCookieOf(signedIn)).not.toBeNull();
+      expect(signedIn.headers.getSetCookie().some((cookie) => cookie.startsWith("__Host-device="))).toBe(false);
+      expect((await signUp()).cookie).toBeTruthy();
+    } finally {
+      await env.DB.prepare("ALTER TABLE known_devices_away RENAME TO known_devices").run();
+      vi.restoreAllMocks();
+    }
   });
 
   it("limits sign-in attempts per address", async () => {

@@ -107,6 +107,9 @@ describe("OAuth sign-in", () => {
 
   it("joining an account whose email was never confirmed ends its password and sessions, and says so", async () => {
     const squatter = await signUp();
+    // Signing up made the squatter's browser known to the account (decision 50).
+    const knownBrowsers = () => env.DB.prepare("SELECT COUNT(*) AS n FROM known_devices WHERE user_id = ?").bind(squatter.userId).first();
+    expect(await knownBrowsers()).toEqual({ n: 1 });
     // A provider identity the squatter attached earlier must not survive the owner's arrival.
     await env.DB.prepare("INSERT INTO oauth_accounts (provider, provider_user_id, user_id, email) VALUES ('github', ?, ?, ?)")
       .bind(`squatter-${crypto.randomUUID()}`, squatter.userId, squatter.email)
@@ -117,7 +120,8 @@ describe("OAuth sign-in", () => {
     expect(response.headers.get("Location")).toBe("/market");
     const owner = sessionCookieOf(response)!;
     expect((await get("/market", { cookie: owner })).status).toBe(200);
-    // The squatter's session and password are gone.
+    // The squatter's session, password and known browser are gone.
+    expect(await knownBrowsers()).toEqual({ n: 0 });
     expect((await get("/market", { cookie: squatter.cookie })).headers.get("Location")).toBe("/login");
     expect((await post("/login", { email: squatter.email, password: PASSWORD })).status).toBe(400);
     expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(squatter.userId).first()).toEqual({ email_verified: 1 });
