@@ -112,18 +112,17 @@ const siteAddBase = {
     .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
 };
 
+const heroSiteAddSchema = z.object({ ...siteAddBase, email: emailField(messages.invalidEmailAddress) });
+const marketSiteAddSchema = z.object({ ...siteAddBase, connects: priceField(messages.connectsRange) });
+const otherSiteAddSchema = z.object(siteAddBase);
+
 /** The site-add form, whose fields depend on its source (email only from the hero, a price only from the market). */
+export function siteAddSchema(source: "market"): typeof marketSiteAddSchema;
+export function siteAddSchema(source: SiteAddSource): typeof heroSiteAddSchema | typeof marketSiteAddSchema | typeof otherSiteAddSchema;
 export function siteAddSchema(source: SiteAddSource) {
-  if (source === "hero") {
-    return z.object({ ...siteAddBase, email: emailField(messages.invalidEmailAddress) });
-  }
-  if (source === "market") {
-    return z.object({
-      ...siteAddBase,
-      connects: priceField(messages.connectsRange),
-    });
-  }
-  return z.object(siteAddBase);
+  if (source === "hero") return heroSiteAddSchema;
+  if (source === "market") return marketSiteAddSchema;
+  return otherSiteAddSchema;
 }
 
 export const feedbackSchema = z.object({

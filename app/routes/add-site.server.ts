@@ -1,7 +1,7 @@
 /** The site-add form's server work: a new site with its listing for a signed-in owner, or the waitlist from the landing page. */
 import { data, redirect } from "@remix-run/cloudflare";
 import { messages } from "~/domain/messages";
-import { siteAddSource } from "~/domain/site-add";
+import { siteAddSource, type SiteAddSource } from "~/domain/site-add";
 import { siteAddSchema } from "~/domain/validation";
 import type { AppContext } from "~/lib/context";
 import { parseForm, readFormData, typedValues } from "~/lib/forms.server";
@@ -28,32 +28,33 @@ export async function loadSiteAdd(request: Request, context: AppContext) {
 export async function addSite(request: Request, context: AppContext) {
   const source = sourceOf(request);
   const formData = await readFormData(request);
+  return source === "market" ? addToAccount(request, context, formData) : addToWaitlist(request, context, formData, source);
+}
+
+async function addToAccount(request: Request, context: AppContext, formData: FormData) {
+  const parsed = parseForm(formData, siteAddSchema("market"));
+  if (!parsed.ok) return data({ errors: parsed.errors, values: parsed.values, formError: null }, { status: 400 });
+  const { url, category, description, connects } = parsed.value;
+  const auth = await requireAuth(request, context);
+  if (!(await allow(context, RATE_LIMITS.addSitePerUser, auth.user.id))) {
+    return data({ errors: {}, values: typedValues(formData), formError: messages.tooManyAttempts }, { status: 429 });
+  }
+  const result = await addSiteWithListing(context.db, { userId: auth.user.id, url, category, description }, connects, context.now());
+  if (!result.ok) return data({ errors: {}, values: typedValues(formData), formError: result.message }, { status: 409 });
+  await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
+  lookUpIconLater(context, auth.user.id, result.siteId, url);
+  auditAfterResponse(context, auth.user.id, result.siteId, url, "added");
+  throw redirect("/market");
+}
+
+async function addToWaitlist(request: Request, context: AppContext, formData: FormData, source: Exclude<SiteAddSource, "market">) {
   const parsed = parseForm(formData, siteAddSchema(source));
   if (!parsed.ok) return data({ errors: parsed.errors, values: parsed.values, formError: null }, { status: 400 });
-  const value = parsed.value as { url: string; category: string; description: string; email?: string; connects?: number };
-  const now = context.now();
-
-  if (source === "market") {
-    const auth = await requireAuth(request, context);
-    if (!(await allow(context, RATE_LIMITS.addSitePerUser, auth.user.id))) {
-      return data({ errors: {}, values: typedValues(formData), formError: messages.tooManyAttempts }, { status: 429 });
-    }
-    const result = await addSiteWithListing(
-      context.db,
-      { userId: auth.user.id, url: value.url, category: value.category, description: value.description },
-      value.connects ?? 10,
-      now,
-    );
-    if (!result.ok) return data({ errors: {}, values: typedValues(formData), formError: result.message }, { status: 409 });
-    await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
-    lookUpIconLater(context, auth.user.id, result.siteId, value.url);
-    auditAfterResponse(context, auth.user.id, result.siteId, value.url, "added");
-    throw redirect("/market");
-  }
-
   if (!(await allow(context, RATE_LIMITS.waitlistPerAddress, clientAddress(request)))) {
     return data({ errors: {}, values: typedValues(formData), formError: messages.tooManyAttempts }, { status: 429 });
   }
-  await joinWaitlist(context.db, { url: value.url, email: value.email, category: value.category, description: value.description, source }, now);
+  const { url, category, description } = parsed.value;
+  const email = "email" in parsed.value ? parsed.value.email : undefined;
+  await joinWaitlist(context.db, { url, email, category, description, source }, context.now());
   throw redirect("/newbeta");
 }
