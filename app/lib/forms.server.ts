@@ -47,12 +47,25 @@ export function chosenValues(formData: FormData, names: readonly string[]): Reco
   return chosen;
 }
 
+/**
+ * The field names our forms use: plain words. Conform reads other names as its own: `a[3]` and `a.b` as paths into
+ * nested values (`materials[20000000]` builds an array that long, and zod then checks every slot: a request's worth
+ * of memory and more), `__intent__` and `__state__` as JSON (which throws on bad JSON: a 500). None of them reaches it.
+ */
+const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
+
+function plainFields(formData: FormData): FormData {
+  const plain = new FormData();
+  for (const [name, value] of formData) if (FIELD_NAME.test(name)) plain.append(name, value);
+  return plain;
+}
+
 export function parseForm<Schema extends z.ZodTypeAny>(
   formData: FormData,
   schema: Schema,
   omit: readonly string[] = ["password"],
 ): FormSuccess<z.output<Schema>> | FormFailure {
-  const submission = parseWithZod(formData, { schema });
+  const submission = parseWithZod(plainFields(formData), { schema });
   if (submission.status === "success") return { ok: true, value: submission.value };
   const errors: FieldErrors = {};
   for (const [name, list] of Object.entries(submission.error ?? {})) {

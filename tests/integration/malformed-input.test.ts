@@ -139,6 +139,16 @@ const BODIES: { name: string; body: BodyInit; type?: string }[] = [
       return form;
     })(),
   },
+  {
+    name: "names Conform reads itself",
+    body: "__intent__=x&__state__=%7B&intent=decline&email=a%40b.com&password=Abcdefg1",
+    type: "application/x-www-form-urlencoded",
+  },
+  {
+    name: "names with paths",
+    body: "intent=accept&materials%5B20000000%5D=logo&theirMaterials%5B20000000%5D=logo&myMaterials.x=logo&tag%5B9%5D=blog",
+    type: "application/x-www-form-urlencoded",
+  },
   { name: "text", body: "just some text", type: "text/plain" },
   { name: "no content type", body: "intent=check" },
 ];

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { loginSchema, offerActionSchema } from "~/domain/validation";
+import { parseForm } from "~/lib/forms.server";
+
+function form(body: string): FormData {
+  const data = new FormData();
+  for (const [name, value] of new URLSearchParams(body)) data.append(name, value);
+  return data;
+}
+
+describe("reading a form post", () => {
+  it("leaves out the names Conform reads as its own JSON, instead of throwing on them", () => {
+    expect(parseForm(form("email=a@b.com&password=x&__state__={"), loginSchema)).toMatchObject({ ok: true, value: { email: "a@b.com" } });
+    expect(parseForm(form("intent=decline&__intent__=x"), offerActionSchema)).toEqual({ ok: true, value: { intent: "decline" } });
+  });
+
+  it("reads a name with a path (an index or a dot) as no field at all, however large its index", () => {
+    expect(parseForm(form("intent=accept&materials[20000000]=logo&materials=logo&materials.x=1"), offerActionSchema)).toEqual({
+      ok: true,
+      value: { intent: "accept", materials: ["logo"] },
+    });
+  });
+});
