@@ -43,6 +43,7 @@ function AuditProgress({ step }: { step: AuditStep | null }) {
  * button that starts one (once an hour; `nextOwnerRunAt` is when the owner may again). `error` is the server's answer.
  */
 export function AuditControls({
+  siteId,
   now,
   audited,
   placeholderScore,
@@ -51,6 +52,8 @@ export function AuditControls({
   nextOwnerRunAt,
   error,
 }: {
+  /** The site the page shows: the audit runs on it even if another tab switches the active site meanwhile. */
+  siteId: string;
   now: number;
   audited: boolean;
   placeholderScore: number | null;
@@ -82,6 +85,7 @@ export function AuditControls({
         <p className="muted">You can run the audit again in {minutesUntil(nextOwnerRunAt, now)}.</p>
       ) : (
         <Form method="post" className="button-row">
+          <input type="hidden" name="siteId" value={siteId} />
           <button type="submit" name="intent" value="audit" className="button" disabled={starting} aria-busy={starting}>
             {starting ? <Spinner label="Starting the audit" /> : null}
             {audited ? "Run the audit again" : "Run the audit"}

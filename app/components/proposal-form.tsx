@@ -1,4 +1,5 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
+import { useSignedInShell } from "./use-signed-in-shell";
 import { useState } from "react";
 import { proposalProblems } from "~/domain/form-rules";
 import { CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/options";
@@ -73,6 +74,7 @@ export function ProposalForm({
   failure?: ProposalError | null;
 }) {
   const navigation = useNavigation();
+  const sender = useSignedInShell()?.activeSite?.id;
   const [mine, setMine] = useState<string | null>(failure?.chosen?.myContentType?.[0] ?? null);
   const [theirs, setTheirs] = useState<string | null>(failure?.chosen?.theirContentType?.[0] ?? null);
   const checks = useFieldChecks(proposalProblems({ myContentType: mine, theirContentType: theirs }));
@@ -93,6 +95,8 @@ export function ProposalForm({
     >
       <input type="hidden" name="intent" value="propose" />
       <input type="hidden" name="listingId" value={listingId} />
+      {/* The site the header shows: the offer goes from it even if another tab switches the active site meanwhile. */}
+      {sender ? <input type="hidden" name="siteId" value={sender} /> : null}
       {/* The price shown: if the owner changes it before this is sent, the server refuses and names the new one. */}
       <input type="hidden" name="price" value={connects} />
       <h3>Your proposal</h3>

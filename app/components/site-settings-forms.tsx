@@ -20,7 +20,7 @@ export function SiteSettingsForm({
   listing,
   failure,
 }: {
-  site: { host: string; description: string; contentTypes: string[]; materials: string[]; tags: string[] };
+  site: { id: string; host: string; description: string; contentTypes: string[]; materials: string[]; tags: string[] };
   listing: { active: boolean; connects: number } | null;
   /** The last save's refusal: its message, the field it is about, and the form as it was sent. */
   failure: {
@@ -49,6 +49,8 @@ export function SiteSettingsForm({
     // noValidate: the server checks the price (1 to 99) and answers with its message; the browser's check of the
     // number field would block the whole save, with its own words.
     <Form method="post" className="settings stack-lg" noValidate>
+      {/* The site this page shows: saved to it even if another tab switches the active site meanwhile. */}
+      <input type="hidden" name="siteId" value={site.id} />
       <h2>Site Settings</h2>
       <section className="card stack">
         <h3>Description</h3>

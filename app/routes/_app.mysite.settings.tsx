@@ -6,7 +6,7 @@ import { chosenValues, firstError, parseForm, readFormData, typedValues } from "
 import { changePassword, signOutOtherSessions } from "~/services/account-security.server";
 import { notificationEmailsOf, setNotificationEmails } from "~/services/email-preferences.server";
 import { requireAuth } from "~/services/auth.server";
-import { loadSignedInShell } from "~/services/layout.server";
+import { loadSignedInShell, loadSiteOfForm } from "~/services/layout.server";
 import { getListingOf, updateSiteSettings } from "~/services/sites.server";
 import { allow, RATE_LIMITS } from "~/services/rate-limit.server";
 import { messages } from "~/domain/messages";
@@ -37,7 +37,6 @@ function sentSettings(formData: FormData) {
 
 export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await requireAuth(request, context);
-  const shell = await loadSignedInShell(context, auth);
   const formData = await readFormData(request);
   const intent = formData.get("intent");
   if (intent === "email-preferences") {
@@ -68,7 +67,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await allow(context, RATE_LIMITS.settingsPerUser, auth.user.id))) {
     return data({ error: messages.tooManyAttempts, field: null, ...sentSettings(formData) }, { status: 429 });
   }
-  if (!shell.activeSite || !(await updateSiteSettings(context.db, auth.user.id, shell.activeSite.id, parsed.value, context.now()))) {
+  // The site the page showed, even if another tab has switched the active site since.
+  const site = await loadSiteOfForm(context, auth, formData);
+  if (!site || !(await updateSiteSettings(context.db, auth.user.id, site.id, parsed.value, context.now()))) {
     throw new Response("Not found", { status: 404 });
   }
   throw redirect("/mysite/settings?notice=settings-saved");

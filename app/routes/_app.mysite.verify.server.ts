@@ -7,7 +7,7 @@ import type { AppContext } from "~/lib/context";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { isWebSandboxOn } from "~/lib/safe-fetch.server";
 import { requireAuth } from "~/services/auth.server";
-import { loadActiveSite } from "~/services/layout.server";
+import { loadActiveSite, loadSiteOfForm } from "~/services/layout.server";
 import { getListingOf } from "~/services/sites.server";
 import { checkSiteVerification, renewVerificationToken } from "~/services/verification.server";
 
@@ -18,6 +18,7 @@ export async function loadVerifyPage(request: Request, context: AppContext) {
   const listing = await getListingOf(context.db, site.id);
   return {
     now: context.now(),
+    siteId: site.id,
     host: site.host,
     homePage: homePageUrl(typedHost(site.url) ?? site.host),
     tag: verificationTag(site.verificationToken),
@@ -33,9 +34,11 @@ export async function loadVerifyPage(request: Request, context: AppContext) {
 /** "Check" reads the home page for the tag; "New tag" replaces the tag (the old one stops counting). */
 export async function checkOrRenewTag(request: Request, context: AppContext) {
   const auth = await requireAuth(request, context);
-  const site = await loadActiveSite(context, auth);
+  const formData = await readFormData(request);
+  // The site the page showed, even if another tab has switched the active site since.
+  const site = await loadSiteOfForm(context, auth, formData);
   if (!site) throw redirect("/sites/new");
-  const parsed = parseForm(await readFormData(request), z.object({ intent: z.enum(["check", "new-tag"]) }));
+  const parsed = parseForm(formData, z.object({ intent: z.enum(["check", "new-tag"]) }));
   if (!parsed.ok) return data({ error: "Choose Check or New tag." }, { status: 400 });
   if (parsed.value.intent === "new-tag") {
     await renewVerificationToken(context, auth.user.id, site.id);

@@ -49,6 +49,7 @@ export default function VerifySite() {
           </li>
           <li>
             <Form method="post" className="check-row">
+              <input type="hidden" name="siteId" value={page.siteId} />
               <button type="submit" name="intent" value="check" className="button button-primary" disabled={checking} aria-busy={checking}>
                 {checking ? <Spinner label="Checking" /> : null} {failed ? messages.checkAgain : page.verified ? "Check now" : "Check"}
               </button>
@@ -83,6 +84,7 @@ export default function VerifySite() {
           Your tag stays the same until you ask for a new one. A new tag replaces it: the old one stops counting, so update your home page too.
         </p>
         <Form method="post">
+          <input type="hidden" name="siteId" value={page.siteId} />
           <button type="submit" name="intent" value="new-tag" className="button button-outline">
             New tag
           </button>

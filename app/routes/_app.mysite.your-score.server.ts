@@ -8,7 +8,7 @@ import type { AppContext } from "~/lib/context";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { requestOwnerAudit, scorePageStatements } from "~/services/audit.server";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
-import { loadActiveSite } from "~/services/layout.server";
+import { loadActiveSite, loadSiteOfForm } from "~/services/layout.server";
 
 /** Points on the chart: the done runs of about the last year (weekly runs), oldest first. */
 const CHART_RUNS = 60;
@@ -35,6 +35,7 @@ export async function loadScorePage(request: Request, context: AppContext) {
     lastOwnerRun && lastOwnerRun.startedAt + OWNER_AUDIT_INTERVAL_MS > now ? lastOwnerRun.startedAt + OWNER_AUDIT_INTERVAL_MS : null;
   return {
     now,
+    siteId: site.id,
     host: site.host,
     score: site.score,
     placeholderScore: site.placeholderScore,
@@ -52,9 +53,11 @@ export async function loadScorePage(request: Request, context: AppContext) {
 /** "Run the audit" on the active site, at most once an hour; then the page shows the run's progress until it is done. */
 export async function startOwnerAudit(request: Request, context: AppContext) {
   const auth = await requireAuth(request, context);
-  const site = await loadActiveSite(context, auth);
+  const formData = await readFormData(request);
+  // The site the page showed, even if another tab has switched the active site since.
+  const site = await loadSiteOfForm(context, auth, formData);
   if (!site) throw redirect("/sites/new");
-  const parsed = parseForm(await readFormData(request), z.object({ intent: z.literal("audit") }));
+  const parsed = parseForm(formData, z.object({ intent: z.literal("audit") }));
   if (!parsed.ok) return data({ error: "Choose Run the audit." }, { status: 400 });
   const result = await requestOwnerAudit(context, site);
   if (!result.ok) return data({ error: result.message }, { status: result.status });

@@ -17,7 +17,7 @@ export const action = ({ request, context }: ActionFunctionArgs) => startOwnerAu
 /** What the last audit found; the audit itself fills these numbers (docs/decisions/0011-authority-score-audit.md). */
 export default function YourScore() {
   const timeZone = useTimeZone();
-  const { now, host, score, placeholderScore, scoreRunAt, cards, breakdown, running, lastFailure, nextOwnerRunAt, history } =
+  const { now, siteId, host, score, placeholderScore, scoreRunAt, cards, breakdown, running, lastFailure, nextOwnerRunAt, history } =
     useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
@@ -33,6 +33,7 @@ export default function YourScore() {
       </div>
 
       <AuditControls
+        siteId={siteId}
         now={now}
         audited={score !== null}
         placeholderScore={placeholderScore}

@@ -2,12 +2,12 @@
 import { once, type AppContext } from "~/lib/context";
 import type { SignedInShell } from "~/domain/user-site";
 import type { CurrentAuth } from "./auth.server";
-import { ownedSitesQuery, pickActiveSite, switcherSite, type OwnedSite } from "./sites.server";
+import { ownedSitesQuery, pickActiveSite, setActiveSite, switcherSite, type OwnedSite } from "./sites.server";
 
-type Sites = { userSites: ReturnType<typeof switcherSite>[]; activeRow: OwnedSite | null };
+type Sites = { userSites: ReturnType<typeof switcherSite>[]; activeRow: OwnedSite | null; rows: OwnedSite[] };
 
 function sitesOf(ownedSites: OwnedSite[], remembered: string | null): Sites {
-  return { userSites: ownedSites.map(switcherSite), activeRow: pickActiveSite(ownedSites, remembered) };
+  return { userSites: ownedSites.map(switcherSite), activeRow: pickActiveSite(ownedSites, remembered), rows: ownedSites };
 }
 
 /** Sites read in the same round trip as the session (auth.server.ts): the loaders then need no query of their own. */
@@ -32,4 +32,19 @@ export async function loadSignedInShell(context: AppContext, auth: CurrentAuth):
 /** The whole row of the active site; null when the user has no site yet. */
 export async function loadActiveSite(context: AppContext, auth: CurrentAuth) {
   return (await loadSites(context, auth)).activeRow;
+}
+
+/**
+ * The site a form of the owner's area acts on: the one its page showed (the form's `siteId`). The active site lives in
+ * the session, so another tab may have switched it since the page was shown; the form still acts on the site the user
+ * saw, which becomes the active site again (as the switcher would make it). Only the user's own sites count: another
+ * id is no site (null). A form without `siteId` acts on the active site.
+ */
+export async function loadSiteOfForm(context: AppContext, auth: CurrentAuth, formData: FormData): Promise<OwnedSite | null> {
+  const { activeRow, rows } = await loadSites(context, auth);
+  const shown = formData.get("siteId");
+  if (typeof shown !== "string" || shown === "" || shown === activeRow?.id) return activeRow;
+  const site = rows.find((row) => row.id === shown) ?? null;
+  if (site) await setActiveSite(context.db, auth.session.id, auth.user.id, site.id);
+  return site;
 }

@@ -6,7 +6,7 @@ import { messages } from "~/domain/messages";
 import { withNotice } from "~/domain/redirects";
 import { proposalSchema } from "~/domain/validation";
 import { requireAuth } from "./auth.server";
-import { loadActiveSite } from "./layout.server";
+import { loadSiteOfForm } from "./layout.server";
 import { propose } from "./offer-proposal.server";
 
 const PROPOSAL_CHOICES = ["myContentType", "theirContentType", "myMaterials", "theirMaterials"];
@@ -25,7 +25,8 @@ export async function proposalFormAction(request: Request, context: AppContext, 
     return data({ error, help: null, chosen }, { status: 400 });
   }
   const { listingId, price, myContentType, myMaterials, theirContentType, theirMaterials } = parsed.value;
-  const proposer = { user: auth.user, site: await loadActiveSite(context, auth) };
+  // From the site the page showed, even if another tab has switched the active site since.
+  const proposer = { user: auth.user, site: await loadSiteOfForm(context, auth, formData) };
   const result = await propose(context, proposer, {
     listingId,
     price,

@@ -105,6 +105,54 @@ describe("site switcher", () => {
   });
 });
 
+describe("a page's forms act on the site it showed", () => {
+  it("after another tab switched the active site, settings and a new tag go to the page's site, which is active again", async () => {
+    const owner = await signUp();
+    const siteA = (await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(owner.userId).first<{ id: string }>())!.id;
+    // Tab 1 shows site A's settings; its forms name the site.
+    const page = await read(await get("/mysite/settings", { cookie: owner.cookie }));
+    expect(page).toContain(`name="siteId" value="${siteA}"`);
+    // Tab 2 adds site B, which becomes the active site.
+    await post("/sites/new", { url: uniqueHost("tab-two"), description: DESCRIPTION }, { cookie: owner.cookie });
+    const siteB = (await env.DB.prepare("SELECT id FROM sites WHERE user_id = ? AND id != ?").bind(owner.userId, siteA).first<{ id: string }>())!.id;
+    const active = () => env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?").bind(owner.userId).first();
+    expect(await active()).toEqual({ id: siteB });
+    const descriptions = () =>
+      env.DB.prepare("SELECT id, description FROM sites WHERE user_id = ? ORDER BY id").bind(owner.userId).all<{ id: string; description: string }>();
+    const before = new Map((await descriptions()).results.map((row) => [row.id, row.description]));
+
+    // Tab 1 saves: A gets the settings, B keeps its own, and A is the active site again (the page after shows A).
+    const saved = await post("/mysite/settings", { siteId: siteA, description: "Saved from the first tab, about A." }, { cookie: owner.cookie });
+    expect(saved.headers.get("Location")).toBe("/mysite/settings?notice=settings-saved");
+    const after = new Map((await descriptions()).results.map((row) => [row.id, row.description]));
+    expect(after.get(siteA)).toBe("Saved from the first tab, about A.");
+    expect(after.get(siteB)).toBe(before.get(siteB));
+    expect(await active()).toEqual({ id: siteA });
+
+    // The same for a new verification tag.
+    await post("/sites/active", { siteId: siteB }, { cookie: owner.cookie });
+    const tokens = () =>
+      env.DB.prepare("SELECT id, verification_token AS token FROM sites WHERE user_id = ?").bind(owner.userId).all<{ id: string; token: string }>();
+    const tokensBefore = new Map((await tokens()).results.map((row) => [row.id, row.token]));
+    expect((await post("/mysite/verify", { siteId: siteA, intent: "new-tag" }, { cookie: owner.cookie })).status).toBe(302);
+    const tokensAfter = new Map((await tokens()).results.map((row) => [row.id, row.token]));
+    expect(tokensAfter.get(siteA)).not.toBe(tokensBefore.get(siteA));
+    expect(tokensAfter.get(siteB)).toBe(tokensBefore.get(siteB));
+
+    // Another account's site id is no site of this user's: nothing is saved and the active site stays.
+    const stranger = await signUp();
+    const strangers = (await env.DB.prepare("SELECT id, description FROM sites WHERE user_id = ?")
+      .bind(stranger.userId)
+      .first<{ id: string; description: string }>())!;
+    const refused = await post("/mysite/settings", { siteId: strangers.id, description: "Not mine to write." }, { cookie: owner.cookie });
+    expect(refused.status).toBe(404);
+    expect(await env.DB.prepare("SELECT description FROM sites WHERE id = ?").bind(strangers.id).first()).toEqual({
+      description: strangers.description,
+    });
+    expect(await active()).toEqual({ id: siteA });
+  });
+});
+
 describe("site-add form", () => {
   it("stores a waitlist entry from the hero and goes to /newbeta", async () => {
     const email = newEmail("hero");
