@@ -1,7 +1,7 @@
 /**
  * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, re-check verified
  * sites that are due, retry email, and on Sundays merge the search indexes. Every five minutes (`everyFiveMinutes`):
- * connects that expire, delivered links and audits that are due, and email.
+ * offers and connects that expire, delivered links and audits that are due, and email.
  */
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
@@ -11,7 +11,7 @@ import { deleteExpiredConfirmations } from "./email-confirmation.server";
 import { auditDueSites, dropOldAuditFacts } from "./audit.server";
 import { recheckDeliveredLinks } from "./delivered-links.server";
 import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
-import { expireConnectLots, expireOffersAndConnects } from "./offer-expiry.server";
+import { expireOffersAndConnects } from "./offer-expiry.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteExpiredDevices } from "./known-devices.server";
 import { deleteOldWindows } from "./rate-limit.server";
@@ -20,15 +20,15 @@ import { recheckVerifiedSites } from "./verification.server";
 import { mergeSearchIndexes } from "./search.server";
 
 /**
- * The five-minute cron: connects whose year is up, the delivered links whose daily check is due (spread over the
+ * The five-minute cron: offers unanswered for 14 days and connects whose year is up, the delivered links whose daily check is due (spread over the
  * day), the sites whose weekly audit is due (a few per run, spread over the week), then email that is due (retries,
  * what a request did not get to send, and what the checks just queued).
  */
 export async function everyFiveMinutes(context: AppContext) {
   try {
-    await expireConnectLots(context);
+    await expireOffersAndConnects(context);
   } catch (error) {
-    console.error("connects expiry", error);
+    console.error("offers and connects expiry", error);
   }
   try {
     await recheckDeliveredLinks(context);

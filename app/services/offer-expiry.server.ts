@@ -1,12 +1,14 @@
-/** The daily expiry: offers left unanswered return their hold, and connect lots past their date expire. */
+/** Expiry, every five minutes and in the daily job: offers left unanswered return their hold, and connect lots past their date expire. */
 import { and, eq, gt, inArray, lte, sql } from "drizzle-orm";
 import { connectLedger, connectLots, emailOutbox, offers, sites, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { outboxSelection } from "./email.server";
 
 /**
- * The daily job: pending offers unanswered after 14 days return their hold (NORES to the sender), then lots past
- * their date expire. Both are single statements over all rows, so a run that overlaps another does no harm.
+ * Pending offers unanswered after 14 days return their hold (NORES to the sender), then lots past their date expire.
+ * Every five minutes (through the status and answer-by index), so a lapsed offer neither holds its connects nor blocks
+ * a new proposal to the same post for up to a day. Both are single statements over all rows, so a run that overlaps
+ * another does no harm.
  */
 export async function expireOffersAndConnects(context: AppContext) {
   const { db } = context;
@@ -44,10 +46,10 @@ export async function expireOffersAndConnects(context: AppContext) {
 }
 
 /**
- * Connects whose year is up leave the balance, each lot with a ledger entry. Every five minutes (and in the daily job):
- * a lot past its date still counted in the balance, which a proposal's hold (which skips it) could not use.
+ * Connects whose year is up leave the balance, each lot with a ledger entry (with the offers above): a lot past its
+ * date still counted in the balance, which a proposal's hold (which skips it) could not use.
  */
-export async function expireConnectLots(context: AppContext) {
+async function expireConnectLots(context: AppContext) {
   const { db } = context;
   const now = context.now();
   const due = and(lte(connectLots.expiresAt, now), gt(connectLots.remaining, 0));
