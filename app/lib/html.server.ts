@@ -153,6 +153,28 @@ export function relOf(value: string | null): LinkRel {
   return "follow";
 }
 
+/** Directives of `X-Robots-Tag` that take a value after a colon, so are not a crawler's name. */
+const ROBOTS_DIRECTIVES_WITH_VALUES = new Set(["unavailable_after", "max-snippet", "max-image-preview", "max-video-preview"]);
+
+/**
+ * Whether robots directives (a `<meta name="robots">` or `googlebot` content, or an `X-Robots-Tag` header) tell search
+ * engines to follow none of the page's links: `nofollow` or `none`. Directives for another crawler by name
+ * (`otherbot: noindex, nofollow`) do not count.
+ */
+export function robotsFollowNothing(directives: string | null): boolean {
+  let forSearchEngines = true;
+  for (const part of (directives ?? "").toLowerCase().split(",")) {
+    let token = part.trim();
+    const named = /^([a-z0-9_-]+)\s*:\s*(.*)$/.exec(token);
+    if (named && !ROBOTS_DIRECTIVES_WITH_VALUES.has(named[1]!)) {
+      forSearchEngines = named[1] === "googlebot" || named[1] === "robots";
+      token = named[2]!.trim();
+    }
+    if (forSearchEngines && (token === "nofollow" || token === "none")) return true;
+  }
+  return false;
+}
+
 /**
  * Calls `handler` at the element's end tag and says true; says false for an element that has none (a self-closed
  * foreign element such as `<svg/>`, for which HTMLRewriter refuses an end-tag handler).
@@ -179,7 +201,15 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
   const hiding: { tag: string; closed: boolean }[] = [];
   const open = () => hiding.some((entry) => !entry.closed);
   let current: FoundLink | null = null;
+  // A page that tells search engines to follow none of its links makes every link on it a nofollow one.
+  let followNothing = robotsFollowNothing(page.headers.get("X-Robots-Tag"));
   const rewriter = new HTMLRewriter()
+    .on("meta[name][content]", {
+      element: (element) => {
+        const name = element.getAttribute("name")!.trim().toLowerCase();
+        if ((name === "robots" || name === "googlebot") && robotsFollowNothing(element.getAttribute("content"))) followNothing = true;
+      },
+    })
     .on("base[href]", {
       element: (element) => {
         if (baseSet) return;
@@ -224,7 +254,14 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
   if (!streamed.ok) return streamed;
   const failure = page.failure();
   if (failure && failure !== "too_large") return refused(failure, page.url);
-  return { ok: true, links: links.map((link) => ({ ...link, anchorText: link.anchorText.replace(/\s+/g, " ").trim().slice(0, 200) })) };
+  return {
+    ok: true,
+    links: links.map((link) => ({
+      ...link,
+      rel: followNothing && link.rel === "follow" ? "nofollow" : link.rel,
+      anchorText: link.anchorText.replace(/\s+/g, " ").trim().slice(0, 200),
+    })),
+  };
 }
 
 /**

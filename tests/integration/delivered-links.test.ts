@@ -81,10 +81,18 @@ describe("completing a side needs a page that links to the other party's site", 
     ["after a hidden paragraph left open", `<p style="display:none">x<p><a href="https://PARTNER/">x</a>`, { rel: "follow", hidden: 0 }],
     ["!important", `<span style="opacity: 0 !important"><a href="https://PARTNER/">x</a></span>`, { rel: "follow", hidden: 1 }],
     ["zero width that overflows", `<div style="width:0"><a href="https://PARTNER/">x</a></div>`, { rel: "follow", hidden: 0 }],
-  ])("a %s link is recorded as such", async (_name, markup, expected) => {
+    ["robots meta nofollow", `<meta name="robots" content="noindex, NoFollow"><a href="https://PARTNER/">x</a>`, { rel: "nofollow", hidden: 0 }],
+    ["googlebot meta none", `<meta name="googlebot" content="none"><a href="https://PARTNER/">x</a>`, { rel: "nofollow", hidden: 0 }],
+    ["another crawler's nofollow", `<meta name="otherbot" content="nofollow"><a href="https://PARTNER/">x</a>`, { rel: "follow", hidden: 0 }],
+    ["X-Robots-Tag nofollow", `<a href="https://PARTNER/">x</a>`, { rel: "nofollow", hidden: 0 }, "noindex, nofollow"],
+    ["X-Robots-Tag googlebot none", `<a href="https://PARTNER/">x</a>`, { rel: "nofollow", hidden: 0 }, "otherbot: noarchive, googlebot: none"],
+    ["X-Robots-Tag for another crawler", `<a href="https://PARTNER/">x</a>`, { rel: "follow", hidden: 0 }, "otherbot: noindex, nofollow"],
+    ["X-Robots-Tag with a dated directive", `<a href="https://PARTNER/">x</a>`, { rel: "follow", hidden: 0 }, "unavailable_after: 2030-01-01"],
+  ])("a %s link is recorded as such", async (_name, markup, expected, robotsHeader?: string) => {
     const trade = await tradeInProgress();
     const url = `https://${trade.a.url}/post`;
-    mockWeb({ [url]: html(`<html><body>${markup.replaceAll("PARTNER", trade.partner)}</body></html>`) });
+    const headers: Record<string, string> = robotsHeader ? { "X-Robots-Tag": robotsHeader } : {};
+    mockWeb({ [url]: html(`<html><body>${markup.replaceAll("PARTNER", trade.partner)}</body></html>`, { headers }) });
     expect((await trade.complete(url)).status).toBe(302);
     expect(await trade.check()).toMatchObject({ state: "found", ...expected });
   });
