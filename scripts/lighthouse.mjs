@@ -7,8 +7,9 @@
 // into the mid-tier phone it emulates, and a slower or faster host into a slower or faster phone.
 // Options (environment): LIGHTHOUSE_PAGES (comma-separated paths, default all), LIGHTHOUSE_NO_BUILD=1,
 // LIGHTHOUSE_CPU_SLOWDOWN (a number, e.g. 4 for Lighthouse's own constant; default: calibrated), LIGHTHOUSE_RUNS
-// (runs per page, default 3; the median counts).
-import { mkdtempSync, rmSync } from "node:fs";
+// (runs per page, default 3; the median counts), LIGHTHOUSE_REPORTS (a folder: each run's full report is written there as
+// JSON, to read what its scores came from).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import lighthouse from "lighthouse";
@@ -118,6 +119,11 @@ try {
       const { runtimeError } = result.lhr;
       if (runtimeError) console.log(`  ${path}: Lighthouse could not run it: ${runtimeError.code} ${runtimeError.message}`);
       runs.push(result.lhr);
+      if (process.env.LIGHTHOUSE_REPORTS) {
+        mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+        const name = `${path.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "") || "home"}-${run + 1}.json`;
+        writeFileSync(join(process.env.LIGHTHOUSE_REPORTS, name), JSON.stringify(result.lhr));
+      }
     }
     // A run Lighthouse could not complete is left out; the page fails if none completed. Performance is the median
     // run's; accessibility, best practices and SEO the lowest of the completed runs' (they should not vary at all).
