@@ -71,6 +71,8 @@ export const messages = {
 
   // Delivered links (docs/decisions/0015-trade-progress-and-delivery.md)
   linkNotFound: "We could not find a link to {site} on that page.",
+  /** One page, one delivery: a page that already delivered a link to this partner in another trade does not count again. */
+  pageAlreadyDelivered: "That page already delivered your link to {site} in another trade. Publish a new page for this one.",
   contentElsewhere: "The content page must be on your own site, {site}.",
   tooManyLinkChecks: "That is a lot of page checks in an hour. Please try again later.",
 

@@ -129,10 +129,13 @@ async function redirectsToHttps(typed: string, host: string, options: SafeFetchO
   return page.redirects.length > 0 && page.url.startsWith("https://") && isSameSite(page.url, host);
 }
 
-/** Delivered links to this site that the last check found live: the marketplace's own verified backlinks. */
+/**
+ * Delivered links to this site that the last check found live: the marketplace's own verified backlinks, one per page
+ * that carries them (a page that delivered several trades counts once).
+ */
 async function verifiedBacklinks(db: Database, siteId: string): Promise<number> {
   const row = await db
-    .select({ count: sql<number>`count(*)` })
+    .select({ count: sql<number>`count(DISTINCT ${offerEntries.contentUrl})` })
     .from(offerEntries)
     .innerJoin(offers, eq(offers.id, offerEntries.offerId))
     .where(

@@ -1,5 +1,5 @@
 /** Moving one's own side of an accepted trade: start, stop, complete (delivering the link, which is checked). */
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
 import { offerEntries } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { FoundLink } from "~/lib/html.server";
@@ -12,6 +12,28 @@ import { offerForParticipant } from "./offer-detail.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
 import { refreshReputationLater } from "./reputation.server";
 import { hostsOf } from "./trades-read.server";
+
+/**
+ * Whether this page already delivered the user's link to the same partner site in another trade: each trade is its
+ * own piece of content, so one page cannot complete several (nor count as several backlinks).
+ */
+async function deliveredBefore(context: AppContext, userId: string, offerId: string, contentUrl: string, partnerSiteId: string) {
+  const row = await context.db
+    .select({ offerId: offerEntries.offerId })
+    .from(offerEntries)
+    .where(
+      and(
+        eq(offerEntries.userId, userId),
+        eq(offerEntries.status, "completed"),
+        eq(offerEntries.contentUrl, contentUrl),
+        ne(offerEntries.offerId, offerId),
+        sql`EXISTS (SELECT 1 FROM offer_entries AS partner WHERE partner.offer_id = ${offerEntries.offerId} AND partner.site_id = ${partnerSiteId} AND partner.user_id != ${userId})`,
+      ),
+    )
+    .limit(1)
+    .get();
+  return row !== undefined;
+}
 
 /**
  * Moves one's own side of an accepted trade of one's own sites; completing needs the content url (`typedUrl`, as the
@@ -41,6 +63,9 @@ export async function moveTradeEntry(
   if (to === "completed" && contentUrl) {
     const targetHost = (found.role === "sender" ? hosts?.receiver : hosts?.sender) ?? "";
     const ownHost = (found.role === "sender" ? hosts?.sender : hosts?.receiver) ?? "";
+    if (await deliveredBefore(context, userId, offerId, contentUrl, found.other.siteId)) {
+      return { ok: false, status: 409, message: messages.pageAlreadyDelivered.replace("{site}", targetHost) };
+    }
     if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) return { ok: false, status: 429, message: messages.tooManyLinkChecks };
     const inspection = await inspectDeliveredLink(context, contentUrl, targetHost, ownHost);
     if (!inspection.ok) return { ok: false, status: 422, message: inspection.message };

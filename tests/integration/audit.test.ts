@@ -400,10 +400,12 @@ describe("backlinks and domain authority", () => {
   it("counts live links delivered to the site and asks Open PageRank when it is configured", async () => {
     const site = uniqueHost("audit");
     const user = await signUpAt(site);
-    // Two partners delivered links to this site: one is live, one was lost. This site's own delivery does not count.
+    // Two partners delivered links to this site: one is live, one was lost. This site's own delivery does not count,
+    // nor does the live page a second time for another trade (one page, one backlink).
     const partner = await signUpAt(uniqueHost("partner"));
     const other = await signUpAt(uniqueHost("partner"));
     for (const [from, status] of [
+      [partner, "live"],
       [partner, "live"],
       [other, "lost"],
     ] as const) {

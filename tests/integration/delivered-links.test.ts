@@ -1,5 +1,6 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import worker from "~/worker";
+import { messages } from "~/domain/messages";
 import { describe, expect, it } from "vitest";
 import { act, listSite, move, propose, read, get, trader, uniqueHost } from "./helpers";
 import { html, mockWeb, redirectTo } from "./web-mock";
@@ -23,7 +24,7 @@ async function tradeInProgress() {
     env.DB.prepare("SELECT state, rel, anchor_text, href, hidden, target_host FROM link_checks WHERE offer_id = ? ORDER BY checked_at DESC")
       .bind(offer.id)
       .first();
-  return { a, b, partner, offerId: offer.id, complete, entry, check };
+  return { a, b, partner, listingId, offerId: offer.id, complete, entry, check };
 }
 
 describe("completing a side needs a page that links to the other party's site", () => {
@@ -50,6 +51,30 @@ describe("completing a side needs a page that links to the other party's site", 
       const page = await read(await get(`/mysite/offers?offer=${trade.offerId}`, { cookie: party.cookie }));
       expect(page).toContain(`Link to ${trade.partner}: followed (“the seed people”)`);
     }
+  });
+
+  it("one page delivers one trade with a partner: a second trade with the same partner needs a page of its own", async () => {
+    const trade = await tradeInProgress();
+    const url = `https://${trade.a.url}/guide`;
+    const other = `https://${trade.a.url}/another-guide`;
+    const linking = html(`<p>Thanks to <a href="https://${trade.partner}/">the seed people</a>.</p>`);
+    mockWeb({ [url]: linking, [other]: linking });
+    expect((await trade.complete(url)).status).toBe(302);
+
+    expect((await propose(trade.a.cookie, trade.listingId)).status).toBe(302);
+    const second = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ? AND status = 'pending'")
+      .bind(trade.listingId)
+      .first<{ id: string }>())!;
+    expect((await act(trade.b.cookie, second.id, [["intent", "accept"]])).status).toBe(302);
+    expect((await move(trade.a.cookie, second.id, "in_progress")).status).toBe(302);
+    const again = await move(trade.a.cookie, second.id, "completed", url);
+    expect(again.status).toBe(409);
+    expect(await read(again)).toContain(messages.pageAlreadyDelivered.replace("{site}", trade.partner));
+    const secondEntry = () =>
+      env.DB.prepare("SELECT status, content_url FROM offer_entries WHERE offer_id = ? AND user_id = ?").bind(second.id, trade.a.userId).first();
+    expect(await secondEntry()).toEqual({ status: "in_progress", content_url: null });
+    expect((await move(trade.a.cookie, second.id, "completed", other)).status).toBe(302);
+    expect(await secondEntry()).toEqual({ status: "completed", content_url: other });
   });
 
   it("a page without the link cannot complete, says so, and can be fixed and tried again", async () => {
