@@ -265,7 +265,8 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
 }
 
 /**
- * Streams a whole page (up to the size cap) through HTMLRewriter and gathers the on-page facts: the first title
+ * Streams a whole page (up to the size cap and the deadline: what was read by then counts) through HTMLRewriter and
+ * gathers the on-page facts: the first title
  * outside `<svg>`, the meta description and viewport, the `<html lang>`, the h1 headings, the images with an alt
  * attribute (an empty alt marks a decorative image, which is right) and a canonical link. What sits inside
  * `<template>` or `<noscript>` is not on the page a search engine reads, and is left out.
@@ -335,7 +336,9 @@ export async function scanOnPage(page: FetchedPage): Promise<{ ok: true; facts: 
   const streamed = await streamThrough(measured, rewriter, () => false);
   if (!streamed.ok) return streamed;
   const failure = page.failure();
-  if (failure && failure !== "too_large") return refused(failure, page.url);
+  // A page cut off by the size cap or by the deadline is scored on what was read, as a search engine would: a home
+  // page that trickled its body past the deadline got no score at all, and kept its placeholder for good.
+  if (failure && failure !== "too_large" && failure !== "timeout") return refused(failure, page.url);
   const text = (title as string | null)?.replace(/\s+/g, " ").trim();
   facts.title = text ? text.slice(0, 200) : null;
   return { ok: true, facts, bytes };
