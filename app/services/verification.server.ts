@@ -57,9 +57,11 @@ export async function findVerificationTag(
 ): Promise<TagCheck> {
   const page = await fetchHomePage(site.url, options);
   if (!page.ok) return { found: false, reason: page.reason, message: page.message, url: page.url };
-  if (!isSameSite(page.url, site.host)) {
+  // Every hop stays on the site (decision 9), not only the last: a chain through another site and back is refused.
+  const elsewhere = [...page.redirects, page.url].find((address) => !isSameSite(address, site.host));
+  if (elsewhere) {
     await page.cancel();
-    return { found: false, reason: "elsewhere", message: messages.redirectedElsewhere, url: page.url };
+    return { found: false, reason: "elsewhere", message: messages.redirectedElsewhere, url: elsewhere };
   }
   if (page.status < 200 || page.status > 299) {
     await page.cancel();

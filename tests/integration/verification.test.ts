@@ -211,6 +211,18 @@ describe("the Verify Site page", () => {
     });
     await check(elsewhere.cookie);
     expect(await siteOf(elsewhere.userId)).toMatchObject({ verified: 0, verification_error: messages.redirectedElsewhere });
+
+    // Through another site and back: every hop must stay on the site, not only the last.
+    const roundTrip = await signUp();
+    const roundToken = (await siteOf(roundTrip.userId)).verification_token;
+    vi.restoreAllMocks();
+    mockWeb({
+      [`https://${roundTrip.url}/`]: redirectTo(`https://hop-around.com/?to=${roundTrip.url}`),
+      [`https://hop-around.com/?to=${roundTrip.url}`]: redirectTo(`https://${roundTrip.url}/home`),
+      [`https://${roundTrip.url}/home`]: homeWith(tagOf(roundToken)),
+    });
+    await check(roundTrip.cookie);
+    expect(await siteOf(roundTrip.userId)).toMatchObject({ verified: 0, verification_error: messages.redirectedElsewhere });
   });
 
   it("tries http when the https certificate or connection fails at Cloudflare's edge (52x)", async () => {
