@@ -1,3 +1,4 @@
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { createAccount, logIn, modes, openPage, sharedChromium, sql, unexpected } from "./browser";
 
@@ -19,6 +20,20 @@ function offerBetween(a: { host: string }, b: { host: string }): string {
        ('${offerId}', ${user(b.host)}, ${site(b.host)}, 'receiver', 'feature', '["logo"]', ${now});`,
   );
   return offerId;
+}
+
+/** A's browser (JavaScript on) on the conversation with B, opened from A's offer to B; `prepare` runs before signing in. */
+async function chatOpenedByA(prefix: string, { prepare, timezoneId }: { prepare?: (page: Page) => Promise<void>; timezoneId?: string } = {}) {
+  const a = await createAccount(`${prefix}-a`);
+  const b = await createAccount(`${prefix}-b`);
+  const offerId = offerBetween(a, b);
+  const aSide = await openPage(chromium(), true, 1280, timezoneId);
+  await prepare?.(aSide.page);
+  await logIn(aSide.page, a.email);
+  await aSide.page.goto(`/mysite/offers?offer=${offerId}`);
+  await aSide.page.getByRole("button", { name: `Message ${b.host}` }).click();
+  await aSide.page.waitForURL("**/mysite/messages?chatId=*");
+  return { a, b, aSide };
 }
 
 describe.each(modes)("a conversation between two site owners $name", ({ js }) => {
@@ -82,14 +97,7 @@ describe.each(modes)("a conversation between two site owners $name", ({ js }) =>
 
 describe("a live conversation that loses its connection", () => {
   it("shows that it is connecting, then catches up with what it missed", async () => {
-    const a = await createAccount("drop-a");
-    const b = await createAccount("drop-b");
-    const offerId = offerBetween(a, b);
-    const aSide = await openPage(chromium(), true);
-    await logIn(aSide.page, a.email);
-    await aSide.page.goto(`/mysite/offers?offer=${offerId}`);
-    await aSide.page.getByRole("button", { name: `Message ${b.host}` }).click();
-    await aSide.page.waitForURL("**/mysite/messages?chatId=*");
+    const { b, aSide } = await chatOpenedByA("drop");
     const chatPath = new URL(aSide.page.url()).pathname + new URL(aSide.page.url()).search;
 
     const bSide = await openPage(chromium(), true);
@@ -127,14 +135,7 @@ describe("a live conversation that loses its connection", () => {
 
 describe("a conversation left open", () => {
   it("says the visitor was signed out when its session ended while the socket was away, instead of connecting for good", async () => {
-    const a = await createAccount("asleep-a");
-    const b = await createAccount("asleep-b");
-    const offerId = offerBetween(a, b);
-    const aSide = await openPage(chromium(), true);
-    await logIn(aSide.page, a.email);
-    await aSide.page.goto(`/mysite/offers?offer=${offerId}`);
-    await aSide.page.getByRole("button", { name: `Message ${b.host}` }).click();
-    await aSide.page.waitForURL("**/mysite/messages?chatId=*");
+    const { a, aSide } = await chatOpenedByA("asleep");
     await expect.poll(() => aSide.page.getByRole("status").filter({ hasText: "Connecting" }).count()).toBe(0);
 
     // The laptop sleeps; meanwhile its session ends (run out, or ended without the room hearing of it).
@@ -151,16 +152,8 @@ describe("a conversation left open", () => {
   });
 
   it("shows yesterday's messages by date once the viewer's day has changed", async () => {
-    const a = await createAccount("midnight-a");
-    const b = await createAccount("midnight-b");
-    const offerId = offerBetween(a, b);
-    const aSide = await openPage(chromium(), true, 1280, "UTC");
     // The page's clock is the test's: it can pass midnight without waiting for it.
-    await aSide.page.clock.install({ time: Date.now() });
-    await logIn(aSide.page, a.email);
-    await aSide.page.goto(`/mysite/offers?offer=${offerId}`);
-    await aSide.page.getByRole("button", { name: `Message ${b.host}` }).click();
-    await aSide.page.waitForURL("**/mysite/messages?chatId=*");
+    const { b, aSide } = await chatOpenedByA("midnight", { prepare: (page) => page.clock.install({ time: Date.now() }), timezoneId: "UTC" });
     await aSide.page.fill("#chat-text", "Sent before midnight");
     await aSide.page.press("#chat-text", "Enter");
     const sent = aSide.page.locator(".chat-message.mine:not(.pending)", { hasText: "Sent before midnight" });
