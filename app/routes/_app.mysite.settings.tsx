@@ -1,27 +1,30 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { AccountSecurity, SiteSettingsForm } from "~/components/site-settings-forms";
 import { changePasswordSchema, siteSettingsSchema } from "~/domain/validation";
 import { chosenValues, firstError, parseForm, readFormData, typedValues } from "~/lib/forms.server";
 import { changePassword, signOutOtherSessions } from "~/services/account-security.server";
 import { notificationEmailsOf, setNotificationEmails } from "~/services/email-preferences.server";
 import { requireAuth } from "~/services/auth.server";
-import { loadSignedInShell, loadSiteOfForm } from "~/services/layout.server";
+import { loadActiveSite, loadSiteOfForm } from "~/services/layout.server";
 import { getListingOf, updateSiteSettings } from "~/services/sites.server";
 import { allow, RATE_LIMITS } from "~/services/rate-limit.server";
 import { messages } from "~/domain/messages";
-import type { MySiteData } from "./_app.mysite";
 
 export const meta: MetaFunction = () => [{ title: "Site Settings - Backlink Market" }];
 
+/**
+ * The active site's settings and its listing, read together: the form shows and saves one site. (The owner's-area
+ * layout keeps its data while the user moves between its pages, so a site switched in another tab meanwhile would
+ * have put one site's settings beside the other's listing.)
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
-  const shell = await loadSignedInShell(context, auth);
-  const [listing, notificationEmails] = await Promise.all([
-    shell.activeSite ? getListingOf(context.db, shell.activeSite.id) : null,
-    notificationEmailsOf(context.db, auth.user.id),
-  ]);
-  return { listing: listing ?? null, notificationEmails };
+  const site = await loadActiveSite(context, auth);
+  if (!site) throw redirect("/sites/new");
+  const [listing, notificationEmails] = await Promise.all([getListingOf(context.db, site.id), notificationEmailsOf(context.db, auth.user.id)]);
+  const { id, host, description, contentTypes, materials, tags } = site;
+  return { site: { id, host, description, contentTypes, materials, tags }, listing: listing ?? null, notificationEmails };
 }
 
 /** The site's settings as they were sent, for a refused save to show them again (without JavaScript the page is rendered from them). */
@@ -76,8 +79,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
 }
 
 export default function SiteSettings() {
-  const { site } = useRouteLoaderData("routes/_app.mysite") as MySiteData;
-  const { listing, notificationEmails } = useLoaderData<typeof loader>();
+  const { site, listing, notificationEmails } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <div className="stack-lg">

@@ -41,10 +41,14 @@ export async function loadActiveSite(context: AppContext, auth: CurrentAuth) {
  * id is no site (null). A form without `siteId` acts on the active site.
  */
 export async function loadSiteOfForm(context: AppContext, auth: CurrentAuth, formData: FormData): Promise<OwnedSite | null> {
-  const { activeRow, rows } = await loadSites(context, auth);
+  const sites = await loadSites(context, auth);
   const shown = formData.get("siteId");
-  if (typeof shown !== "string" || shown === "" || shown === activeRow?.id) return activeRow;
-  const site = rows.find((row) => row.id === shown) ?? null;
-  if (site) await setActiveSite(context.db, auth.session.id, auth.user.id, site.id);
+  if (typeof shown !== "string" || shown === "" || shown === sites.activeRow?.id) return sites.activeRow;
+  const site = sites.rows.find((row) => row.id === shown) ?? null;
+  if (site) {
+    await setActiveSite(context.db, auth.session.id, auth.user.id, site.id);
+    // A page rendered by this same request (a refused form without JavaScript) shows the site now active.
+    context.memo.set("sites", Promise.resolve({ ...sites, activeRow: site }));
+  }
   return site;
 }
