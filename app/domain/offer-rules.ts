@@ -80,12 +80,30 @@ export const ENTRY_ACTION_LABELS: Record<EntryStatus, string> = {
  * The page a trade's content is on, as the owner typed it: an http(s) address, or one without its scheme (read as
  * https, as the site field reads "yoursite.com"); null when it is not one.
  */
+/** The addresses a content url (from `contentUrlOf`) may be typed as for the same page: either scheme, www. or not. */
+export function samePageAddresses(contentUrl: string): string[] {
+  const url = new URL(contentUrl);
+  const bare = url.hostname.replace(/^www\./, "");
+  const addresses: string[] = [];
+  for (const protocol of ["https:", "http:"]) {
+    for (const hostname of [bare, `www.${bare}`]) {
+      const variant = new URL(url.href);
+      variant.protocol = protocol;
+      variant.hostname = hostname;
+      addresses.push(variant.href);
+    }
+  }
+  return addresses;
+}
+
 export function contentUrlOf(value: string): string | null {
   const trimmed = value.trim();
   if (trimmed.length === 0 || trimmed.length > 2048) return null;
   try {
     const url = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
     const web = url.protocol === "https:" || url.protocol === "http:";
+    // A fragment names a place in the page, never another page: it is left out.
+    url.hash = "";
     // No user name or password in it: the address is shown to the other party and fetched by the link checks.
     return web && url.hostname.includes(".") && !url.username && !url.password ? url.href : null;
   } catch {

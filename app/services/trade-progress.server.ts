@@ -4,7 +4,7 @@ import { offerEntries } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { FoundLink } from "~/lib/html.server";
 import { messages } from "~/domain/messages";
-import { canMoveEntry, contentUrlOf, entryStatesBefore, type EntryStatus } from "~/domain/offer-rules";
+import { canMoveEntry, contentUrlOf, entryStatesBefore, samePageAddresses, type EntryStatus } from "~/domain/offer-rules";
 import { inspectDeliveredLink, LINK_WATCH_MS, nextLinkCheck, recordLinkCheck, statusOfLink } from "./delivered-links.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { offerEmail, savedOrNull, type Outcome } from "./offer-changes.server";
@@ -25,7 +25,7 @@ async function deliveredBefore(context: AppContext, userId: string, offerId: str
       and(
         eq(offerEntries.userId, userId),
         eq(offerEntries.status, "completed"),
-        eq(offerEntries.contentUrl, contentUrl),
+        inArray(offerEntries.contentUrl, samePageAddresses(contentUrl)),
         ne(offerEntries.offerId, offerId),
         sql`EXISTS (SELECT 1 FROM offer_entries AS partner WHERE partner.offer_id = ${offerEntries.offerId} AND partner.site_id = ${partnerSiteId} AND partner.user_id != ${userId})`,
       ),

@@ -3,6 +3,7 @@ import {
   canActOnOffer,
   canMoveEntry,
   contentUrlOf,
+  samePageAddresses,
   entryStatesBefore,
   offerStatusCode,
   type EntryStatus,
@@ -81,7 +82,13 @@ describe("content url", () => {
     ["http://blog.example.co.uk/a?b=c", "http://blog.example.co.uk/a?b=c"],
     ["  example.com/post ", "https://example.com/post"],
     ["www.example.com:8080/post", "https://www.example.com:8080/post"],
+    ["https://example.com/post#comments", "https://example.com/post"],
   ])("reads %j as %s", (typed, url) => expect(contentUrlOf(typed)).toBe(url));
+  it("names the addresses of the same page: either scheme, with www. or without", () => {
+    expect(samePageAddresses("https://www.example.com/post?p=2").sort()).toEqual(
+      ["http://example.com/post?p=2", "http://www.example.com/post?p=2", "https://example.com/post?p=2", "https://www.example.com/post?p=2"].sort(),
+    );
+  });
   it.each([
     "",
     "   ",
