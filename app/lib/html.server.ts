@@ -286,6 +286,7 @@ export async function scanOnPage(page: FetchedPage): Promise<{ ok: true; facts: 
   let skipped = 0; // inside <svg>, <template> or <noscript>
   let title: string | null = null;
   let inTitle = false;
+  let bodyReached = false;
   const counted = new TransformStream<Uint8Array, Uint8Array>({
     transform(chunk, controller) {
       bytes += chunk.byteLength;
@@ -324,6 +325,7 @@ export async function scanOnPage(page: FetchedPage): Promise<{ ok: true; facts: 
         if (skipped === 0 && rel.includes("canonical") && element.getAttribute("href")?.trim()) facts.canonical = true;
       },
     })
+    .on("body", { element: () => void (bodyReached = true) })
     .on("h1", { element: () => void (skipped === 0 && (facts.h1Count += 1)) })
     .on("img", {
       element: (element) => {
@@ -336,9 +338,11 @@ export async function scanOnPage(page: FetchedPage): Promise<{ ok: true; facts: 
   const streamed = await streamThrough(measured, rewriter, () => false);
   if (!streamed.ok) return streamed;
   const failure = page.failure();
-  // A page cut off by the size cap or by the deadline is scored on what was read, as a search engine would: a home
-  // page that trickled its body past the deadline got no score at all, and kept its placeholder for good.
-  if (failure && failure !== "too_large" && failure !== "timeout") return refused(failure, page.url);
+  // A page cut off by the size cap, or by the deadline once its whole head was read, is scored on what was read, as a
+  // search engine would: a home page that trickled its body past the deadline got no score at all, and kept its
+  // placeholder for good. One cut off before its body began has not shown enough to be scored.
+  const partial = failure === "too_large" || (failure === "timeout" && bodyReached);
+  if (failure && !partial) return refused(failure, page.url);
   const text = (title as string | null)?.replace(/\s+/g, " ").trim();
   facts.title = text ? text.slice(0, 200) : null;
   return { ok: true, facts, bytes };

@@ -39,6 +39,8 @@ import { viewerShapes, type Viewer } from "./viewer.server";
 
 /** One audit's fetches share this deadline, well inside what a Worker gives `waitUntil` and a cron run. */
 export const AUDIT_MS = 20_000;
+/** The least time left for robots.txt, the sitemap and the https redirect after the home page. */
+const AUDIT_FILES_MIN_MS = 5_000;
 /** robots.txt is read up to this; the sitemap only far enough to see what it is. */
 const ROBOTS_MAX_BYTES = 512 * 1024;
 const SITEMAP_START_BYTES = 4096;
@@ -169,6 +171,8 @@ async function inspectSite(context: AppContext, site: AuditedSite, progress: (st
   const scanned = await scanOnPage(page);
   if (!scanned.ok) return { ok: false, error: scanned.message };
   const loadMs = Date.now() - started;
+  // The site's other files get a few seconds of their own even after a home page that used up the deadline.
+  options.deadline = Math.max(options.deadline ?? 0, Date.now() + AUDIT_FILES_MIN_MS);
   const https = page.url.startsWith("https://");
   // Independent of each other: started together, awaited when needed.
   const rank = lookUpRank(env, site.host);

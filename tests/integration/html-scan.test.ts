@@ -26,7 +26,8 @@ describe("the audit's read of a home page", () => {
     }
   });
 
-  it("refuses a page whose connection failed", async () => {
+  it("refuses a page whose connection failed, or that ran out of time before its body began", async () => {
     expect(await scanOnPage(cutOff(HEAD, "unreachable"))).toMatchObject({ ok: false });
+    expect(await scanOnPage(cutOff(`<html lang="en"><head><title>Slow Seeds</title>`, "timeout"))).toMatchObject({ ok: false });
   });
 });
