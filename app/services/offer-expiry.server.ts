@@ -15,33 +15,38 @@ export async function expireOffersAndConnects(context: AppContext) {
   const now = context.now();
   const lapsed = and(eq(offers.status, "pending"), lte(offers.answerBy, now));
   const link = new URL("/mysite/offers?offer=", context.env.APP_URL).toString();
-  // Set-based: two statements in one atomic batch for any number of offers (the holds return in triggers).
-  const [, expired] = await db.batch([
-    db
-      .insert(emailOutbox)
-      .select(
-        db
-          .select(
-            outboxSelection(
-              {
-                subject: sql`'Your offer got no answer'`,
-                textBody: sql`${sites.host} || ' did not answer your offer in 14 days. The ' || ${offers.connects} || ' connects it held are back in your balance.' || char(10) || char(10) || 'See it here: ' || ${link} || ${offers.id}`,
-                kind: sql`'offer'`,
-                dedupeKey: sql`'offer:' || ${offers.id} || ':expired'`,
-              },
-              now,
-            ),
-          )
-          .from(offers)
-          .innerJoin(users, eq(users.id, offers.senderUserId))
-          .innerJoin(sites, eq(sites.id, offers.receiverSiteId))
-          // A notification: only to those who want them (the hold returns either way).
-          .where(and(lapsed, eq(users.notificationEmails, true))),
-      )
-      .onConflictDoNothing(),
-    db.update(offers).set({ status: "expired", expiredAt: now, updatedAt: now }).where(lapsed).returning({ id: offers.id }),
-  ]);
-  await expireConnectLots(context);
+  // Set-based: two statements in one atomic batch for any number of offers (the holds return in triggers). The lots
+  // expire even if this batch fails.
+  let expired: { id: string }[];
+  try {
+    [, expired] = await db.batch([
+      db
+        .insert(emailOutbox)
+        .select(
+          db
+            .select(
+              outboxSelection(
+                {
+                  subject: sql`'Your offer got no answer'`,
+                  textBody: sql`${sites.host} || ' did not answer your offer in 14 days. The ' || ${offers.connects} || ' connects it held are back in your balance.' || char(10) || char(10) || 'See it here: ' || ${link} || ${offers.id}`,
+                  kind: sql`'offer'`,
+                  dedupeKey: sql`'offer:' || ${offers.id} || ':expired'`,
+                },
+                now,
+              ),
+            )
+            .from(offers)
+            .innerJoin(users, eq(users.id, offers.senderUserId))
+            .innerJoin(sites, eq(sites.id, offers.receiverSiteId))
+            // A notification: only to those who want them (the hold returns either way).
+            .where(and(lapsed, eq(users.notificationEmails, true))),
+        )
+        .onConflictDoNothing(),
+      db.update(offers).set({ status: "expired", expiredAt: now, updatedAt: now }).where(lapsed).returning({ id: offers.id }),
+    ]);
+  } finally {
+    await expireConnectLots(context);
+  }
   return { expiredOffers: expired.length };
 }
 
