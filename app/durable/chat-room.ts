@@ -110,6 +110,8 @@ export class ChatRoom extends DurableObject<Env> {
   /** The mirror to D1 in flight, and whether another is wanted after it (mirrors are coalesced). */
   private mirroring: Promise<void> | null = null;
   private mirrorAgain = false;
+  /** The newest message each participant's read mark in D1 was moved to while this object has been awake. */
+  private readonly markedRead = new Map<string, number>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -365,7 +367,9 @@ export class ChatRoom extends DurableObject<Env> {
     this.sql.exec("UPDATE notifications SET from_id = NULL WHERE user_id = ?", userId);
     const room = this.room();
     const latestId = this.latestId();
-    if (!room || latestId === 0) return;
+    // A mark already there is not written again: a socket sending "sync" over and over costs D1 nothing.
+    if (!room || latestId === 0 || (this.markedRead.get(userId) ?? 0) >= latestId) return;
+    this.markedRead.set(userId, latestId);
     markReadUpTo(database(this.env.DB), room.chatId, userId, latestId).catch((error) => console.error("chat read mark", error));
   }
 
