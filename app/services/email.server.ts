@@ -200,14 +200,17 @@ export async function deliverOutbox(
   return sent;
 }
 
-/** The daily job: bodies with secrets that outlived their secret are emptied, delivered or not. */
+/**
+ * The daily job: bodies with secrets that outlived their secret are emptied, delivered or not; one still waiting to
+ * be sent is cancelled (its link no longer works, and the emptied body is no email to send).
+ */
 export async function purgeExpiredSecrets(db: Database, now: number): Promise<void> {
   const expired = Object.entries(SECRET_LIFETIMES_MS).map(([kind, lifetime]) =>
     and(eq(emailOutbox.kind, kind), lt(emailOutbox.createdAt, now - lifetime)),
   );
   await db
     .update(emailOutbox)
-    .set({ textBody: SECRET_BODY_REMOVED })
+    .set({ textBody: SECRET_BODY_REMOVED, status: sql`CASE WHEN ${emailOutbox.status} = 'pending' THEN 'cancelled' ELSE ${emailOutbox.status} END` })
     .where(and(or(...expired), ne(emailOutbox.textBody, SECRET_BODY_REMOVED)));
 }
 
