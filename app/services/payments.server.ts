@@ -291,7 +291,11 @@ async function revoke(
           FROM payment_events c2 WHERE c2.id = ${purchase.id} AND true)
       ) AS n
       WHERE c.id = ${purchase.id}
-      ON CONFLICT DO NOTHING`,
+      ON CONFLICT (id) DO UPDATE SET type = excluded.type, outcome = 'revoked', note = NULL,
+        payment_intent_id = excluded.payment_intent_id, user_id = excluded.user_id, lot_id = excluded.lot_id,
+        connects = excluded.connects, connects_owed = excluded.connects_owed, claim = excluded.claim, processed_at = excluded.processed_at
+        -- A refund recorded as left (its purchase not credited yet) and sent again once it is, is taken over.
+        WHERE payment_events.outcome = 'ignored'`,
     // Which lots give what: the ones that expire first, first (computed once, then applied).
     sql`INSERT INTO payment_takebacks (event_id, lot_id, amount)
       SELECT ${event.id}, id, portion FROM (

@@ -254,6 +254,16 @@ describe("events the webhook refuses or leaves", () => {
         note: "no credited purchase for this payment",
       });
     }
+
+    // The checkout is credited later (sent again once its price is configured, say); the refund sent again then
+    // takes back what it refunded.
+    const user = await trader();
+    vi.spyOn(console, "warn").mockImplementation(() => undefined);
+    expect((await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, paymentIntent }))).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(50);
+    expect((await deliver(refund)).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(20);
+    expect(await env.DB.prepare("SELECT outcome FROM payment_events WHERE id = ?").bind(refund.id).first()).toEqual({ outcome: "revoked" });
   });
 
   it("the webhook is exempt from the cross-site check (Stripe is another site) but still needs its signature", async () => {
