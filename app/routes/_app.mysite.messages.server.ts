@@ -68,7 +68,13 @@ export async function postToMessages(request: Request, context: AppContext) {
     const returnTo = safeRedirectPath(input.returnTo, MESSAGES_PATH);
     let origin;
     if (input.offer) origin = { offerId: input.offer };
-    else if (input.listing) origin = { listingId: input.listing, ownSiteId: (await loadActiveSite(context, auth))?.id ?? null };
+    else if (input.listing) {
+      // A message to a post's owner out of the blue goes from a verified site only: anyone may add any host (a famous
+      // brand's) unverified, and the conversation and its emails name the sender by that host.
+      const own = await loadActiveSite(context, auth);
+      if (own && !own.verified) throw redirect(withNotice(returnTo, "chat-verify"));
+      origin = { listingId: input.listing, ownSiteId: own?.id ?? null };
+    }
     const opened = origin ? await openConversation(context, auth.user.id, origin) : ({ ok: false, reason: "not-found" } as const);
     if (!opened.ok) throw redirect(withNotice(returnTo, opened.reason === "limited" ? "chat-limited" : "chat-failed"));
     throw redirect(`${MESSAGES_PATH}?chatId=${encodeURIComponent(opened.chatId)}`);

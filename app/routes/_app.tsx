@@ -37,6 +37,7 @@ const NOTICES: Record<string, string> = {
   "test-purchase": messages.testPurchaseDone,
   "email-preferences-saved": "Email settings saved",
   "chat-limited": messages.tooManyChatOpens,
+  "chat-verify": messages.verifyBanner,
 };
 
 export default function SignedInLayout() {

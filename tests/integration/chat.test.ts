@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatRoom } from "~/durable/chat-room";
 import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS, SOCKET_SILENCE_MS } from "~/durable/chat-room";
 import { SOCKET_TRUST_MS, type ClientEvent, type ServerEvent } from "~/domain/chat";
+import { messages } from "~/domain/messages";
 import { act, BASE, get, listSite, newAddress, PASSWORD, post, propose, read, sessionCookieOf, signUp, trader, uniqueHost } from "./helpers";
 
 const MESSAGES_PAGE = "/mysite/messages";
@@ -123,6 +124,20 @@ describe("opening a conversation", () => {
     const page = await read(await get(`${MESSAGES_PAGE}?chatId=${first}`, { cookie: a.cookie }));
     expect(page).toContain(bHost);
     expect(page).toContain("No messages yet. Say hello to");
+  });
+
+  it("from a listing, only from a verified site: an unverified one (any host) is sent to verify first", async () => {
+    const stranger = await signUp(undefined, uniqueHost("famous-brand"));
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("listed") });
+    // From the market (its panel, open, would say so anyway): the notice says why nothing opened.
+    const location = await openChat(stranger.cookie, { listing: listingId, returnTo: "/market" });
+    expect(location).toBe("/market?notice=chat-verify");
+    expect(await read(await get(location, { cookie: stranger.cookie }))).toContain(messages.verifyBanner);
+    const chats = await env.DB.prepare("SELECT count(*) AS n FROM chats WHERE user_a_id = ? OR user_b_id = ?")
+      .bind(stranger.userId, stranger.userId)
+      .first();
+    expect(chats).toEqual({ n: 0 });
   });
 
   it("the offer, the trade, the profile and the market panel each carry the form that opens it", async () => {
