@@ -49,17 +49,18 @@ function useOfferAction() {
 function useSavedAnnounced(state: "idle" | "submitting" | "loading", error: string | undefined, detail: OfferDetail) {
   const title = useRef<HTMLHeadingElement>(null);
   const [announcement, setAnnouncement] = useState("");
-  const [sent, setSent] = useState(false);
-  if (state === "submitting" && !sent) setSent(true);
+  // Whether a post went out since the last idle state: nothing to render, so a ref.
+  const sent = useRef(false);
   useEffect(() => {
-    if (!sent || state !== "idle") return;
-    setSent(false);
+    if (state === "submitting") sent.current = true;
+    if (!sent.current || state !== "idle") return;
+    sent.current = false;
     if (error) return;
     const side = detail.status === "accepted" ? ` Your side: ${STATUS_LABELS[ENTRY_STATUS_CODES[detail.own.status]]}.` : "";
     setAnnouncement(`Saved. Offer: ${STATUS_LABELS[detail.code]}.${side}`);
     const focused = document.activeElement;
     if (!focused || focused === document.body || !focused.isConnected) title.current?.focus({ preventScroll: true });
-  }, [sent, state, error, detail.code, detail.status, detail.own.status]);
+  }, [state, error, detail.code, detail.status, detail.own.status]);
   return { title, announcement };
 }
 

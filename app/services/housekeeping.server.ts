@@ -11,7 +11,7 @@ import { deleteExpiredConfirmations } from "./email-confirmation.server";
 import { auditDueSites, dropOldAuditFacts } from "./audit.server";
 import { recheckDeliveredLinks } from "./delivered-links.server";
 import { deliverOutbox, purgeExpiredSecrets } from "./email.server";
-import { expireOffersAndConnects } from "./offer-expiry.server";
+import { expireConnectLots, expireLapsedOffers } from "./offer-expiry.server";
 import { deleteExpiredResetTokens } from "./password-reset.server";
 import { deleteExpiredDevices } from "./known-devices.server";
 import { deleteOldWindows } from "./rate-limit.server";
@@ -26,9 +26,14 @@ import { mergeSearchIndexes } from "./search.server";
  */
 export async function everyFiveMinutes(context: AppContext) {
   try {
-    await expireOffersAndConnects(context);
+    await expireLapsedOffers(context);
   } catch (error) {
-    console.error("offers and connects expiry", error);
+    console.error("offers expiry", error);
+  }
+  try {
+    await expireConnectLots(context);
+  } catch (error) {
+    console.error("connects expiry", error);
   }
   try {
     await recheckDeliveredLinks(context);
@@ -48,7 +53,8 @@ export async function runHousekeeping(context: AppContext) {
   const now = context.now();
   // Email first: the site re-checks below can take minutes.
   await deliverOutbox(db, env, now);
-  await expireOffersAndConnects(context);
+  await expireLapsedOffers(context);
+  await expireConnectLots(context);
   await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)));
   await deleteExpiredResetTokens({ db }, now);
   await deleteExpiredConfirmations(db, now);

@@ -5,56 +5,49 @@ import type { AppContext } from "~/lib/context";
 import { outboxSelection } from "./email.server";
 
 /**
- * Pending offers unanswered after 14 days return their hold (NORES to the sender), then lots past their date expire.
- * Every five minutes (through the status and answer-by index), so a lapsed offer neither holds its connects nor blocks
- * a new proposal to the same post for up to a day. Both are single statements over all rows, so a run that overlaps
- * another does no harm.
+ * Pending offers unanswered after 14 days return their hold (NORES to the sender). Every five minutes (through the
+ * status and answer-by index), so a lapsed offer neither holds its connects nor blocks a new proposal to the same post
+ * for up to a day. Single statements over all rows, so a run that overlaps another does no harm.
  */
-export async function expireOffersAndConnects(context: AppContext) {
+export async function expireLapsedOffers(context: AppContext) {
   const { db } = context;
   const now = context.now();
   const lapsed = and(eq(offers.status, "pending"), lte(offers.answerBy, now));
   const link = new URL("/mysite/offers?offer=", context.env.APP_URL).toString();
-  // Set-based: two statements in one atomic batch for any number of offers (the holds return in triggers). The lots
-  // expire even if this batch fails.
-  let expired: { id: string }[];
-  try {
-    [, expired] = await db.batch([
-      db
-        .insert(emailOutbox)
-        .select(
-          db
-            .select(
-              outboxSelection(
-                {
-                  subject: sql`'Your offer got no answer'`,
-                  textBody: sql`${sites.host} || ' did not answer your offer in 14 days. The ' || ${offers.connects} || ' connects it held are back in your balance.' || char(10) || char(10) || 'See it here: ' || ${link} || ${offers.id}`,
-                  kind: sql`'offer'`,
-                  dedupeKey: sql`'offer:' || ${offers.id} || ':expired'`,
-                },
-                now,
-              ),
-            )
-            .from(offers)
-            .innerJoin(users, eq(users.id, offers.senderUserId))
-            .innerJoin(sites, eq(sites.id, offers.receiverSiteId))
-            // A notification: only to those who want them (the hold returns either way).
-            .where(and(lapsed, eq(users.notificationEmails, true))),
-        )
-        .onConflictDoNothing(),
-      db.update(offers).set({ status: "expired", expiredAt: now, updatedAt: now }).where(lapsed).returning({ id: offers.id }),
-    ]);
-  } finally {
-    await expireConnectLots(context);
-  }
+  // Set-based: two statements in one atomic batch for any number of offers (the holds return in triggers).
+  const [, expired] = await db.batch([
+    db
+      .insert(emailOutbox)
+      .select(
+        db
+          .select(
+            outboxSelection(
+              {
+                subject: sql`'Your offer got no answer'`,
+                textBody: sql`${sites.host} || ' did not answer your offer in 14 days. The ' || ${offers.connects} || ' connects it held are back in your balance.' || char(10) || char(10) || 'See it here: ' || ${link} || ${offers.id}`,
+                kind: sql`'offer'`,
+                dedupeKey: sql`'offer:' || ${offers.id} || ':expired'`,
+              },
+              now,
+            ),
+          )
+          .from(offers)
+          .innerJoin(users, eq(users.id, offers.senderUserId))
+          .innerJoin(sites, eq(sites.id, offers.receiverSiteId))
+          // A notification: only to those who want them (the hold returns either way).
+          .where(and(lapsed, eq(users.notificationEmails, true))),
+      )
+      .onConflictDoNothing(),
+    db.update(offers).set({ status: "expired", expiredAt: now, updatedAt: now }).where(lapsed).returning({ id: offers.id }),
+  ]);
   return { expiredOffers: expired.length };
 }
 
 /**
- * Connects whose year is up leave the balance, each lot with a ledger entry (with the offers above): a lot past its
- * date still counted in the balance, which a proposal's hold (which skips it) could not use.
+ * Connects whose year is up leave the balance, each lot with a ledger entry, every five minutes: a lot past its date
+ * still counted in the balance, which a proposal's hold (which skips it) could not use.
  */
-async function expireConnectLots(context: AppContext) {
+export async function expireConnectLots(context: AppContext) {
   const { db } = context;
   const now = context.now();
   const due = and(lte(connectLots.expiresAt, now), gt(connectLots.remaining, 0));
