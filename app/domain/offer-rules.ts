@@ -76,10 +76,6 @@ export const ENTRY_ACTION_LABELS: Record<EntryStatus, string> = {
   not_started: "",
 };
 
-/**
- * The page a trade's content is on, as the owner typed it: an http(s) address, or one without its scheme (read as
- * https, as the site field reads "yoursite.com"); null when it is not one.
- */
 /** The addresses a content url (from `contentUrlOf`) may be typed as for the same page: either scheme, www. or not. */
 export function samePageAddresses(contentUrl: string): string[] {
   const url = new URL(contentUrl);
@@ -96,6 +92,10 @@ export function samePageAddresses(contentUrl: string): string[] {
   return addresses;
 }
 
+/**
+ * The page a trade's content is on, as the owner typed it: an http(s) address, or one without its scheme (read as
+ * https, as the site field reads "yoursite.com"); null when it is not one.
+ */
 export function contentUrlOf(value: string): string | null {
   const trimmed = value.trim();
   if (trimmed.length === 0 || trimmed.length > 2048) return null;

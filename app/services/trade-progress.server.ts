@@ -1,5 +1,5 @@
 /** Moving one's own side of an accepted trade: start, stop, complete (delivering the link, which is checked). */
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { offerEntries } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { FoundLink } from "~/lib/html.server";
@@ -15,24 +15,26 @@ import { hostsOf } from "./trades-read.server";
 
 /**
  * Whether this page already delivered the user's link to the same partner site in another trade: each trade is its
- * own piece of content, so one page cannot complete several (nor count as several backlinks).
+ * own piece of content, so one page cannot complete several (nor count as several backlinks). A condition on the
+ * moving entry's row, so the completing update itself holds it: two trades completed at once with one page cannot both
+ * pass a check made before the page was fetched.
  */
+function pageDeliveredInAnotherTrade(userId: string, offerId: string, contentUrl: string, partnerSiteId: string) {
+  const addresses = sql.join(
+    samePageAddresses(contentUrl).map((address) => sql`${address}`),
+    sql`, `,
+  );
+  return sql`EXISTS (SELECT 1 FROM offer_entries AS delivered
+    JOIN offer_entries AS partner ON partner.offer_id = delivered.offer_id AND partner.user_id != delivered.user_id
+    WHERE delivered.user_id = ${userId} AND delivered.status = 'completed' AND delivered.offer_id != ${offerId}
+      AND delivered.content_url IN (${addresses}) AND partner.site_id = ${partnerSiteId})`;
+}
+
 async function deliveredBefore(context: AppContext, userId: string, offerId: string, contentUrl: string, partnerSiteId: string) {
-  const row = await context.db
-    .select({ offerId: offerEntries.offerId })
-    .from(offerEntries)
-    .where(
-      and(
-        eq(offerEntries.userId, userId),
-        eq(offerEntries.status, "completed"),
-        inArray(offerEntries.contentUrl, samePageAddresses(contentUrl)),
-        ne(offerEntries.offerId, offerId),
-        sql`EXISTS (SELECT 1 FROM offer_entries AS partner WHERE partner.offer_id = ${offerEntries.offerId} AND partner.site_id = ${partnerSiteId} AND partner.user_id != ${userId})`,
-      ),
-    )
-    .limit(1)
-    .get();
-  return row !== undefined;
+  const [row] = await context.db.all<{ found: number }>(
+    sql`SELECT ${pageDeliveredInAnotherTrade(userId, offerId, contentUrl, partnerSiteId)} AS found`,
+  );
+  return row?.found === 1;
 }
 
 /**
@@ -95,6 +97,7 @@ export async function moveTradeEntry(
             eq(offerEntries.userId, userId),
             inArray(offerEntries.status, entryStatesBefore(to)),
             sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND status = 'accepted')`,
+            to === "completed" && contentUrl ? sql`NOT ${pageDeliveredInAnotherTrade(userId, offerId, contentUrl, found.other.siteId)}` : undefined,
           ),
         )
         .returning({ offerId: offerEntries.offerId }),
@@ -119,7 +122,13 @@ export async function moveTradeEntry(
     ]),
   )) ?? [null];
   if (moved === null) return { ok: false, status: 500, message: messages.offerSaveFailed };
-  if (moved.length === 0) return { ok: false, status: 409, message: messages.offerChangeRefused };
+  if (moved.length === 0) {
+    // Another trade may have completed with this page while it was being fetched.
+    if (delivered && contentUrl && (await deliveredBefore(context, userId, offerId, contentUrl, found.other.siteId))) {
+      return { ok: false, status: 409, message: messages.pageAlreadyDelivered.replace("{site}", delivered.targetHost) };
+    }
+    return { ok: false, status: 409, message: messages.offerChangeRefused };
+  }
   if (delivered && contentUrl) {
     await recordLinkCheck(db, { offerId, userId, contentUrl, targetHost: delivered.targetHost, link: delivered.link, error: null }, now).catch(
       (error) => console.error("recording a delivered link", error),

@@ -78,6 +78,34 @@ describe("completing a side needs a page that links to the other party's site", 
     expect(await secondEntry()).toEqual({ status: "completed", content_url: other });
   });
 
+  it("two trades with the same partner completed at the same moment with one page: only one completes", async () => {
+    const trade = await tradeInProgress();
+    expect((await propose(trade.a.cookie, trade.listingId)).status).toBe(302);
+    const second = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ? AND status = 'pending'")
+      .bind(trade.listingId)
+      .first<{ id: string }>())!;
+    expect((await act(trade.b.cookie, second.id, [["intent", "accept"]])).status).toBe(302);
+    expect((await move(trade.a.cookie, second.id, "in_progress")).status).toBe(302);
+    const url = `https://${trade.a.url}/guide`;
+    // The page answers slowly, so both checks made before the fetch pass before either update.
+    mockWeb({
+      [url]: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return new Response(`<p>Thanks to <a href="https://${trade.partner}/">the seed people</a>.</p>`, {
+          headers: { "Content-Type": "text/html" },
+        });
+      },
+    });
+    const answers = await Promise.all([trade.complete(url), move(trade.a.cookie, second.id, "completed", url)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([302, 409]);
+    const refused = answers.find((answer) => answer.status === 409)!;
+    expect(await read(refused)).toContain(messages.pageAlreadyDelivered.replace("{site}", trade.partner));
+    const completed = await env.DB.prepare("SELECT count(*) AS n FROM offer_entries WHERE user_id = ? AND status = 'completed'")
+      .bind(trade.a.userId)
+      .first<{ n: number }>();
+    expect(completed).toEqual({ n: 1 });
+  });
+
   it("a page without the link cannot complete, says so, and can be fixed and tried again", async () => {
     const trade = await tradeInProgress();
     const url = `https://${trade.a.url}/draft`;
