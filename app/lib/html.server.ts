@@ -157,11 +157,10 @@ export function relOf(value: string | null): LinkRel {
 const ROBOTS_DIRECTIVES_WITH_VALUES = new Set(["unavailable_after", "max-snippet", "max-image-preview", "max-video-preview"]);
 
 /**
- * Whether robots directives (a `<meta name="robots">` or `googlebot` content, or an `X-Robots-Tag` header) tell search
- * engines to follow none of the page's links: `nofollow` or `none`. Directives for another crawler by name
- * (`otherbot: noindex, nofollow`) do not count.
+ * Whether an `X-Robots-Tag` header tells search engines to follow none of the page's links: `nofollow` or `none`.
+ * Directives for another crawler by name (`otherbot: noindex, nofollow`) do not count.
  */
-export function robotsFollowNothing(directives: string | null): boolean {
+function headerFollowsNothing(directives: string | null): boolean {
   let forSearchEngines = true;
   for (const part of (directives ?? "").toLowerCase().split(",")) {
     let token = part.trim();
@@ -173,6 +172,17 @@ export function robotsFollowNothing(directives: string | null): boolean {
     if (forSearchEngines && (token === "nofollow" || token === "none")) return true;
   }
   return false;
+}
+
+/**
+ * Whether a `<meta name="robots">` or `googlebot` content says `nofollow` or `none`: it names no crawler inside, and
+ * its directives are read whether commas or only spaces part them ("noindex nofollow").
+ */
+function metaFollowsNothing(content: string | null): boolean {
+  return (content ?? "")
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .some((token) => token === "nofollow" || token === "none");
 }
 
 /**
@@ -202,12 +212,12 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
   const open = () => hiding.some((entry) => !entry.closed);
   let current: FoundLink | null = null;
   // A page that tells search engines to follow none of its links makes every link on it a nofollow one.
-  let followNothing = robotsFollowNothing(page.headers.get("X-Robots-Tag"));
+  let followNothing = headerFollowsNothing(page.headers.get("X-Robots-Tag"));
   const rewriter = new HTMLRewriter()
     .on("meta[name][content]", {
       element: (element) => {
         const name = element.getAttribute("name")!.trim().toLowerCase();
-        if ((name === "robots" || name === "googlebot") && robotsFollowNothing(element.getAttribute("content"))) followNothing = true;
+        if ((name === "robots" || name === "googlebot") && metaFollowsNothing(element.getAttribute("content"))) followNothing = true;
       },
     })
     .on("base[href]", {
