@@ -1,5 +1,5 @@
 /** Accounts: sign-up with a first site, sign-in with a password, and what they share. */
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { passwordCredentials, signupDrafts, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { isUniqueConstraintError } from "~/lib/db.server";
@@ -9,7 +9,7 @@ import { starterConnects, starterGrantStatements } from "./connects.server";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "./passwords.server";
 import { addressLimitScale, allow, consume, RATE_LIMITS, refund } from "./rate-limit.server";
 import { newId } from "~/lib/ids";
-import { generateToken, hashToken, prepareSession } from "./sessions.server";
+import { generateToken, hashToken, prepareSession, startSessionIf } from "./sessions.server";
 import { confirmationStatements } from "./email-confirmation.server";
 import { deliverSoon } from "./email.server";
 import { auditAfterResponse } from "./audit.server";
@@ -145,7 +145,15 @@ export async function logIn(
     deviceToken ? refund(db, RATE_LIMITS.loginPerKnownDevice, knownDeviceKey(deviceToken, email), now) : undefined,
     rememberDevice(context, deviceToken, row.id),
   ]);
-  return startSession(context, row.id);
+  const session = await startSessionIf(
+    db,
+    row.id,
+    sql`EXISTS (SELECT 1 FROM password_credentials WHERE user_id = ${row.id} AND password_hash = ${row.passwordHash})`,
+    now,
+  );
+  // The password changed (a reset, say) while this sign-in checked the old one.
+  if (!session) return { ok: false, status: 400, message: messages.incorrectCredentials };
+  return { ok: true, userId: row.id, ...session };
 }
 
 const DRAFT_LIFETIME_MS = 30 * 60_000;

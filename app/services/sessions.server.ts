@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { eq, type Placeholder } from "drizzle-orm";
+import { eq, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { sessions, users } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
@@ -43,6 +43,20 @@ export function prepareSession(db: Database, userId: string, activeSiteId: strin
     absoluteExpiresAt: now + SESSION_ABSOLUTE_MS,
   });
   return { token, expiresAt, statement };
+}
+
+/**
+ * A new session, written only if `condition` still holds when it is written (one statement): null when it did not.
+ * A sign-in checks its password, then writes its session; a reset or a change of that password in between ends every
+ * session, and the one written after must not outlive it.
+ */
+export async function startSessionIf(db: Database, userId: string, condition: SQL, now: number) {
+  const token = generateToken();
+  const expiresAt = now + SESSION_IDLE_MS;
+  const written = await db.run(sql`
+    INSERT INTO sessions (id, user_id, active_site_id, created_at, expires_at, absolute_expires_at)
+    SELECT ${hashToken(token)}, ${userId}, NULL, ${now}, ${expiresAt}, ${now + SESSION_ABSOLUTE_MS} WHERE ${condition}`);
+  return written.meta.changes ? { token, expiresAt } : null;
 }
 
 export interface ValidSession {

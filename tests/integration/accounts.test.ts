@@ -458,6 +458,28 @@ describe("password reset", () => {
     expect((await post("/login", { email, password: "Newpassword9" })).status).toBe(302);
   });
 
+  it("a sign-in that checked the old password while it was reset gets no session", async () => {
+    const { email, userId } = await signUp();
+    await env.DB.prepare("DELETE FROM sessions WHERE user_id = ?").bind(userId).run();
+    const context = createContext(env as never, createExecutionContext());
+    // The reset lands between the sign-in's password check and its session's write (the only write it runs).
+    const db = new Proxy(context.db, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== "run") return typeof value === "function" ? value.bind(target) : value;
+        return async (...args: unknown[]) => {
+          await env.DB.prepare("UPDATE password_credentials SET password_hash = 'reset meanwhile' WHERE user_id = ?").bind(userId).run();
+          return value.apply(target, args);
+        };
+      },
+    });
+    expect(await logIn({ ...context, db }, { email, password: PASSWORD }, newAddress())).toMatchObject({
+      ok: false,
+      message: messages.incorrectCredentials,
+    });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first()).toEqual({ n: 0 });
+  });
+
   it("refuses a link past its hour", async () => {
     const { email, userId } = await signUp();
     await post("/reset-password", { intent: "request", email });
