@@ -70,7 +70,9 @@ export const signupSchema = signupAccountSchema.extend({
 export const loginSchema = z.object({
   email: z.string({ required_error: messages.incorrectCredentials }).trim().max(MAX_EMAIL_LENGTH, messages.incorrectCredentials),
   password: z.string({ required_error: messages.incorrectCredentials }).max(1024, messages.incorrectCredentials),
-  redirectTo: z.string().max(2048).optional(),
+  // Where to go after signing in, however long the page's address: `safeRedirectPath` drops one of another site, and
+  // it is never a reason to refuse the sign-in.
+  redirectTo: z.string().optional(),
 });
 
 export const resetRequestSchema = z.object({

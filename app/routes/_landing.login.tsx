@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   return {
     email: (params.get("email") ?? "").slice(0, 254),
-    redirectTo: params.get("redirectTo"),
+    redirectTo: safeRedirectPath(params.get("redirectTo"), "") || null,
     notice: NOTICES[params.get("notice") ?? ""] ?? null,
     providers: configuredProviders(context.env),
   };

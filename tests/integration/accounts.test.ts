@@ -188,6 +188,12 @@ describe("login and logout", () => {
     expect(back.headers.get("Location")).toBe("/mysite/offers");
     const evil = await post("/login", { email, password: PASSWORD, redirectTo: "https://evil.test/" });
     expect(evil.headers.get("Location")).toBe("/market");
+    // A long address (a search's, say) is no reason to refuse the right password.
+    const long = `/search?term=${"a".repeat(2100)}`;
+    expect(await read(await get(`/login?redirectTo=${encodeURIComponent(long)}`))).toContain(`name="redirectTo" value="${long}"`);
+    const longBack = await post("/login", { email, password: PASSWORD, redirectTo: long });
+    expect(longBack.status).toBe(302);
+    expect(longBack.headers.get("Location")).toBe(long);
   });
 
   it("answers a wrong password and an unknown email the same way", async () => {
