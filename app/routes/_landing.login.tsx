@@ -9,7 +9,7 @@ import { messages } from "~/domain/messages";
 import { safeRedirectPath } from "~/domain/redirects";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { logIn } from "~/services/accounts.server";
-import { requireSignedOut, sessionCookieHeaders } from "~/services/auth.server";
+import { newSessionCookie, requireSignedOut } from "~/services/auth.server";
 import { deviceTokenOf } from "~/services/known-devices.server";
 import { configuredProviders } from "~/services/oauth.server";
 import { clientAddress } from "~/services/rate-limit.server";
@@ -54,7 +54,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ error: result.message, email: parsed.value.email }, { status: result.status });
   }
   throw redirect(safeRedirectPath(parsed.value.redirectTo), {
-    headers: sessionCookieHeaders(context, result.token, result.expiresAt),
+    headers: { "Set-Cookie": await newSessionCookie(request, context, result.token, result.expiresAt) },
   });
 }
 

@@ -7,7 +7,7 @@ import { isCommonPassword } from "~/lib/common-passwords.server";
 import type { AppContext } from "~/lib/context";
 import { parseForm, readFormData, type FieldErrors } from "~/lib/forms.server";
 import { deleteSignupDraft, readSignupDraft, saveSignupDraft, signUp, updateSignupDraftEmail } from "~/services/accounts.server";
-import { sessionCookieHeaders } from "~/services/auth.server";
+import { newSessionCookie } from "~/services/auth.server";
 import { deviceTokenOf } from "~/services/known-devices.server";
 import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server";
 
@@ -67,7 +67,7 @@ export async function answerSignup(request: Request, context: AppContext) {
       );
     }
     await deleteSignupDraft(context, draftToken);
-    throw redirect("/market", { headers: sessionCookieHeaders(context, result.token, result.expiresAt) });
+    throw redirect("/market", { headers: { "Set-Cookie": await newSessionCookie(request, context, result.token, result.expiresAt) } });
   }
 
   const parsed = parseForm(formData, signupSchema);
@@ -84,5 +84,5 @@ export async function answerSignup(request: Request, context: AppContext) {
   if (!result.ok) {
     return reply({ step: 1, values: withoutPassword, errors: {}, formError: result.message }, result.status >= 500 ? 500 : result.status);
   }
-  throw redirect("/market", { headers: sessionCookieHeaders(context, result.token, result.expiresAt) });
+  throw redirect("/market", { headers: { "Set-Cookie": await newSessionCookie(request, context, result.token, result.expiresAt) } });
 }

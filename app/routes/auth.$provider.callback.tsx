@@ -1,7 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { messages } from "~/domain/messages";
 import { safeRedirectPath } from "~/domain/redirects";
-import { sessionCookie } from "~/services/sessions.server";
+import { newSessionCookie } from "~/services/auth.server";
 import { clearStateCookie, configuredProviders, finishSignIn, isOAuthProvider } from "~/services/oauth.server";
 
 export async function loader({ request, params, context }: LoaderFunctionArgs) {
@@ -15,6 +15,6 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     const notice = result.message === messages.oauthEmailUnverified ? "oauth-unverified" : "oauth-failed";
     throw redirect(`/login?notice=${notice}`, { headers });
   }
-  headers.append("Set-Cookie", sessionCookie(context.env, result.token, result.expiresAt));
+  headers.append("Set-Cookie", await newSessionCookie(request, context, result.token, result.expiresAt));
   throw redirect(safeRedirectPath(result.redirectTo), { headers });
 }

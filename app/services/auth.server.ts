@@ -1,6 +1,8 @@
 /** Who is asking: the session cookie, resolved once per request, and the guards routes use. */
 import { redirect } from "@remix-run/cloudflare";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
+import { eq } from "drizzle-orm";
+import { sessions } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { statementShapes, valueOf } from "~/lib/statement-shapes.server";
 import { safeRedirectPath } from "~/domain/redirects";
@@ -125,8 +127,20 @@ export async function requireSignedOut(request: Request, context: AppContext): P
   if (await getCurrentAuth(request, context)) throw redirect("/market");
 }
 
-export function sessionCookieHeaders(context: AppContext, token: string, expiresAt: number): Headers {
-  return new Headers({ "Set-Cookie": sessionCookie(context.env, token, expiresAt) });
+/**
+ * The cookie of a new session (a sign-in, a sign-up). The session this browser had until now, if any, ends: a sign-in
+ * from a signed-in tab (as someone else, say) would otherwise leave it valid on the server with no cookie naming it.
+ */
+export async function newSessionCookie(request: Request, context: AppContext, token: string, expiresAt: number): Promise<string> {
+  const previous = readCookie(request, sessionCookieName(context.env));
+  if (previous) {
+    const ended = await context.db
+      .delete(sessions)
+      .where(eq(sessions.id, sessionIdOf(previous)))
+      .returning({ id: sessions.id, userId: sessions.userId });
+    for (const session of ended) await closeChatSockets(context, session.userId, { sessionId: session.id });
+  }
+  return sessionCookie(context.env, token, expiresAt);
 }
 
 export async function signOut(request: Request, context: AppContext): Promise<Headers> {

@@ -196,6 +196,32 @@ describe("login and logout", () => {
     expect(longBack.headers.get("Location")).toBe(long);
   });
 
+  it("signing in or up from a browser already signed in ends the session it had", async () => {
+    const first = await signUp();
+    const second = await signUp();
+    const sessionsOf = (userId: string) => env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first<{ n: number }>();
+    expect(await sessionsOf(first.userId)).toEqual({ n: 1 });
+    // A login form left open in a tab, posted after this browser signed in as the first account.
+    const signedIn = await post("/login", { email: second.email, password: PASSWORD }, { cookie: first.cookie });
+    expect(signedIn.status).toBe(302);
+    expect(await sessionsOf(first.userId)).toEqual({ n: 0 });
+    expect((await get("/mysite", { cookie: first.cookie })).headers.get("Location")).toBe("/login?redirectTo=%2Fmysite");
+    const email = newEmail();
+    const created = await post(
+      "/signup",
+      {
+        intent: "create",
+        email,
+        password: PASSWORD,
+        url: uniqueHost("third"),
+        description: "A site about small-space gardening and balcony vegetables.",
+      },
+      { cookie: sessionCookieOf(signedIn)! },
+    );
+    expect(created.status).toBe(302);
+    expect(await sessionsOf(second.userId)).toEqual({ n: 1 });
+  });
+
   it("answers a wrong password and an unknown email the same way", async () => {
     const { email } = await signUp();
     const wrong = await post("/login", { email, password: "Wrong-password1" });
