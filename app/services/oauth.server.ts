@@ -6,6 +6,7 @@ import { CodeChallengeMethod, generateCodeVerifier, generateState, Google, OAuth
 import { and, eq } from "drizzle-orm";
 import { emailConfirmationTokens, knownDevices, oauthAccounts, passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
+import { isUniqueConstraintError } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
 import { isProduction } from "~/lib/env";
 import { messages } from "~/domain/messages";
@@ -138,12 +139,23 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
   }
   const redirectTo = saved.redirectTo ?? "/market";
   const { db } = context;
-  const linked = await db
-    .select({ userId: oauthAccounts.userId })
-    .from(oauthAccounts)
-    .where(and(eq(oauthAccounts.provider, provider), eq(oauthAccounts.providerUserId, profile.providerUserId)))
-    .get();
-  if (linked) return { ...(await startSession(context, linked.userId)), redirectTo };
+  const linkedUserId = async () =>
+    (
+      await db
+        .select({ userId: oauthAccounts.userId })
+        .from(oauthAccounts)
+        .where(and(eq(oauthAccounts.provider, provider), eq(oauthAccounts.providerUserId, profile.providerUserId)))
+        .get()
+    )?.userId;
+  const linked = await linkedUserId();
+  if (linked) return { ...(await startSession(context, linked)), redirectTo };
+  // The same sign-in finished twice at once (two tabs, a double click): the one whose account or link is written
+  // second signs in to what the first wrote.
+  const writtenMeanwhile = async (error: unknown): Promise<OAuthResult> => {
+    if (!isUniqueConstraintError(error)) throw error;
+    const userId = await linkedUserId();
+    return userId ? { ...(await startSession(context, userId)), redirectTo } : failed;
+  };
 
   if (!profile.email) return failed;
   // An address the provider has not verified never joins nor creates an account with that address.
@@ -157,34 +169,37 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
     // The provider proves the address now. If the account never proved it, whoever registered it first may not
     // own it: its password and sessions end before the owner comes in, and the address is told.
     const unproven = !existing.emailVerified;
-    await db.batch([
-      db.update(users).set({ emailVerified: true }).where(eq(users.id, existing.id)),
-      ...(unproven
-        ? [
-            // Whatever the squatter set up goes: provider links, password, sessions, known browsers, pending links.
-            db.delete(oauthAccounts).where(eq(oauthAccounts.userId, existing.id)),
-            db.delete(knownDevices).where(eq(knownDevices.userId, existing.id)),
-            db.delete(passwordCredentials).where(eq(passwordCredentials.userId, existing.id)),
-            db.delete(sessions).where(eq(sessions.userId, existing.id)),
-            db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, existing.id)),
-            db.delete(emailConfirmationTokens).where(eq(emailConfirmationTokens.userId, existing.id)),
-            emailToUser(
-              db,
-              {
-                userId: existing.id,
-                kind: "account-joined",
-                subject: `Your account now signs in with ${PROVIDER_NAMES[provider]}`,
-                text:
-                  `You signed in with ${PROVIDER_NAMES[provider]} using ${email}. This address had never been confirmed on its account, ` +
-                  `so to keep it yours we removed the account's password and signed out every other session.\n\n` +
-                  `To sign in with a password again, set a new one: ${new URL("/reset-password", context.env.APP_URL).toString()}`,
-              },
-              now,
-            ),
-          ]
-        : []),
-      link(existing.id),
-    ]);
+    const written = await db
+      .batch([
+        db.update(users).set({ emailVerified: true }).where(eq(users.id, existing.id)),
+        ...(unproven
+          ? [
+              // Whatever the squatter set up goes: provider links, password, sessions, known browsers, pending links.
+              db.delete(oauthAccounts).where(eq(oauthAccounts.userId, existing.id)),
+              db.delete(knownDevices).where(eq(knownDevices.userId, existing.id)),
+              db.delete(passwordCredentials).where(eq(passwordCredentials.userId, existing.id)),
+              db.delete(sessions).where(eq(sessions.userId, existing.id)),
+              db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, existing.id)),
+              db.delete(emailConfirmationTokens).where(eq(emailConfirmationTokens.userId, existing.id)),
+              emailToUser(
+                db,
+                {
+                  userId: existing.id,
+                  kind: "account-joined",
+                  subject: `Your account now signs in with ${PROVIDER_NAMES[provider]}`,
+                  text:
+                    `You signed in with ${PROVIDER_NAMES[provider]} using ${email}. This address had never been confirmed on its account, ` +
+                    `so to keep it yours we removed the account's password and signed out every other session.\n\n` +
+                    `To sign in with a password again, set a new one: ${new URL("/reset-password", context.env.APP_URL).toString()}`,
+                },
+                now,
+              ),
+            ]
+          : []),
+        link(existing.id),
+      ])
+      .then(() => undefined, writtenMeanwhile);
+    if (written !== undefined) return written;
     if (unproven) {
       await closeChatSockets(context, existing.id, { allBut: null });
       deliverSoon(context);
@@ -193,10 +208,12 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
   }
   const userId = newId();
   const grant = starterConnects(context.env);
-  await db.batch([
-    db.insert(users).values({ id: userId, email, emailVerified: profile.emailVerified, connects: grant, createdAt: now }),
-    ...starterGrantStatements(db, userId, grant, now),
-    link(userId),
-  ]);
-  return { ...(await startSession(context, userId)), redirectTo };
+  const written = await db
+    .batch([
+      db.insert(users).values({ id: userId, email, emailVerified: profile.emailVerified, connects: grant, createdAt: now }),
+      ...starterGrantStatements(db, userId, grant, now),
+      link(userId),
+    ])
+    .then(() => undefined, writtenMeanwhile);
+  return written ?? { ...(await startSession(context, userId)), redirectTo };
 }

@@ -4,11 +4,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { get, newEmail, PASSWORD, post, sessionCookieOf, signUp } from "./helpers";
 
 /** Answers the providers' token and profile endpoints; anything else is a test failure. */
-function mockProviders(profile: { google?: object; githubUser?: object; githubEmails?: object[] }, bodies: string[] = []) {
+function mockProviders(profile: { google?: object; githubUser?: object; githubEmails?: object[]; delayMs?: number }, bodies: string[] = []) {
   const calls: string[] = [];
   vi.spyOn(globalThis, "fetch").mockImplementation(async (input: RequestInfo | URL) => {
     const url = input instanceof Request ? input.url : String(input);
     calls.push(url);
+    if (profile.delayMs) await new Promise((resolve) => setTimeout(resolve, profile.delayMs));
     if (input instanceof Request && input.method === "POST") bodies.push(await input.clone().text());
     const json = (body: unknown) => new Response(JSON.stringify(body), { headers: { "Content-Type": "application/json" } });
     if (url === "https://oauth2.googleapis.com/token") return json({ access_token: "google-token", token_type: "Bearer", expires_in: 3600 });
@@ -64,6 +65,23 @@ describe("OAuth sign-in", () => {
       .replaceAll("/", "_")
       .replace(/=+$/, "");
     expect(challenge).toBe(location.searchParams.get("code_challenge"));
+  });
+
+  it("the same new Google user coming back twice at once gets one account, and both tabs sign in to it", async () => {
+    const email = newEmail("google-twice");
+    // The provider answers slowly, so both callbacks look the user up before either writes.
+    mockProviders({ google: { sub: `g-${crypto.randomUUID()}`, email, email_verified: true }, delayMs: 50 });
+    const first = await startAndReturn("google");
+    const second = await startAndReturn("google");
+    const answers = await Promise.all([first.callback(), second.callback()]);
+    expect(answers.map((answer) => [answer.status, answer.headers.get("Location")])).toEqual([
+      [302, "/market"],
+      [302, "/market"],
+    ]);
+    const users = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).all<{ id: string }>();
+    expect(users.results).toHaveLength(1);
+    const sessions = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(users.results[0]!.id).first();
+    expect(sessions).toEqual({ n: 2 });
   });
 
   it("creates an account for a new Google user, with the starter connects, and signs in", async () => {
