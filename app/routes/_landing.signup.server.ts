@@ -40,7 +40,7 @@ export async function answerSignup(request: Request, context: AppContext) {
   }
   if (intent === "continue") {
     const parsed = parseForm(formData, signupAccountSchema);
-    if (!parsed.ok) return reply({ step: 0, values: { ...values, password: "" }, errors: parsed.errors }, 400);
+    if (!parsed.ok) return reply({ step: 0, values: withoutPassword, errors: parsed.errors }, 400);
     if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: withoutPassword, errors: COMMON_PASSWORD }, 400);
     if (!(await allow(context, RATE_LIMITS.signupDraftsPerAddress, clientAddress(request)))) {
       return reply({ step: 0, values: withoutPassword, errors: {}, formError: messages.tooManyAttempts }, 429);
@@ -73,10 +73,8 @@ export async function answerSignup(request: Request, context: AppContext) {
   const parsed = parseForm(formData, signupSchema);
   if (!parsed.ok) {
     const accountInvalid = ACCOUNT_FIELDS.some((field) => parsed.errors[field]);
-    return reply(
-      { step: accountInvalid ? 0 : 1, values: { ...values, password: accountInvalid ? "" : values.password }, errors: parsed.errors },
-      400,
-    );
+    // Passwords are never sent back: the field keeps what was typed in the page that posted it.
+    return reply({ step: accountInvalid ? 0 : 1, values: withoutPassword, errors: parsed.errors }, 400);
   }
   if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: withoutPassword, errors: COMMON_PASSWORD }, 400);
   const { password, ...rest } = parsed.value;

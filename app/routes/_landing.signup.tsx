@@ -56,6 +56,8 @@ export default function SignupModal() {
   }, [actionData]);
   const form = useFormValues(initial);
   const accountProblems = signupAccountProblems(form.values);
+  // A password kept on the server (step 0 was posted before the page's scripts ran) need not be typed again.
+  if (actionData?.draft && !form.values.password) delete accountProblems.password;
   const checks = useFieldChecks({ ...accountProblems, ...websiteProblems(form.values) }, serverErrors, actionData);
   const accountValid = Object.keys(accountProblems).length === 0;
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "create";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, sharedChromium, logIn, modes, newEmail, openPage, PASSWORD, unexpected } from "./browser";
+import { baseURL, createAccount, sharedChromium, logIn, modes, newEmail, openPage, PASSWORD, unexpected } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -157,5 +157,38 @@ describe.each(modes)("accounts $name", ({ js }) => {
     expect(await page.inputValue('.modal input[name="email"]')).toBe("not-an-email");
     expect(unexpected(errors, 400)).toEqual([]);
     await close();
+  });
+});
+
+describe("accounts when the scripts come late", () => {
+  it("sign-up's Continue pressed before the page's scripts ran keeps the password, and Create Account works once they run", async () => {
+    const context = await chromium().newContext({ baseURL: baseURL(), viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    // The first page's scripts wait (a slow connection) until Continue has been pressed.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\.js$/, async (route) => {
+      await released;
+      await route.continue().catch(() => {}); // the first page's requests end with its navigation
+    });
+    await page.goto("/signup", { waitUntil: "commit" });
+    await page.fill('.modal input[name="email"]', newEmail("late-scripts"));
+    await page.fill('.modal input[name="password"]', PASSWORD);
+    await Promise.all([page.waitForURL("**/signup", { waitUntil: "commit" }), page.getByRole("button", { name: "Continue" }).click()]);
+    release();
+    await page.getByRole("heading", { name: "Tell us about your website" }).waitFor();
+    await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    const host = `late-scripts-${crypto.randomUUID().slice(0, 6)}.com`;
+    await page.fill('.modal input[name="url"]', host);
+    await page.fill('.modal textarea[name="description"]', "A site whose owner typed faster than the page loaded.");
+    const create = page.getByRole("button", { name: "Create Account" });
+    await expect.poll(() => create.isDisabled()).toBe(false);
+    await create.click();
+    await page.waitForURL("**/market");
+    expect(await page.locator(".site-switcher-name").textContent()).toBe(host);
+    expect(errors).toEqual([]);
+    await context.close();
   });
 });
