@@ -6,7 +6,7 @@ import { signupAccountSchema, signupSchema } from "~/domain/validation";
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import type { AppContext } from "~/lib/context";
 import { parseForm, readFormData, type FieldErrors } from "~/lib/forms.server";
-import { deleteSignupDraft, readSignupDraft, saveSignupDraft, signUp, updateSignupDraftEmail } from "~/services/accounts.server";
+import { readSignupDraft, retireSignupDraft, saveSignupDraft, signInWithUsedDraft, signUp, updateSignupDraftEmail } from "~/services/accounts.server";
 import { newSessionCookie } from "~/services/auth.server";
 import { deviceTokenOf } from "~/services/known-devices.server";
 import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server";
@@ -54,19 +54,20 @@ export async function answerSignup(request: Request, context: AppContext) {
     if (!draft) return reply({ step: 0, values: withoutPassword, errors: {}, formError: messages.signupDraftExpired }, 400);
     const site = parseForm(formData, signupSchema.pick({ url: true, description: true }));
     if (!site.ok) return reply({ step: 1, values: withoutPassword, errors: site.errors, draft: draftToken }, 400);
-    const result = await signUp(
+    const signedUp = await signUp(
       context,
       { email: draft.email, password: { hash: draft.passwordHash }, ...site.value },
       clientAddress(request),
       deviceTokenOf(request, context.env),
     );
+    const result = !signedUp.ok && signedUp.status === 409 ? (await signInWithUsedDraft(context, draft)) ?? signedUp : signedUp;
     if (!result.ok) {
       return reply(
         { step: 1, values: withoutPassword, errors: {}, formError: result.message, draft: draftToken },
         result.status >= 500 ? 500 : result.status,
       );
     }
-    await deleteSignupDraft(context, draftToken);
+    await retireSignupDraft(context, draftToken);
     throw redirect("/market", { headers: { "Set-Cookie": await newSessionCookie(request, context, result.token, result.expiresAt) } });
   }
 

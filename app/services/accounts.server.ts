@@ -187,8 +187,38 @@ export async function updateSignupDraftEmail(context: AppContext, token: string,
     .where(eq(signupDrafts.id, hashToken(token)));
 }
 
-export async function deleteSignupDraft(context: AppContext, token: string): Promise<void> {
-  await context.db.delete(signupDrafts).where(eq(signupDrafts.id, hashToken(token)));
+/** How long a draft that made its account is kept: a second post of the same form (a double click) comes within it. */
+const USED_DRAFT_MS = 60_000;
+
+/** The draft made its account: it goes within a minute (see `signInWithUsedDraft`). */
+export async function retireSignupDraft(context: AppContext, token: string): Promise<void> {
+  const now = context.now();
+  await context.db
+    .update(signupDrafts)
+    .set({ expiresAt: sql`min(${signupDrafts.expiresAt}, ${now + USED_DRAFT_MS})` })
+    .where(eq(signupDrafts.id, hashToken(token)));
+}
+
+/**
+ * The same sign-up posted twice (a double click without JavaScript: the browser shows the second answer): the account
+ * the draft made is signed in to again rather than refused as "Email already in use". Only that draft's password hash
+ * (salted, so no other account's) matches; null when the email is someone else's account.
+ */
+export async function signInWithUsedDraft(context: AppContext, draft: { email: string; passwordHash: string }): Promise<SignedIn | null> {
+  const row = await context.db
+    .select({ id: users.id })
+    .from(users)
+    .innerJoin(passwordCredentials, eq(passwordCredentials.userId, users.id))
+    .where(and(eq(users.email, draft.email), eq(passwordCredentials.passwordHash, draft.passwordHash)))
+    .get();
+  if (!row) return null;
+  const session = await startSessionIf(
+    context.db,
+    row.id,
+    sql`EXISTS (SELECT 1 FROM password_credentials WHERE user_id = ${row.id} AND password_hash = ${draft.passwordHash})`,
+    context.now(),
+  );
+  return session ? { ok: true, userId: row.id, ...session } : null;
 }
 
 export async function deleteExpiredSignupDrafts(db: AppContext["db"], now: number): Promise<void> {

@@ -40,7 +40,45 @@ describe("sign-up", () => {
     expect(create.status).toBe(302);
     expect(create.headers.get("Location")).toBe("/market");
     expect((await post("/login", { email, password })).status).toBe(302);
-    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM signup_drafts WHERE email = ?").bind(email).first()).toEqual({ n: 0 });
+    // The draft that made the account goes within a minute.
+    const left = await env.DB.prepare("SELECT expires_at FROM signup_drafts WHERE email = ?").bind(email).first<{ expires_at: number }>();
+    expect(left!.expires_at).toBeLessThanOrEqual(Date.now() + 60_000);
+  });
+
+  it("without JavaScript, Create Account pressed twice makes one account and signs in from either answer", async () => {
+    const email = newEmail("twice");
+    const page = await read(await post("/signup", { intent: "continue", email, password: "Quiet-Meadow-42" }));
+    const draft = page.match(/name="draft" value="([a-z2-7]+)"/)![1]!;
+    const create = () =>
+      post("/signup", {
+        intent: "create",
+        email,
+        password: "",
+        draft,
+        url: uniqueHost("twice"),
+        description: "A site whose owner double-clicks every button.",
+      });
+    const answers = [...(await Promise.all([create(), create()])), await create()];
+    for (const answer of answers) {
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("Location")).toBe("/market");
+      expect((await get("/mysite", { cookie: sessionCookieOf(answer)! })).status).toBe(200);
+    }
+    const users = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).all();
+    expect(users.results).toHaveLength(1);
+    // Another person's draft for the same address is still refused.
+    const other = await read(await post("/signup", { intent: "continue", email, password: "Other-Meadow-42" }));
+    const otherDraft = other.match(/name="draft" value="([a-z2-7]+)"/)![1]!;
+    const refused = await post("/signup", {
+      intent: "create",
+      email,
+      password: "",
+      draft: otherDraft,
+      url: uniqueHost("other"),
+      description: "Someone else trying the same address for a site.",
+    });
+    expect(refused.status).toBe(409);
+    expect(await read(refused)).toContain(messages.emailInUse);
   });
 
   it("asks for the password again when the draft of step 0 has expired", async () => {
