@@ -26,7 +26,6 @@ const NOTICES: Record<string, string> = {
   "password-changed": messages.passwordChanged,
   "oauth-failed": messages.oauthFailed,
   "oauth-unverified": messages.oauthEmailUnverified,
-  "email-confirmed": messages.emailConfirmed,
 };
 
 export async function loader({ request, context }: LoaderFunctionArgs) {

@@ -5,19 +5,25 @@ import { Wordmark } from "~/components/brand";
 import { messages } from "~/domain/messages";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { getCurrentAuth, requireAuth } from "~/services/auth.server";
-import { confirmEmail, isConfirmationUsable, resendConfirmation } from "~/services/email-confirmation.server";
+import { confirmationAccount, confirmEmail, resendConfirmation } from "~/services/email-confirmation.server";
 
 export const meta: MetaFunction = () => [{ title: "Confirm your email - Backlink Market" }, { name: "robots", content: "noindex" }];
 
 // The page holds a one-time link; nothing of it is cached.
 export const headers = () => ({ "Cache-Control": "no-store" });
 
-/** The emailed link opens this page; confirming is a button (a post), so link scanners that open mail do not. */
+/** Where a signed-out browser logs in, to come back to the link. */
+const logInFor = (token: string) => `/login?redirectTo=${encodeURIComponent(`/confirm-email?token=${token}`)}`;
+
+/**
+ * The emailed link opens this page; confirming is a button (a post), so link scanners that open mail do not, and it
+ * confirms only for a browser signed in to the link's account (see `confirmEmail`).
+ */
 export async function loader({ request, context }: LoaderFunctionArgs) {
   const token = (new URL(request.url).searchParams.get("token") ?? "").slice(0, 200);
-  const usable = token !== "" && (await isConfirmationUsable(context, token));
-  const auth = await getCurrentAuth(request, context);
-  return { token: usable ? token : null, signedIn: Boolean(auth), confirmed: auth?.user.emailVerified ?? false };
+  const [account, auth] = await Promise.all([token ? confirmationAccount(context, token) : null, getCurrentAuth(request, context)]);
+  const link = !account ? null : !auth ? "log-in" : auth.user.id === account ? "confirm" : "other-account";
+  return { token: account ? token : null, link, signedIn: Boolean(auth), confirmed: auth?.user.emailVerified ?? false };
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -34,9 +40,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const outcome = await resendConfirmation(context, auth);
     throw redirect(`/mysite?notice=${outcome === "sent" ? "confirmation-sent" : outcome === "limited" ? "confirmation-limited" : "email-confirmed"}`);
   }
-  if (!(await confirmEmail(context, parsed.value.token))) return data({ error: messages.confirmationLinkInvalid }, { status: 400 });
   const auth = await getCurrentAuth(request, context);
-  throw redirect(auth ? "/mysite?notice=email-confirmed" : "/login?notice=email-confirmed");
+  // Signed out since the page opened: log in, and come back to the link.
+  if (!auth) throw redirect(logInFor(parsed.value.token));
+  if (!(await confirmEmail(context, parsed.value.token, auth.user.id))) return data({ error: messages.confirmationLinkInvalid }, { status: 400 });
+  throw redirect("/mysite?notice=email-confirmed");
 }
 
 export default function ConfirmEmail() {
@@ -44,7 +52,7 @@ export default function ConfirmEmail() {
   // A refused confirmation (the link used up or expired since the page opened) shows as an unusable link: with
   // JavaScript the page's data is not loaded again after a refusal, so the answer itself says so.
   const refused = useActionData<typeof action>();
-  const { signedIn, confirmed } = loaded;
+  const { signedIn, confirmed, link } = loaded;
   const token = refused ? null : loaded.token;
   return (
     <div className="page centered-page">
@@ -53,7 +61,18 @@ export default function ConfirmEmail() {
       </header>
       <main className="thanks stack">
         <h1>Confirm your email</h1>
-        {token ? (
+        {token && link === "log-in" ? (
+          <>
+            <p>Log in to the account this address signed up for, then confirm it here.</p>
+            <Link to={logInFor(token)} className="button button-primary">
+              Log in to confirm
+            </Link>
+          </>
+        ) : token && link === "other-account" ? (
+          <p className="form-error" role="alert">
+            This link confirms the email of another account. Log out, then log in to that account to confirm it.
+          </p>
+        ) : token ? (
           <Form method="post" className="stack">
             <p>One click proves this address is yours.</p>
             <input type="hidden" name="token" value={token} />

@@ -35,19 +35,29 @@ export function confirmationStatements(context: AppContext, userId: string, now:
   ] as const;
 }
 
-export async function isConfirmationUsable(context: AppContext, token: string): Promise<boolean> {
+/** The account a link (still usable) confirms; null when it is used up, expired or never was. */
+export async function confirmationAccount(context: AppContext, token: string): Promise<string | null> {
   const row = await context.db
-    .select({ id: emailConfirmationTokens.id })
+    .select({ userId: emailConfirmationTokens.userId })
     .from(emailConfirmationTokens)
     .where(and(eq(emailConfirmationTokens.id, hashToken(token)), gt(emailConfirmationTokens.expiresAt, context.now())))
     .get();
-  return Boolean(row);
+  return row?.userId ?? null;
 }
 
-/** Uses the link once: the address is marked proven and the token deleted, together. */
-export async function confirmEmail(context: AppContext, token: string): Promise<boolean> {
+/**
+ * Uses the link once, from a browser signed in to its account: the address is marked proven and the token deleted,
+ * together. Signed in, because whoever holds the address may not be who signed up with it: an owner who pressed the
+ * link of an account a stranger made with their address would prove it for the stranger, who keeps its password, and
+ * a later Google or GitHub sign-in would join it as it is instead of taking it back.
+ */
+export async function confirmEmail(context: AppContext, token: string, userId: string): Promise<boolean> {
   const { db } = context;
-  const usable = and(eq(emailConfirmationTokens.id, hashToken(token)), gt(emailConfirmationTokens.expiresAt, context.now()));
+  const usable = and(
+    eq(emailConfirmationTokens.id, hashToken(token)),
+    eq(emailConfirmationTokens.userId, userId),
+    gt(emailConfirmationTokens.expiresAt, context.now()),
+  );
   const [confirmed] = await db.batch([
     db
       .update(users)

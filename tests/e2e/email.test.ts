@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, modes, openPage, sharedChromium, sql, unexpected } from "./browser";
+import { createAccount, modes, openPage, PASSWORD, sharedChromium, sql, unexpected } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -39,7 +39,12 @@ describe.each(modes)("email settings $name", ({ js }) => {
     );
     const token = mail!.text.match(/confirm-email\?token=([a-z2-7]+)/)![1]!;
     const { page, errors, close } = await openPage(chromium(), js);
+    // Signed out, the page asks to log in to the account first, and comes back to the link.
     await page.goto(`/confirm-email?token=${token}`);
+    await page.getByRole("link", { name: "Log in to confirm" }).click();
+    await page.fill('.modal input[name="email"]', user.email);
+    await page.fill('.modal input[name="password"]', PASSWORD);
+    await page.getByRole("button", { name: "Log in", exact: true }).click();
     await page.getByRole("button", { name: "Confirm my email" }).waitFor();
     // Used (or expired) elsewhere meanwhile.
     sql(`DELETE FROM email_confirmation_tokens WHERE user_id = (SELECT id FROM users WHERE email = '${user.email}')`);

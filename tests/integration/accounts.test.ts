@@ -766,8 +766,8 @@ describe("email confirmation", () => {
     const dashboard = await read(await get("/mysite", { cookie: user.cookie }));
     expect(dashboard).toContain(`${messages.confirmEmailBanner} ${user.email}.`);
 
-    // Opening the link (as a mail scanner would) confirms nothing; the button does.
-    const page = await read(await get(`/confirm-email?token=${token}`));
+    // Opening the link (as a mail scanner would) confirms nothing; the button does, in a browser signed in to the account.
+    const page = await read(await get(`/confirm-email?token=${token}`, { cookie: user.cookie }));
     expect(page).toContain("Confirm my email");
     expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(user.userId).first()).toEqual({ email_verified: 0 });
     const confirmed = await post("/confirm-email", { intent: "confirm", token }, { cookie: user.cookie });
@@ -775,9 +775,36 @@ describe("email confirmation", () => {
     expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(user.userId).first()).toEqual({ email_verified: 1 });
     expect(await read(await get("/mysite", { cookie: user.cookie }))).not.toContain(messages.confirmEmailBanner);
 
-    const again = await post("/confirm-email", { intent: "confirm", token });
+    const again = await post("/confirm-email", { intent: "confirm", token }, { cookie: user.cookie });
     expect(again.status).toBe(400);
     expect(await read(again)).toContain(messages.confirmationLinkInvalid);
+  });
+
+  it("confirms only in a browser signed in to the account: the owner of an address a stranger signed up with cannot prove it for them", async () => {
+    const stranger = await signUp();
+    const token = await confirmationLinkOf(stranger.email);
+    const verified = () => env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(stranger.userId).first();
+    // The address's owner opens the link, signed out: it asks them to log in to that account first.
+    const signedOut = await read(await get(`/confirm-email?token=${token}`));
+    expect(signedOut).toContain("Log in to confirm");
+    expect(signedOut).toContain(`href="/login?redirectTo=${encodeURIComponent(`/confirm-email?token=${token}`)}"`);
+    expect(signedOut).not.toContain("Confirm my email");
+    const posted = await post("/confirm-email", { intent: "confirm", token });
+    expect(posted.status).toBe(302);
+    expect(posted.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent(`/confirm-email?token=${token}`)}`);
+    // Signed in to another account, the link is refused too.
+    const someoneElse = await signUp();
+    expect(await read(await get(`/confirm-email?token=${token}`, { cookie: someoneElse.cookie }))).toContain(
+      "This link confirms the email of another account.",
+    );
+    const refused = await post("/confirm-email", { intent: "confirm", token }, { cookie: someoneElse.cookie });
+    expect(refused.status).toBe(400);
+    expect(await verified()).toEqual({ email_verified: 0 });
+    // The account's own browser confirms it.
+    expect((await post("/confirm-email", { intent: "confirm", token }, { cookie: stranger.cookie })).headers.get("Location")).toBe(
+      "/mysite?notice=email-confirmed",
+    );
+    expect(await verified()).toEqual({ email_verified: 1 });
   });
 
   it("refuses an expired link, and sends a new one on request, which replaces the old", async () => {
@@ -791,7 +818,7 @@ describe("email confirmation", () => {
     await env.DB.prepare("UPDATE email_confirmation_tokens SET expires_at = ? WHERE user_id = ?")
       .bind(Date.now() - 1, user.userId)
       .run();
-    expect((await post("/confirm-email", { intent: "confirm", token: second })).status).toBe(400);
+    expect((await post("/confirm-email", { intent: "confirm", token: second }, { cookie: user.cookie })).status).toBe(400);
     expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(user.userId).first()).toEqual({ email_verified: 0 });
   });
 });
