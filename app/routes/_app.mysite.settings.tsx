@@ -60,6 +60,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (!changed.ok) return data({ account: { field: changed.field ?? null, error: changed.message } }, { status: changed.status });
     throw redirect("/mysite/settings?notice=password-changed-here");
   }
+  // The site the page showed, even if another tab has switched the active site since: a refused save shows its
+  // settings again beside that site, not the other one.
+  const site = await loadSiteOfForm(context, auth, formData);
+  if (!site) throw new Response("Not found", { status: 404 });
   const parsed = parseForm(formData, siteSettingsSchema);
   if (!parsed.ok) {
     // The description's own message opens its field; the others show below it.
@@ -70,9 +74,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await allow(context, RATE_LIMITS.settingsPerUser, auth.user.id))) {
     return data({ error: messages.tooManyAttempts, field: null, ...sentSettings(formData) }, { status: 429 });
   }
-  // The site the page showed, even if another tab has switched the active site since.
-  const site = await loadSiteOfForm(context, auth, formData);
-  if (!site || !(await updateSiteSettings(context.db, auth.user.id, site.id, parsed.value, context.now()))) {
+  if (!(await updateSiteSettings(context.db, auth.user.id, site.id, parsed.value, context.now()))) {
     throw new Response("Not found", { status: 404 });
   }
   throw redirect("/mysite/settings?notice=settings-saved");

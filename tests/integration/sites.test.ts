@@ -129,6 +129,18 @@ describe("a page's forms act on the site it showed", () => {
     expect(after.get(siteB)).toBe(before.get(siteB));
     expect(await active()).toEqual({ id: siteA });
 
+    // A refused save (without JavaScript, the page comes back rendered) shows what was typed beside the site it was
+    // typed for, and leaves both sites as they were.
+    await post("/sites/active", { siteId: siteB }, { cookie: owner.cookie });
+    const refusedSave = await post("/mysite/settings", { siteId: siteA, description: "Too short", connects: "500" }, { cookie: owner.cookie });
+    expect(refusedSave.status).toBe(400);
+    const refusedPage = await read(refusedSave);
+    expect(refusedPage).toContain(`name="siteId" value="${siteA}"`);
+    const hostA = (await env.DB.prepare("SELECT host FROM sites WHERE id = ?").bind(siteA).first<{ host: string }>())!.host;
+    expect(refusedPage).toContain(`<span class="site-switcher-name">${hostA}</span>`);
+    expect(refusedPage).toContain("Too short");
+    expect((await descriptions()).results.map((row) => row.description).sort()).toEqual([after.get(siteA), after.get(siteB)].sort());
+
     // The same for a new verification tag.
     await post("/sites/active", { siteId: siteB }, { cookie: owner.cookie });
     const tokens = () =>
