@@ -52,7 +52,7 @@ export function SignedInHeader({ sites, activeSite }: { sites: UserSite[]; activ
         <label htmlFor="header-search" className="visually-hidden">
           Search
         </label>
-        <input id="header-search" name="term" type="search" placeholder={messages.searchPlaceholder} defaultValue={term} key={term} maxLength={200} />
+        <input id="header-search" name="term" type="search" placeholder={messages.searchPlaceholder} defaultValue={term} key={term} maxLength={100} />
       </Form>
       <nav className="app-nav" aria-label="Main">
         <Link to="/mysite/offers" className="nav-link hide-mobile">

@@ -154,6 +154,10 @@ describe("search rules", () => {
     expect(parseSearchQuery(params)).toEqual({ term: "Seo tips", tags: ["seo"], bands: ["hi"], sort: "newest" });
     expect(parseSearchQuery(new URLSearchParams("sort=record")).sort).toBe("record");
     expect(parseSearchQuery(new URLSearchParams("sort=cheapest")).sort).toBe("newest");
+    // A long term is cut at 100 characters, never inside one (an emoji is two UTF-16 units).
+    const long = new URLSearchParams({ term: `${"x".repeat(99)}😀 and more` });
+    expect(parseSearchQuery(long).term).toBe(`${"x".repeat(99)}😀`);
+    expect(parseSearchQuery(new URLSearchParams({ term: "y".repeat(150) })).term).toBe("y".repeat(100));
     // Nothing to search for (the order aside) is browsing the market; a term, a tag or a band is a search.
     expect(isBrowsing(parseSearchQuery(new URLSearchParams("sort=record")))).toBe(true);
     for (const search of ["term=seo", "tag=seo", "band=hi"]) expect(isBrowsing(parseSearchQuery(new URLSearchParams(search)))).toBe(false);
