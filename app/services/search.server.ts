@@ -82,13 +82,15 @@ function bandCondition(query: { bands: SearchQuery["bands"] }): SQL | null {
 /**
  * A short term on the site's own fields, case folded as SQLite's lower() folds it (ASCII letters): how short terms
  * (which the trigram index cannot hold) are matched, in the fields `site_grams` (migrations/0020) finds their
- * candidates in. With instr(), not LIKE: a LIKE pattern bound as a parameter makes SQLite prepare the whole statement a
+ * candidates in, the tags as their words (migrations/0031: their JSON's brackets, quotes and commas are no text of the
+ * listing's). With instr(), not LIKE: a LIKE pattern bound as a parameter makes SQLite prepare the whole statement a
  * second time once it is bound (for its LIKE optimization), and instr() takes `%` and `_` as characters.
  */
 function termCondition(): SQL {
   const lowered = valueOf("lowered");
   return sql`(instr(lower(s.url), ${lowered}) > 0 OR instr(lower(s.description), ${lowered}) > 0
-    OR instr(lower(s.category), ${lowered}) > 0 OR instr(lower(s.tags), ${lowered}) > 0)`;
+    OR instr(lower(s.category), ${lowered}) > 0
+    OR instr(replace(replace(replace(replace(s.tags, '[]', ''), '["', ''), '","', ' '), '"]', ''), ${lowered}) > 0)`;
 }
 
 /**

@@ -163,7 +163,7 @@ describe("search", () => {
     expect(page).toContain("3+ sites available");
     // The header's search box keeps the term on /search/{term} as on /search.
     expect(page).toContain(
-      `id="header-search" name="term" type="search" placeholder="What are you looking for today?" maxLength="200" value="${word}"`,
+      `id="header-search" name="term" type="search" placeholder="What are you looking for today?" maxLength="100" value="${word}"`,
     );
   });
 
@@ -396,6 +396,24 @@ describe("search", () => {
     expect(await ids("%_")).toEqual([]);
     await env.DB.prepare("DELETE FROM sites WHERE id = ?").bind(near.siteId).run();
     expect(await ids(accent)).toEqual([]);
+  });
+
+  it("reads the tags as their words for short terms, never their stored brackets, quotes and commas", async () => {
+    const viewer = await signUp();
+    const other = await signUp();
+    const tagged = await listSite(other.userId, { host: uniqueHost("tagged"), description: "Plain words only here", tags: ["seo", "travel"] });
+    const ids = async (term: string) => {
+      const html = await read(await get(`/search?term=${encodeURIComponent(term)}`, { cookie: viewer.cookie }));
+      return [...html.matchAll(POST_LINK)].map((m) => m[1]);
+    };
+    for (const term of ["[", "]", '"', ",", '["', '",']) expect(await ids(term), term).not.toContain(tagged.listingId);
+    expect(await ids("tr")).toContain(tagged.listingId);
+    // The index of characters and pairs holds none of the JSON's either ('[' is u5B, '"' u22, ',' u2C).
+    const row = await env.DB.prepare("SELECT grams FROM site_grams WHERE rowid = (SELECT search_rowid FROM sites WHERE id = ?)")
+      .bind(tagged.siteId)
+      .first<{ grams: string }>();
+    expect(row!.grams.split(" ")).toEqual(expect.arrayContaining(["u74", "b7472"]));
+    expect(row!.grams.split(" ").filter((gram) => /^u(5B|5D|22|2C)$/.test(gram))).toEqual([]);
   });
 
   it("pages through a two-character term newest first", async () => {
