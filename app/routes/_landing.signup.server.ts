@@ -6,7 +6,15 @@ import { signupAccountSchema, signupSchema } from "~/domain/validation";
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import type { AppContext } from "~/lib/context";
 import { parseForm, readFormData, type FieldErrors } from "~/lib/forms.server";
-import { readSignupDraft, retireSignupDraft, saveSignupDraft, signInWithUsedDraft, signUp, updateSignupDraftEmail } from "~/services/accounts.server";
+import {
+  readSignupDraft,
+  retireSignupDraft,
+  saveSignupDraft,
+  signInWithUsedDraft,
+  signUp,
+  updateSignupDraftEmail,
+  type Refused,
+} from "~/services/accounts.server";
 import { newSessionCookie } from "~/services/auth.server";
 import { deviceTokenOf } from "~/services/known-devices.server";
 import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server";
@@ -26,6 +34,12 @@ export async function answerSignup(request: Request, context: AppContext) {
   const withoutPassword = { ...values, password: "" };
   const reply = (body: SignupAnswer, status = 200) => data(body, { status });
   const intent = formData.get("intent");
+  // A refused sign-up: a taken email goes back to its field on step 0 (a kept draft keeps the password), anything
+  // else shows on step 1.
+  const refused = (result: Refused, draft?: string) =>
+    result.field === "email"
+      ? reply({ step: 0, values: withoutPassword, errors: { email: [result.message] }, draft }, result.status)
+      : reply({ step: 1, values: withoutPassword, errors: {}, formError: result.message, draft }, result.status >= 500 ? 500 : result.status);
 
   const draftToken = text("draft");
   // Back to step 0 keeps the draft, so Continue does not ask for the password again.
@@ -61,12 +75,7 @@ export async function answerSignup(request: Request, context: AppContext) {
       deviceTokenOf(request, context.env),
     );
     const result = !signedUp.ok && signedUp.status === 409 ? (await signInWithUsedDraft(context, draft)) ?? signedUp : signedUp;
-    if (!result.ok) {
-      return reply(
-        { step: 1, values: withoutPassword, errors: {}, formError: result.message, draft: draftToken },
-        result.status >= 500 ? 500 : result.status,
-      );
-    }
+    if (!result.ok) return refused(result, draftToken);
     await retireSignupDraft(context, draftToken);
     throw redirect("/market", { headers: { "Set-Cookie": await newSessionCookie(request, context, result.token, result.expiresAt) } });
   }
@@ -80,8 +89,6 @@ export async function answerSignup(request: Request, context: AppContext) {
   if (isCommonPassword(parsed.value.password)) return reply({ step: 0, values: withoutPassword, errors: COMMON_PASSWORD }, 400);
   const { password, ...rest } = parsed.value;
   const result = await signUp(context, { ...rest, password: { typed: password } }, clientAddress(request), deviceTokenOf(request, context.env));
-  if (!result.ok) {
-    return reply({ step: 1, values: withoutPassword, errors: {}, formError: result.message }, result.status >= 500 ? 500 : result.status);
-  }
+  if (!result.ok) return refused(result);
   throw redirect("/market", { headers: { "Set-Cookie": await newSessionCookie(request, context, result.token, result.expiresAt) } });
 }

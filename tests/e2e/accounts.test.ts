@@ -40,6 +40,30 @@ describe.each(modes)("accounts $name", ({ js }) => {
     await close();
   });
 
+  it("a taken email comes back to its field on the first step, and another one goes through", async () => {
+    const taken = await createAccount("taken");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await page.goto("/signup");
+    await page.fill('.modal input[name="email"]', taken.email);
+    await page.fill('.modal input[name="password"]', PASSWORD);
+    await page.getByRole("button", { name: "Continue" }).click();
+    const host = `taken-${crypto.randomUUID().slice(0, 6)}.com`;
+    await page.fill('.modal input[name="url"]', host);
+    await page.fill('.modal textarea[name="description"]', "A site whose owner once signed up already.");
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expect.poll(() => page.locator("#signup-email-error").textContent()).toBe(messages.emailInUse);
+    expect(await page.inputValue('.modal input[name="email"]')).toBe(taken.email);
+    // The password is not asked for again.
+    await page.fill('.modal input[name="email"]', newEmail("untaken"));
+    await page.getByRole("button", { name: "Continue" }).click();
+    expect(await page.inputValue('.modal input[name="url"]')).toBe(host);
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await page.waitForURL("**/market");
+    expect(await page.locator(".site-switcher-name").textContent()).toBe(host);
+    expect(unexpected(errors, 409)).toEqual([]);
+    await close();
+  });
+
   it("shows the login error, then signs in", async () => {
     const { email } = await createAccount("login");
     const { page, errors, close } = await openPage(chromium(), js);

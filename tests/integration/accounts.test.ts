@@ -165,7 +165,8 @@ describe("sign-up", () => {
     });
     expect(response.status).toBe(409);
     const page = await response.text();
-    expect(page).toContain(messages.emailInUse);
+    // At the email field, on the step that has it; the site's fields keep what was typed.
+    expect(page).toContain(`id="signup-email-error">${messages.emailInUse}</span>`);
     expect(page).toContain("another-site.com");
     const count = await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first<{ n: number }>();
     expect(count!.n).toBe(1);
