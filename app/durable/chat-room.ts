@@ -69,6 +69,14 @@ export const MAX_SOCKETS_PER_USER = 100;
 export const PAGE_MESSAGES = 50;
 /** A socket with no sign of life for this long (the browser pings every 25 s) is gone, whatever its state says. */
 export const SOCKET_SILENCE_MS = 70_000;
+/**
+ * Frames one participant may send a conversation in a minute, over all their sockets, per message they may send in a
+ * minute (30: 120 frames): a page sends one a message and one when it connects; more is a flood, and the socket it came
+ * on is closed (the page reconnects after a pause, as after any drop).
+ */
+export const FRAMES_PER_MESSAGE_ALLOWED = 4;
+/** Close code for a flood of frames (WebSocket's "policy violation"). */
+const CLOSE_TOO_MANY_FRAMES = 1008;
 /** A failed mirror to D1 is tried again after this long. */
 const MIRROR_RETRY_MS = 30_000;
 
@@ -112,6 +120,8 @@ export class ChatRoom extends DurableObject<Env> {
   private mirrorAgain = false;
   /** The newest message each participant's read mark in D1 was moved to while this object has been awake. */
   private readonly markedRead = new Map<string, number>();
+  /** Each participant's frames in the current minute, while this object is awake (a flood keeps it awake). */
+  private readonly framesCounted = new Map<string, { since: number; count: number }>();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -205,6 +215,11 @@ export class ChatRoom extends DurableObject<Env> {
       this.broadcastPresence(ws);
       return;
     }
+    if (this.floods(attachment.userId)) {
+      closeQuietly(ws, CLOSE_TOO_MANY_FRAMES, "Too many messages");
+      this.broadcastPresence(ws);
+      return;
+    }
     ws.serializeAttachment({ ...attachment, seenAt: Date.now() } satisfies SocketAttachment);
     const event = parseClientEvent(frame);
     if (!event) return;
@@ -274,6 +289,23 @@ export class ChatRoom extends DurableObject<Env> {
     await this.mirrored();
   }
 
+  /** The messages a participant may send a minute (`CHAT_MESSAGES_PER_MINUTE`, 30 unless configured). */
+  private messagesPerMinute(): number {
+    return numberVar(this.env.CHAT_MESSAGES_PER_MINUTE, MESSAGES_PER_MINUTE);
+  }
+
+  /** Counts a frame of the participant's; true once they have sent more in a minute than `FRAMES_PER_MESSAGE_ALLOWED` allows. */
+  private floods(userId: string): boolean {
+    const now = Date.now();
+    const counted = this.framesCounted.get(userId);
+    if (!counted || counted.since <= now - 60_000) {
+      this.framesCounted.set(userId, { since: now, count: 1 });
+      return false;
+    }
+    counted.count += 1;
+    return counted.count > FRAMES_PER_MESSAGE_ALLOWED * this.messagesPerMinute();
+  }
+
   // --- Messages -----------------------------------------------------------------------------------
 
   /**
@@ -298,7 +330,7 @@ export class ChatRoom extends DurableObject<Env> {
     const checked = checkMessageText(raw);
     if (!checked.ok) return refuse(checked.reason, CHAT_REFUSALS[checked.reason]);
     const now = this.now();
-    const perMinute = numberVar(this.env.CHAT_MESSAGES_PER_MINUTE, MESSAGES_PER_MINUTE);
+    const perMinute = this.messagesPerMinute();
     const recent = this.sql
       .exec<{ n: number }>("SELECT count(*) AS n FROM messages WHERE sender_id = ? AND created_at > ?", userId, now - 60_000)
       .one();

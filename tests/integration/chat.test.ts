@@ -1,7 +1,7 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ChatRoom } from "~/durable/chat-room";
-import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS, SOCKET_SILENCE_MS } from "~/durable/chat-room";
+import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS, FRAMES_PER_MESSAGE_ALLOWED, SOCKET_SILENCE_MS } from "~/durable/chat-room";
 import { SOCKET_TRUST_MS, type ClientEvent, type ServerEvent } from "~/domain/chat";
 import { messages } from "~/domain/messages";
 import { act, BASE, get, listSite, newAddress, PASSWORD, post, propose, read, sessionCookieOf, signUp, trader, uniqueHost } from "./helpers";
@@ -422,6 +422,23 @@ describe("the conversation's live socket", () => {
     });
     expect(await socket.received("message", 30)).toHaveLength(30);
     socket.socket.close();
+  });
+});
+
+describe("a flood of frames", () => {
+  it("closes the socket a participant floods with frames (120 a minute, over all their sockets), and the other side's stays", async () => {
+    const { a, b, offerId } = await pair();
+    const chatId = await chatOf(a.cookie, offerId);
+    const flooder = await connect(chatId, a.cookie);
+    const other = await connect(chatId, b.cookie);
+    const closed = new Promise<number>((resolve) => flooder.socket.addEventListener("close", (event) => resolve(event.code)));
+    const allowed = FRAMES_PER_MESSAGE_ALLOWED * 30;
+    for (let i = 0; i < allowed + 1; i++) flooder.send({ type: "sync", after: 0 });
+    expect(await closed).toBe(1008);
+    expect(await flooder.received("history", allowed)).toHaveLength(allowed);
+    other.send({ type: "send", clientId: "after-the-flood", text: "Still here" });
+    expect((await other.received("message", 1))[0]).toMatchObject({ message: { text: "Still here" } });
+    other.socket.close();
   });
 });
 
