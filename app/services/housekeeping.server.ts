@@ -19,60 +19,48 @@ import { refreshDueReputations } from "./reputation.server";
 import { recheckVerifiedSites } from "./verification.server";
 import { mergeSearchIndexes } from "./search.server";
 
+/** One step of a job: a failure is logged and the job goes on with the next step (each stands alone). */
+async function step(name: string, run: () => Promise<unknown>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    console.error(name, error);
+  }
+}
+
 /**
  * The five-minute cron: offers unanswered for 14 days and connects whose year is up, the delivered links whose daily check is due (spread over the
  * day), the sites whose weekly audit is due (a few per run, spread over the week), then email that is due (retries,
  * what a request did not get to send, and what the checks just queued).
  */
 export async function everyFiveMinutes(context: AppContext) {
-  try {
-    await expireLapsedOffers(context);
-  } catch (error) {
-    console.error("offers expiry", error);
-  }
-  try {
-    await expireConnectLots(context);
-  } catch (error) {
-    console.error("connects expiry", error);
-  }
-  try {
-    await recheckDeliveredLinks(context);
-  } catch (error) {
-    console.error("delivered link checks", error);
-  }
-  try {
-    await auditDueSites(context);
-  } catch (error) {
-    console.error("weekly audits", error);
-  }
-  await deliverOutbox(context.db, context.env, Math.max(context.now(), Date.now()));
+  await step("offers expiry", () => expireLapsedOffers(context));
+  await step("connects expiry", () => expireConnectLots(context));
+  await step("delivered link checks", () => recheckDeliveredLinks(context));
+  await step("weekly audits", () => auditDueSites(context));
+  await step("email", () => deliverOutbox(context.db, context.env, Math.max(context.now(), Date.now())));
 }
 
 export async function runHousekeeping(context: AppContext) {
   const { db, env } = context;
   const now = context.now();
-  // Email first: the site re-checks below can take minutes.
-  await deliverOutbox(db, env, now);
-  await expireLapsedOffers(context);
-  await expireConnectLots(context);
-  await db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now)));
-  await deleteExpiredResetTokens({ db }, now);
-  await deleteExpiredConfirmations(db, now);
-  await deleteExpiredSignupDrafts(db, now);
-  await deleteOldWindows(db, now);
-  await deleteExpiredDevices(db, now);
-  await recheckVerifiedSites(context);
-  await refreshDueReputations(context);
-  await dropOldAuditFacts(db, now);
+  // One-time links past their lifetime leave the stored emails first, so none goes out dead; then email, before the
+  // site re-checks below, which can take minutes.
+  await step("expired links in emails", () => purgeExpiredSecrets(db, now));
+  await step("email", () => deliverOutbox(db, env, now));
+  await step("offers expiry", () => expireLapsedOffers(context));
+  await step("connects expiry", () => expireConnectLots(context));
+  await step("sessions", () => db.delete(sessions).where(or(lt(sessions.expiresAt, now), lt(sessions.absoluteExpiresAt, now))));
+  await step("reset links", () => deleteExpiredResetTokens({ db }, now));
+  await step("confirmation links", () => deleteExpiredConfirmations(db, now));
+  await step("sign-up drafts", () => deleteExpiredSignupDrafts(db, now));
+  await step("rate-limit windows", () => deleteOldWindows(db, now));
+  await step("known browsers", () => deleteExpiredDevices(db, now));
+  await step("verification re-checks", () => recheckVerifiedSites(context));
+  await step("reputations", () => refreshDueReputations(context));
+  await step("audit facts", () => dropOldAuditFacts(db, now));
   // And again for what the jobs above queued.
-  await deliverOutbox(db, env, Math.max(now, Date.now()));
-  await purgeExpiredSecrets(db, now);
+  await step("email", () => deliverOutbox(db, env, Math.max(now, Date.now())));
   // Sundays (UTC), last: the longest writes of the week, and nothing above waits for them.
-  if (new Date(now).getUTCDay() === 0) {
-    try {
-      await mergeSearchIndexes(db);
-    } catch (error) {
-      console.error("search index merge", error);
-    }
-  }
+  if (new Date(now).getUTCDay() === 0) await step("search index merge", () => mergeSearchIndexes(db));
 }

@@ -201,6 +201,35 @@ describe("reset links in the outbox", () => {
   });
 });
 
+describe("the daily job", () => {
+  it("goes on past a step that fails: sessions and links still go when the sign-up drafts cannot be read", async () => {
+    const { userId } = await signUp();
+    const later = Date.now() + 100 * 86_400_000;
+    await env.DB.prepare("ALTER TABLE signup_drafts RENAME TO signup_drafts_away").run();
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      const ctx = createExecutionContext();
+      await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime: later }), env as never, ctx);
+      await waitOnExecutionContext(ctx);
+    } finally {
+      await env.DB.prepare("ALTER TABLE signup_drafts_away RENAME TO signup_drafts").run();
+    }
+    expect(errors.mock.calls.map((call) => call[0])).toContain("sign-up drafts");
+    // Steps before and after the one that failed ran: the sessions (past their 90 days) and the confirmation links.
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first()).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM email_confirmation_tokens WHERE user_id = ?").bind(userId).first()).toEqual({
+      n: 0,
+    });
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE window_start < ?")
+        .bind(later - 2 * 86_400_000)
+        .first(),
+    ).toEqual({
+      n: 0,
+    });
+  });
+});
+
 describe("one email per event", () => {
   it("writes a second email with the same key not at all", async () => {
     const { userId, email } = await signUp();
