@@ -24,12 +24,17 @@ function useOfferAction() {
   const fetcher = useFetcher<OfferActionRefusal>();
   // Without JavaScript the form is a plain post and a refusal comes back as the page's action data.
   const refusedPost = useActionData<OfferActionRefusal>();
-  // A refusal shows until the next attempt; a success answers with a redirect, which leaves fetcher.data as it was.
-  const [error, setError] = useState<string | undefined>(refusedPost?.error);
-  useEffect(() => setError(fetcher.data?.error), [fetcher.data]);
+  // A refusal shows until the next attempt. A success answers with a redirect, which leaves fetcher.data as it was,
+  // so only data that changed since the last post went out is that post's refusal; read in the same render the fetcher
+  // comes back in, so nothing takes a refusal for a save. Until a first post here, the page's own refusal shows.
+  const [sentOver, setSentOver] = useState<{ data: OfferActionRefusal | undefined } | null>(null);
+  const { state, data } = fetcher;
   useEffect(() => {
-    if (fetcher.state === "submitting") setError(undefined);
-  }, [fetcher.state]);
+    if (state === "submitting") setSentOver({ data });
+    // Only when a post goes out: the data it goes out over.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state]);
+  const error = sentOver === null ? refusedPost?.error : state === "idle" && data !== sentOver.data ? data?.error : undefined;
   return {
     fetcher,
     // Shown as done while the server saves, and through the reload after a success; a refusal ends it at once, so the
@@ -42,9 +47,9 @@ function useOfferAction() {
 }
 
 /**
- * After an answer or a move is saved: says the new state to screen readers (the panel's live line), and when the
- * pressed button went away with the old state (Accept, Start…), puts focus on the panel's title instead of leaving it
- * on the page, so the keyboard goes on from inside the panel.
+ * After an answer or a move is saved: says the new state to screen readers (the panel's live line); saved or refused,
+ * when the pressed button went away (Accept, Start…), puts focus on the panel's title instead of leaving it on the
+ * page, so the keyboard goes on from inside the panel.
  */
 function useSavedAnnounced(state: "idle" | "submitting" | "loading", error: string | undefined, detail: OfferDetail) {
   const title = useRef<HTMLHeadingElement>(null);
@@ -55,9 +60,12 @@ function useSavedAnnounced(state: "idle" | "submitting" | "loading", error: stri
     if (state === "submitting") sent.current = true;
     if (!sent.current || state !== "idle") return;
     sent.current = false;
-    if (error) return;
-    const side = detail.status === "accepted" ? ` Your side: ${STATUS_LABELS[ENTRY_STATUS_CODES[detail.own.status]]}.` : "";
-    setAnnouncement(`Saved. Offer: ${STATUS_LABELS[detail.code]}.${side}`);
+    if (!error) {
+      const side = detail.status === "accepted" ? ` Your side: ${STATUS_LABELS[ENTRY_STATUS_CODES[detail.own.status]]}.` : "";
+      setAnnouncement(`Saved. Offer: ${STATUS_LABELS[detail.code]}.${side}`);
+    }
+    // The pressed button was hidden while the post was out (and stays gone after a save): the keyboard goes on from
+    // the panel's title, where a refusal's message (an alert) follows.
     const focused = document.activeElement;
     if (!focused || focused === document.body || !focused.isConnected) title.current?.focus({ preventScroll: true });
   }, [state, error, detail.code, detail.status, detail.own.status]);
