@@ -19,7 +19,8 @@ export default function VerifySite() {
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
   const checking = navigation.state !== "idle" && navigation.formData?.get("intent") === "check";
-  const failed = !page.verified && page.lastError !== null;
+  // After a failure the button reads 'Check again', a verified site's failed re-check included.
+  const failed = page.lastError !== null;
   return (
     <div className="verify stack-lg">
       <section className="card stack">

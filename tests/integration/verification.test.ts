@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "~/worker";
 import { messages } from "~/domain/messages";
 import { typedHost } from "~/domain/site-address";
-import { get, listSite, post, read, signUp, windowStart } from "./helpers";
+import { get, listSite, PASSWORD, post, read, sessionCookieOf, signUp, windowStart } from "./helpers";
 import { endlessBytes, hangingBody, html, mockWeb, redirectTo, unreachable } from "./web-mock";
 
 afterEach(() => vi.restoreAllMocks());
@@ -357,6 +357,12 @@ describe("the monthly re-check", () => {
     await runDailyJob(due + 1);
     expect(await siteOf(user.userId)).toMatchObject({ verified: 1, verification_failures: 1, verification_error: messages.tagNotFound });
     expect(await emailsTo(user.email)).toEqual(["verification-warning"]);
+    // Still verified, its page says what the check found and its button reads 'Check again' (signed in again: the
+    // job ran a month on, past the first session's idle end).
+    const cookie = sessionCookieOf(await post("/login", { email: user.email, password: PASSWORD }))!;
+    const page = await read(await get("/mysite/verify", { cookie }));
+    expect(page).toContain(messages.tagNotFound);
+    expect(page).toMatch(new RegExp(`value="check"[^>]*>[^<]*${messages.checkAgain}</button>`));
 
     await runDailyJob(due + DAY / 2); // not due yet: the next check is a day after the failure
     expect((await siteOf(user.userId)).verification_failures).toBe(1);
