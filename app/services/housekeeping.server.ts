@@ -1,7 +1,7 @@
 /**
- * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, re-check verified
- * sites that are due, retry email, and on Sundays merge the search indexes. Every five minutes (`everyFiveMinutes`):
- * offers and connects that expire, delivered links and audits that are due, and email.
+ * The daily cron job: return unanswered offers' holds, expire connects, delete what has expired, retry email, and on
+ * Sundays merge the search indexes. Every five minutes (`everyFiveMinutes`): offers and connects that expire, delivered
+ * links, audits and verified sites' re-checks that are due, and email.
  */
 import { lt, or } from "drizzle-orm";
 import { sessions } from "#drizzle/schema";
@@ -30,22 +30,23 @@ async function step(name: string, run: () => Promise<unknown>): Promise<void> {
 
 /**
  * The five-minute cron: offers unanswered for 14 days and connects whose year is up, the delivered links whose daily check is due (spread over the
- * day), the sites whose weekly audit is due (a few per run, spread over the week), then email that is due (retries,
- * what a request did not get to send, and what the checks just queued).
+ * day), the sites whose weekly audit is due (a few per run, spread over the week), the verified sites whose monthly
+ * re-check is due (a few per run), then email that is due (retries, what a request did not get to send, and what the
+ * checks just queued).
  */
 export async function everyFiveMinutes(context: AppContext) {
   await step("offers expiry", () => expireLapsedOffers(context));
   await step("connects expiry", () => expireConnectLots(context));
   await step("delivered link checks", () => recheckDeliveredLinks(context));
   await step("weekly audits", () => auditDueSites(context));
+  await step("verification re-checks", () => recheckVerifiedSites(context));
   await step("email", () => deliverOutbox(context.db, context.env, Math.max(context.now(), Date.now())));
 }
 
 export async function runHousekeeping(context: AppContext) {
   const { db, env } = context;
   const now = context.now();
-  // One-time links past their lifetime leave the stored emails first, so none goes out dead; then email, before the
-  // site re-checks below, which can take minutes.
+  // One-time links past their lifetime leave the stored emails first, so none goes out dead; then email.
   await step("expired links in emails", () => purgeExpiredSecrets(db, now));
   await step("email", () => deliverOutbox(db, env, now));
   await step("offers expiry", () => expireLapsedOffers(context));
@@ -56,7 +57,6 @@ export async function runHousekeeping(context: AppContext) {
   await step("sign-up drafts", () => deleteExpiredSignupDrafts(db, now));
   await step("rate-limit windows", () => deleteOldWindows(db, now));
   await step("known browsers", () => deleteExpiredDevices(db, now));
-  await step("verification re-checks", () => recheckVerifiedSites(context));
   await step("reputations", () => refreshDueReputations(context));
   await step("audit facts", () => dropOldAuditFacts(db, now));
   // And again for what the jobs above queued.
