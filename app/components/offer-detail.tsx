@@ -162,6 +162,7 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
   const moves = (["in_progress", "completed", "stopped"] as const).filter((to) => canMoveEntry(ownStatus, to));
   const me = detail.role === "sender" ? "You sent this offer" : "You received this offer";
   const { title, announcement } = useSavedAnnounced(fetcher.state, error, detail);
+  const timeZone = useTimeZone();
 
   return (
     <div className="stack">
@@ -181,7 +182,10 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
         <StatusLabel code={code} />
       </header>
       <p className="muted">
-        {me} for {detail.connects} connects.
+        {me} {detail.role === "sender" ? "from" : "at"} <span className="user-text">{detail.ownSite.host}</span> for {detail.connects} connects.
+        {detail.status === "pending"
+          ? ` ${detail.role === "sender" ? "It can be answered until" : "Answer by"} ${formatShortDate(detail.answerBy, now, timeZone)}.`
+          : null}
       </p>
       <OpenChatForm offerId={detail.id} label={`Message ${detail.otherSite.host}`} />
       <section className="terms">

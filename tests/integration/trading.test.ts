@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import worker from "~/worker";
+import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
 import { act, get, listSite, move, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
 import { html, mockWeb } from "./web-mock";
@@ -122,6 +123,28 @@ describe("a trade from proposal to two completed deliveries", () => {
 function fetchPage(cookie: string, path: string) {
   return get(path, { cookie });
 }
+
+describe("the offer panel", () => {
+  it("names the viewer's own site of the offer and, while it waits, the day it can be answered until", async () => {
+    const a = await trader();
+    const b = await trader();
+    const bHost = uniqueHost("panel");
+    const { listingId, siteId } = await listSite(b.userId, { host: bHost, connects: 3 });
+    await env.DB.prepare("UPDATE sessions SET active_site_id = ? WHERE user_id = ?").bind(siteId, b.userId).run();
+    expect((await propose(a.cookie, listingId)).status).toBe(302);
+    const offer = (await env.DB.prepare("SELECT id, answer_by FROM offers WHERE listing_id = ?")
+      .bind(listingId)
+      .first<{ id: string; answer_by: number }>())!;
+    const day = formatShortDate(offer.answer_by, Date.now());
+    const panelOf = async (cookie: string) => (await read(await get(`/mysite/offers?offer=${offer.id}`, { cookie }))).replaceAll("<!-- -->", "");
+    expect(await panelOf(b.cookie)).toContain(`You received this offer at <span class="user-text">${bHost}</span> for 3 connects. Answer by ${day}.`);
+    expect(await panelOf(a.cookie)).toContain(
+      `You sent this offer from <span class="user-text">${a.url}</span> for 3 connects. It can be answered until ${day}.`,
+    );
+    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
+    expect(await panelOf(b.cookie)).not.toContain("Answer by");
+  });
+});
 
 describe("proposals are checked on the server", () => {
   it("needs both content types, a verified site and enough connects", async () => {
