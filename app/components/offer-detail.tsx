@@ -259,6 +259,8 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
                     placeholder="yoursite.com/the-post"
                     value={contentUrl}
                     onChange={(event) => setContentUrl(event.target.value)}
+                    // A refusal (no address, no link found on that page) is read with the field.
+                    aria-describedby={error ? "offer-error" : undefined}
                   />
                 </label>
               ) : null}
@@ -284,7 +286,7 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
       ) : null}
       {pending ? <Spinner label="Saving" /> : null}
       {error ? (
-        <p className="form-error" role="alert">
+        <p className="form-error" role="alert" id="offer-error">
           {error}
         </p>
       ) : null}

@@ -62,6 +62,8 @@ describe.each(modes)("a trade between two users $name", ({ js }) => {
     await bPage.getByText(`We could not find a link to ${a.host} on that page.`).waitFor();
     // With JavaScript the pressed button was hidden while the page was read: the keyboard goes on from the panel.
     if (js) await expect.poll(() => bPage.evaluate(() => document.activeElement?.closest('[role="dialog"]') !== null)).toBe(true);
+    // The field is described by the refusal, so a screen reader reads why with it.
+    expect(await bPage.getByRole("textbox", { name: "Content url" }).getAttribute("aria-describedby")).toBe("offer-error");
     await publishPage(listed, "/feature-about-them", `<h1>A feature</h1><p>Thanks to <a href="https://${a.host}/">our partner</a>.</p>`);
     // What was typed is still there, with or without JavaScript.
     expect(await bPage.inputValue('input[name="contentUrl"]')).toBe(`https://${listed}/feature-about-them`);
