@@ -201,12 +201,15 @@ async function recheckOne(
   const contentUrl = entry.contentUrl ?? "";
   const entryWhere = and(eq(offerEntries.offerId, entry.offerId), eq(offerEntries.userId, entry.userId));
   // Claimed first: whatever happens below, this entry is not the head of the queue again until its next day, and
-  // once its year is over it leaves the queue (no due time).
+  // once its year is over it leaves the queue (no due time). Only while it is still due: a run that overlaps this one
+  // (a slow run, a cron delivered twice) and claimed it first checks it, not both (the unreadable days would count twice).
   const next = nextLinkCheck(entry.offerId, entry.userId, now);
-  await db
+  const claimed = await db
     .update(offerEntries)
     .set({ linkDueAt: entry.linkWatchUntil !== null && next > entry.linkWatchUntil ? null : next })
-    .where(entryWhere);
+    .where(and(entryWhere, lte(offerEntries.linkDueAt, now)))
+    .returning({ offerId: offerEntries.offerId });
+  if (claimed.length === 0) return;
   const inspection = await inspectDeliveredLink(context, contentUrl, entry.targetHost, entry.delivererHost);
   let status: DeliveredLinkStatus | null;
   if (inspection.ok) status = statusOfLink(inspection.link);

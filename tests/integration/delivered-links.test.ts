@@ -197,6 +197,19 @@ describe("delivered links are watched", () => {
       .all<{ subject: string }>()
       .then((rows) => rows.results.map((row) => row.subject));
 
+  it("two runs of the job at once check a due link once", async () => {
+    const trade = await tradeInProgress();
+    const url = `https://${trade.a.url}/checked-once`;
+    const web = mockWeb({ [url]: html(`<p>Thanks to <a href="https://${trade.partner}/">Seed friends</a>.</p>`) });
+    expect((await trade.complete(url)).status).toBe(302);
+    const { due } = (await env.DB.prepare("SELECT link_due_at AS due FROM offer_entries WHERE offer_id = ? AND user_id = ?")
+      .bind(trade.offerId, trade.a.userId)
+      .first<{ due: number }>())!;
+    await Promise.all([runFiveMinuteJob(due), runFiveMinuteJob(due)]);
+    expect(web.urls().filter((fetched) => fetched === url)).toHaveLength(2); // the completion's read and one check
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM link_checks WHERE offer_id = ?").bind(trade.offerId).first()).toEqual({ n: 2 });
+  });
+
   it("the job re-checks a delivered link when due, flags a removed link on both dashboards and the trade, and emails the partner once", async () => {
     const trade = await tradeInProgress();
     const url = `https://${trade.a.url}/watched`;
