@@ -165,6 +165,16 @@ export async function deliverOutbox(
       .returning({ id: emailOutbox.id })
       .get();
     if (!claimed) continue;
+    // A one-time link that expired while its email waited (a provider down for an hour): the email would only carry a
+    // dead link, so it is cancelled as the daily purge would.
+    const lifetime = SECRET_LIFETIMES_MS[row.kind];
+    if (lifetime !== undefined && claimedAt > row.createdAt + lifetime) {
+      await db
+        .update(emailOutbox)
+        .set({ status: "cancelled", textBody: SECRET_BODY_REMOVED, lastError: "its link expired" })
+        .where(eq(emailOutbox.id, row.id));
+      continue;
+    }
     try {
       const unsubscribe = isNotification(row.kind) ? await unsubscribeLinkFor(db, env, row.toAddress) : null;
       if (unsubscribe === "off") {

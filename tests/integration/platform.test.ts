@@ -162,6 +162,23 @@ describe("reset links in the outbox", () => {
     expect(after).toEqual({ status: "sent", text_body: SECRET_BODY_REMOVED });
   });
 
+  it("are not sent once their link has expired: the email waited past its hour (the provider was down)", async () => {
+    const { email } = await signUp();
+    const mail = (await requestReset(email))!;
+    const fetched = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 202 }));
+    const mailEnv = { ...env, EMAIL_API_URL: "https://mail.test/send", EMAIL_API_KEY: "key" } as unknown as Env;
+    await deliverOutbox(database(env.DB), mailEnv, Date.now() + 2 * 3600_000);
+    const token = mail.text_body.match(/token=([a-z2-7]+)/)![1]!;
+    const bodies = await Promise.all(
+      fetched.mock.calls.map(([input, init]) => (input instanceof Request ? input.clone().text() : String(init?.body ?? ""))),
+    );
+    expect(bodies.filter((body) => body.includes(token))).toEqual([]);
+    expect(await env.DB.prepare("SELECT status, text_body FROM email_outbox WHERE id = ?").bind(mail.id).first()).toEqual({
+      status: "cancelled",
+      text_body: SECRET_BODY_REMOVED,
+    });
+  });
+
   it("are removed by the daily job once expired, delivered or not, and show in the dev mailbox until then", async () => {
     const { email } = await signUp();
     const mail = (await requestReset(email))!;
