@@ -82,7 +82,7 @@ export function createWorker(build: ServerBuild) {
     async scheduled(controller, env, ctx) {
       // The job's clock is the scheduled time, so a run (or a test) for a given moment behaves as at that moment.
       // (Assigned, not spread: a spread would read, and so make, the nonce a job never uses.)
-      const context = Object.assign(createContext(env, ctx), { now: () => controller.scheduledTime });
+      const context = Object.assign(createContext(env, ctx), { now: () => controller.scheduledTime, deliversAtEnd: true });
       ctx.waitUntil(controller.cron === FIVE_MINUTE_CRON ? everyFiveMinutes(context) : runHousekeeping(context));
     },
   } satisfies ExportedHandler<Env>;

@@ -20,6 +20,8 @@ export interface AppContext {
   sessionReads?: SessionRead[];
   /** Development only: where the request's time goes, sent as a Server-Timing header. */
   timing?: RequestTiming;
+  /** A scheduled job, which delivers the outbox itself as its last step: `deliverSoon` leaves what it queues to that. */
+  deliversAtEnd?: boolean;
   /** Per-request memo: loaders that run in parallel share one query (see `once`). */
   memo: Map<string, Promise<unknown>>;
 }

@@ -114,9 +114,12 @@ export function outboxSelection(fields: { subject: SQL; textBody: SQL; kind: SQL
   };
 }
 
-/** Starts delivering what was queued, after the response, when an email API is configured. */
+/**
+ * Starts delivering what was queued, after the response, when an email API is configured. Not inside a scheduled job:
+ * each email a job queues (a verification warning, say) would start a whole outbox run of its own beside the job's.
+ */
 export function deliverSoon(context: AppContext): void {
-  if (!hasEmailTransport(context.env)) return;
+  if (context.deliversAtEnd || !hasEmailTransport(context.env)) return;
   context.ctx.waitUntil(deliverOutbox(context.db, context.env, context.now()).catch((error) => console.error("outbox", error)));
 }
 
