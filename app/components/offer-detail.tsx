@@ -1,5 +1,5 @@
 import { Link, useActionData, useFetcher } from "@remix-run/react";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import { formatShortDate } from "~/domain/dates";
 import { offersPageHref } from "~/domain/offer-links";
 import { ENTRY_ACTION_LABELS, ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, type EntryStatus } from "~/domain/offer-rules";
@@ -66,10 +66,25 @@ function useSavedAnnounced(state: "idle" | "submitting" | "loading", error: stri
     }
     // The pressed button was hidden while the post was out (and stays gone after a save): the keyboard goes on from
     // the panel's title, where a refusal's message (an alert) follows.
-    const focused = document.activeElement;
-    if (!focused || focused === document.body || !focused.isConnected) title.current?.focus({ preventScroll: true });
+    if (focusLost()) title.current?.focus({ preventScroll: true });
   }, [state, error, detail.code, detail.status, detail.own.status]);
   return { title, announcement };
+}
+
+/** Whether the keyboard's place was lost: focus on nothing, or on an element the page no longer has. */
+export function focusLost(): boolean {
+  const focused = document.activeElement;
+  return !focused || focused === document.body || !focused.isConnected;
+}
+
+/**
+ * The panel's title takes focus when a view of the panel (the offer, the other site's profile) opens in place of the
+ * other: the link that switched them went away with the old view.
+ */
+export function useTitleFocusedWhenLost(title: RefObject<HTMLHeadingElement | null>) {
+  useEffect(() => {
+    if (focusLost()) title.current?.focus({ preventScroll: true });
+  }, [title]);
 }
 
 const REL_LABELS: Record<string, string> = { follow: "followed", nofollow: "nofollow", sponsored: "sponsored", ugc: "ugc" };
@@ -162,6 +177,7 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
   const moves = (["in_progress", "completed", "stopped"] as const).filter((to) => canMoveEntry(ownStatus, to));
   const me = detail.role === "sender" ? "You sent this offer" : "You received this offer";
   const { title, announcement } = useSavedAnnounced(fetcher.state, error, detail);
+  useTitleFocusedWhenLost(title);
   const timeZone = useTimeZone();
 
   return (

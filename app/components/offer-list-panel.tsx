@@ -15,7 +15,9 @@ export function OfferListPanel(props: {
   const titleId = `${title.toLowerCase()}-title`;
   return (
     <section className="card" aria-labelledby={titleId}>
-      <h2 id={titleId}>{title}</h2>
+      <h2 id={titleId} tabIndex={-1}>
+        {title}
+      </h2>
       <OfferRows rows={page.rows} empty={props.empty} now={props.now} list={list} />
       <OfferListPager
         label={`Pages of ${title.toLowerCase()}`}

@@ -1,4 +1,6 @@
 import { Link } from "@remix-run/react";
+import { useRef } from "react";
+import { useTitleFocusedWhenLost } from "./offer-detail";
 import type { OfferDetail } from "~/domain/offer-view";
 import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS, labelsOf } from "~/domain/options";
 import { OpenChatForm } from "./open-chat-form";
@@ -9,6 +11,8 @@ import { SiteRecord } from "./site-record";
 /** The other site of an offer as a profile (the offer panel's sub-view): what it is about and what it offers. */
 export function OfferProfile({ detail, offerTo }: { detail: OfferDetail; offerTo: string }) {
   const site = detail.otherSite;
+  const title = useRef<HTMLHeadingElement>(null);
+  useTitleFocusedWhenLost(title);
   return (
     <div className="stack">
       <Link to={offerTo} className="text-link small" preventScrollReset>
@@ -17,7 +21,7 @@ export function OfferProfile({ detail, offerTo }: { detail: OfferDetail; offerTo
       <header className="panel-head">
         <SiteIcon icon={site.icon} size={48} />
         <div>
-          <h2 id="offer-title" className="user-text">
+          <h2 id="offer-title" className="user-text" tabIndex={-1} ref={title}>
             {site.host}
           </h2>
           <a href={site.url.startsWith("http") ? site.url : `https://${site.host}`} target="_blank" rel="noreferrer noopener">

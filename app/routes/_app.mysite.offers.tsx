@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
-import { OfferDetailView } from "~/components/offer-detail";
+import { useEffect } from "react";
+import { focusLost, OfferDetailView } from "~/components/offer-detail";
 import { OfferProfile } from "~/components/offer-profile";
 import { OfferListPanel } from "~/components/offer-list-panel";
 import { SlideOut } from "~/components/slide-out";
@@ -18,6 +19,10 @@ export default function OffersPage() {
   const { offers, trades, list, refused, detail, now } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const offerId = params.get("offer");
+  // The panel closed with the offer gone from the lists (moved to trash): the keyboard goes on from the Offers list.
+  useEffect(() => {
+    if (!offerId && focusLost()) document.getElementById("offers-title")?.focus({ preventScroll: true });
+  }, [offerId]);
   return (
     <div className="stack-lg">
       {refused ? (

@@ -209,6 +209,42 @@ describe("dialogs and panels with JavaScript", () => {
     await close();
   });
 
+  it("the offer panel keeps the keyboard's place as it turns to the profile and back, and after its offer goes to the trash", async () => {
+    const { buyer: a, seller: b, listingId } = await twoVerifiedTraders("kp", { contentTypes: ["feature"] });
+    const { page, errors, close } = await openPage(chromium(), true);
+    await logInByKeyboard(page, a.email);
+    await page.goto(`/market?post=${listingId}`);
+    const proposal = page.locator(".proposal");
+    await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
+    await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Feature" }).click();
+    await page.getByRole("button", { name: /^Send offer/ }).click();
+    await page.waitForURL(/notice=offer-sent/);
+    const [offer] = sql<{ id: string }>(`SELECT id FROM offers WHERE listing_id = '${listingId}'`);
+    await page.goto(`/mysite/offers?offer=${offer!.id}`);
+    const focusedId = () => page.evaluate(() => document.activeElement?.id ?? "");
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+
+    await tabTo(page, /^View profile$/);
+    await page.keyboard.press("Enter");
+    await page.getByRole("link", { name: "← Back to the offer" }).waitFor();
+    await expect.poll(focusedId).toBe("offer-title");
+    expect(await focusedText()).toBe(b.host);
+    await tabTo(page, /Back to the offer/, "Shift+Tab");
+    await page.keyboard.press("Enter");
+    await page.getByRole("link", { name: "View profile" }).waitFor();
+    await expect.poll(focusedId).toBe("offer-title");
+
+    // Rescinded, then moved to the trash: the panel closes over a list without it.
+    await tabTo(page, /^Rescind offer( \||$)/);
+    await page.keyboard.press("Enter");
+    await tabTo(page, /^Move to trash( \||$)/);
+    await page.keyboard.press("Enter");
+    await expect.poll(() => page.locator(".slide-out").count()).toBe(0);
+    await expect.poll(focusedId).toBe("offers-title");
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it("header menus close after a choice, on Escape (focus back on their button) and on a click outside", async () => {
     const { email } = await createAccount("menus");
     const { page, errors, close } = await openPage(chromium(), true, 375);
