@@ -16,8 +16,9 @@ const SIGNED_IN_ROUTE = /\/app\/(root\.tsx|routes\/_app[^/]*)$/;
 /** The owner's area under /mysite (the dashboard, offers, settings and the rest). */
 const OWNER_AREA_ROUTE = /\/app\/routes\/_app\.mysite[^/]*$/;
 /** The forms' live checks: only the pages with such a form (sign-up, add a site, a proposal, feedback, the settings' new password) load them. */
-const FORM_CHECKS =
-  /\/app\/(components\/(use-field-checks|submit-button|website-fields|password-checklist|feedback-dialog)\.tsx?|domain\/(form-rules|rules)\.ts)$/;
+const FORM_CHECKS = /\/app\/(components\/(use-field-checks|submit-button|feedback-dialog)\.tsx?|domain\/(form-rules|rules)\.ts)$/;
+/** The fields of a website and of a new password, with their checks: the pages that make a site or a password load them, not the feedback dialog's. */
+const SITE_AND_PASSWORD_FIELDS = /\/app\/components\/(website-fields|password-checklist)\.tsx$/;
 
 /** The trade terms panel and its proposal form (the market and the search results), which load the forms' checks. */
 const TRADE_PANEL = /\/app\/components\/(trade-panel|proposal-form)\.tsx$/;
@@ -39,7 +40,8 @@ function routesLoading(id: string, graph: ModuleGraph, seen = new Set<string>())
  * several pages load (components, rules, messages) are one chunk for the signed-in pages and one for the public
  * ones: split by default, they made a dozen chunks under 1 KB on every page, each gzipped alone, and together they
  * compress by a third, which keeps every page within the JavaScript budget (`npm run bench` prints it). The forms'
- * live checks are a third shared chunk, so that pages without such a form (offers, messages) do not carry them. A
+ * live checks are a third shared chunk, so that pages without such a form (offers, messages) do not carry them, and
+ * the website and new-password fields a fourth, so that the dashboard's feedback dialog does not carry those. A
  * module that one page alone loads stays in that page's chunk.
  */
 function browserChunk(id: string, graph: ModuleGraph) {
@@ -48,6 +50,7 @@ function browserChunk(id: string, graph: ModuleGraph) {
   const routes = routesLoading(id, graph);
   if (routes.size < 2) return undefined;
   if (FORM_CHECKS.test(id)) return "forms";
+  if (SITE_AND_PASSWORD_FIELDS.test(id)) return "fields";
   if (TRADE_PANEL.test(id)) return "trade";
   if ([...routes].every((route) => OWNER_AREA_ROUTE.test(route))) return "mysite";
   return [...routes].some((route) => SIGNED_IN_ROUTE.test(route)) ? "app" : "public";
