@@ -35,13 +35,14 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
 export type MySiteData = Awaited<ReturnType<typeof loader>>;
 
 /** The site's icon with its edit control: reads the home page again and keeps the icon it names. */
-function SiteIconControl({ icon }: { icon: string | null }) {
+function SiteIconControl({ siteId, icon }: { siteId: string; icon: string | null }) {
   const location = useLocation();
   const navigation = useNavigation();
   const busy = navigation.state !== "idle" && navigation.formAction === "/mysite/icon";
   return (
     <Form method="post" action="/mysite/icon" className="site-icon-control">
       <SiteIcon icon={icon} size={56} className="site-icon" />
+      <input type="hidden" name="siteId" value={siteId} />
       <input type="hidden" name="redirectTo" value={`${location.pathname}${location.search}`} />
       <button type="submit" className="icon-edit" disabled={busy} aria-busy={busy} title="Update the icon from your home page">
         {busy ? <Spinner label="Updating icon" /> : <span aria-hidden="true">✎</span>}
@@ -65,7 +66,7 @@ export default function MySiteLayout() {
       </nav>
       <main className="mysite-main">
         <header className="site-header">
-          <SiteIconControl icon={site.icon} />
+          <SiteIconControl siteId={site.id} icon={site.icon} />
           <div>
             <h1 className="site-name">{site.host}</h1>
             <Link to="/mysite/verify" className={site.verified ? "verified" : "not-verified"}>

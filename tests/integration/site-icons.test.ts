@@ -36,6 +36,31 @@ describe("the site icon edit control", () => {
     expect(page).toContain(messages.iconUpdated);
   });
 
+  it("updates the site its page showed, even after another tab switched to another site", async () => {
+    const hostA = `icons-a-${crypto.randomUUID().slice(0, 8)}.com`;
+    const hostB = `icons-b-${crypto.randomUUID().slice(0, 8)}.com`;
+    mockWeb({
+      [`https://${hostA}/`]: head('<link rel="icon" href="/a.png">'),
+      [`https://${hostA}/a.png`]: image(),
+      [`https://${hostB}/`]: head('<link rel="icon" href="/b.png">'),
+      [`https://${hostB}/b.png`]: image(),
+    });
+    const user = await signUp(undefined, hostA);
+    const siteA = (await env.DB.prepare("SELECT id FROM sites WHERE host = ?").bind(hostA).first<{ id: string }>())!.id;
+    expect(await read(await get("/mysite", { cookie: user.cookie }))).toContain(`name="siteId" value="${siteA}"`);
+    // Another tab adds site B, which becomes the active site.
+    await post("/sites/new", { url: hostB, description: "A second site, added from another tab of the browser." }, { cookie: user.cookie });
+    const siteB = (await env.DB.prepare("SELECT id FROM sites WHERE host = ?").bind(hostB).first<{ id: string }>())!.id;
+    const response = await post("/mysite/icon", { siteId: siteA, redirectTo: "/mysite" }, { cookie: user.cookie });
+    expect(response.headers.get("Location")).toBe("/mysite?notice=icon-updated");
+    // The update counted against A's hourly ten, not B's, and A is the active site again.
+    const updatesOf = (siteId: string) =>
+      env.DB.prepare("SELECT coalesce(sum(count), 0) AS n FROM rate_limits WHERE key = ?").bind(`icon:site:${siteId}`).first();
+    expect(await updatesOf(siteA)).toEqual({ n: 1 });
+    expect(await updatesOf(siteB)).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?").bind(user.userId).first()).toEqual({ id: siteA });
+  });
+
   it.each([
     ["shortcut icon", '<link rel="shortcut icon" href="favicon.png">', (host: string) => `https://${host}/favicon.png`],
     ["apple-touch-icon only", '<link rel="apple-touch-icon" href="/apple.png">', (host: string) => `https://${host}/apple.png`],
