@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import { formatShortDate } from "~/domain/dates";
 import { CATEGORY_TAGS, labelOf } from "~/domain/options";
+import { messages } from "~/domain/messages";
 import { PostCard, type PostCardData } from "./post-card";
 import { useTimeZone } from "./use-time-zone";
 
@@ -58,6 +59,18 @@ export function LinkProblems({ problems, now }: { problems: readonly LinkProblem
   );
 }
 
+/** A section's site cards; a market with no other sites to trade with yet says so instead of an empty grid. */
+function SuggestedPosts({ posts }: { posts: readonly PostCardData[] }) {
+  if (posts.length === 0) return <p className="muted">{messages.noPosts}</p>;
+  return (
+    <div className="post-grid">
+      {posts.map((post) => (
+        <PostCard key={post.id} post={post} to={`/market?post=${post.id}`} />
+      ))}
+    </div>
+  );
+}
+
 /**
  * Sites to trade with: those about the tag of the day (`tag`, one of the owner's), then something new. Each opens its
  * trade terms over the market.
@@ -76,19 +89,11 @@ export function Suggestions({
             Add tags in <Link to="/mysite/settings">settings</Link> to get sites that match your content.
           </p>
         ) : null}
-        <div className="post-grid">
-          {suggestions.matched.map((post) => (
-            <PostCard key={post.id} post={post} to={`/market?post=${post.id}`} />
-          ))}
-        </div>
+        <SuggestedPosts posts={suggestions.matched} />
       </section>
       <section aria-labelledby="new-title">
         <h3 id="new-title">Try something new</h3>
-        <div className="post-grid">
-          {suggestions.somethingNew.map((post) => (
-            <PostCard key={post.id} post={post} to={`/market?post=${post.id}`} />
-          ))}
-        </div>
+        <SuggestedPosts posts={suggestions.somethingNew} />
       </section>
     </>
   );
