@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { focusLost, OfferDetailView } from "~/components/offer-detail";
 import { OfferProfile } from "~/components/offer-profile";
 import { OfferListPanel } from "~/components/offer-list-panel";
@@ -19,9 +19,12 @@ export default function OffersPage() {
   const { offers, trades, list, refused, detail, now } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const offerId = params.get("offer");
-  // The panel closed with the offer gone from the lists (moved to trash): the keyboard goes on from the Offers list.
+  // A panel that closed with its offer gone from the lists (moved to the trash): the keyboard goes on from the Offers
+  // list. Only after a panel was open on this page: a page that loads without one keeps the browser's own start.
+  const panelWasOpen = useRef(false);
   useEffect(() => {
-    if (!offerId && focusLost()) document.getElementById("offers-title")?.focus({ preventScroll: true });
+    if (offerId) panelWasOpen.current = true;
+    else if (panelWasOpen.current && focusLost()) document.getElementById("offers-title")?.focus({ preventScroll: true });
   }, [offerId]);
   return (
     <div className="stack-lg">

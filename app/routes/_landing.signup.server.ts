@@ -66,15 +66,21 @@ export async function answerSignup(request: Request, context: AppContext) {
   if (draftToken && !values.password) {
     const draft = await readSignupDraft(context, draftToken);
     if (!draft) return reply({ step: 0, values: withoutPassword, errors: {}, formError: messages.signupDraftExpired }, 400);
+    // The email as the page has it now: with JavaScript, going back to step 0 and on again stays in the browser, so
+    // an email changed there reaches the server only with this post.
+    const account = parseForm(formData, signupAccountSchema.pick({ email: true }));
+    if (!account.ok) return reply({ step: 0, values: withoutPassword, errors: account.errors, draft: draftToken }, 400);
+    const email = account.value.email;
+    if (email !== draft.email) await updateSignupDraftEmail(context, draftToken, email);
     const site = parseForm(formData, signupSchema.pick({ url: true, description: true }));
     if (!site.ok) return reply({ step: 1, values: withoutPassword, errors: site.errors, draft: draftToken }, 400);
     const signedUp = await signUp(
       context,
-      { email: draft.email, password: { hash: draft.passwordHash }, ...site.value },
+      { email, password: { hash: draft.passwordHash }, ...site.value },
       clientAddress(request),
       deviceTokenOf(request, context.env),
     );
-    const result = !signedUp.ok && signedUp.status === 409 ? (await signInWithUsedDraft(context, draft)) ?? signedUp : signedUp;
+    const result = !signedUp.ok && signedUp.status === 409 ? (await signInWithUsedDraft(context, { ...draft, email })) ?? signedUp : signedUp;
     if (!result.ok) return refused(result, draftToken);
     await retireSignupDraft(context, draftToken);
     throw redirect("/market", { headers: { "Set-Cookie": await newSessionCookie(request, context, result.token, result.expiresAt) } });

@@ -44,7 +44,10 @@ export async function actOnOffer(
   const verb = action === "accept" ? "accepted" : action === "decline" ? "declined" : "rescinded";
   const to = action === "rescind" ? offer.receiverUserId : offer.senderUserId;
   const about = action === "rescind" ? hosts?.sender : hosts?.receiver;
-  const refund = action === "rescind" || action === "accept" ? "" : ` The ${offer.connects} connects it held are back in your balance, apart from any whose year has run out.`;
+  const refund =
+    action === "rescind" || action === "accept"
+      ? ""
+      : ` The ${offer.connects} connects it held are back in your balance, apart from any whose year has run out.`;
   const [changed] = (await savedOrNull(
     db.batch([
       // The guarded status change; the ledger triggers run only when it really changes the row. An accept must

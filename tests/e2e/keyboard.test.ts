@@ -220,8 +220,12 @@ describe("dialogs and panels with JavaScript", () => {
     await page.getByRole("button", { name: /^Send offer/ }).click();
     await page.waitForURL(/notice=offer-sent/);
     const [offer] = sql<{ id: string }>(`SELECT id FROM offers WHERE listing_id = '${listingId}'`);
-    await page.goto(`/mysite/offers?offer=${offer!.id}`);
     const focusedId = () => page.evaluate(() => document.activeElement?.id ?? "");
+    // A page loaded without a panel leaves the keyboard at the page's start.
+    await page.goto("/mysite/offers");
+    await page.waitForTimeout(300);
+    expect(await focusedId()).toBe("");
+    await page.goto(`/mysite/offers?offer=${offer!.id}`);
     const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
 
     await tabTo(page, /^View profile$/);

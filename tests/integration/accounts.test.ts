@@ -7,6 +7,8 @@ import { devFetch, get, newAddress, newEmail, PASSWORD, post, read, sessionCooki
 
 const escaped = (text: string) => text.replaceAll("'", "&#x27;");
 
+const DESCRIPTION = "A site made without JavaScript at all, step by step.";
+
 describe("sign-up", () => {
   it("without JavaScript keeps step 0 on the server: step 1's page never carries the password back", async () => {
     const email = newEmail("nojs");
@@ -79,6 +81,27 @@ describe("sign-up", () => {
     });
     expect(refused.status).toBe(409);
     expect(await read(refused)).toContain(messages.emailInUse);
+  });
+
+  it("a kept draft makes the account with the email the page posts, changed since step 0 or not", async () => {
+    const first = newEmail("first");
+    const page = await read(await post("/signup", { intent: "continue", email: first, password: "Quiet-Meadow-42" }));
+    const draft = page.match(/name="draft" value="([a-z2-7]+)"/)![1]!;
+    // With JavaScript, Back and Continue stay in the browser: the changed email comes with Create Account.
+    const second = newEmail("second");
+    const create = await post("/signup", {
+      intent: "create",
+      email: second,
+      password: "",
+      draft,
+      url: uniqueHost("second"),
+      description: DESCRIPTION,
+    });
+    expect(create.status).toBe(302);
+    expect(await env.DB.prepare("SELECT email FROM users WHERE email IN (?, ?)").bind(first, second).all()).toMatchObject({
+      results: [{ email: second }],
+    });
+    expect((await post("/login", { email: second, password: "Quiet-Meadow-42" })).status).toBe(302);
   });
 
   it("asks for the password again when the draft of step 0 has expired", async () => {
