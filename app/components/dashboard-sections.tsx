@@ -1,7 +1,6 @@
 import { Link } from "@remix-run/react";
 import { formatShortDate } from "~/domain/dates";
 import { CATEGORY_TAGS, labelOf } from "~/domain/options";
-import { messages } from "~/domain/messages";
 import { PostCard, type PostCardData } from "./post-card";
 import { useTimeZone } from "./use-time-zone";
 
@@ -59,9 +58,9 @@ export function LinkProblems({ problems, now }: { problems: readonly LinkProblem
   );
 }
 
-/** A section's site cards; a market with no other sites to trade with yet says so instead of an empty grid. */
+/** A section's site cards; with none to suggest (none match, or no one else trades yet) it says so instead of an empty grid. */
 function SuggestedPosts({ posts }: { posts: readonly PostCardData[] }) {
-  if (posts.length === 0) return <p className="muted">{messages.noPosts}</p>;
+  if (posts.length === 0) return <p className="muted">No sites to suggest right now.</p>;
   return (
     <div className="post-grid">
       {posts.map((post) => (

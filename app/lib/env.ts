@@ -48,7 +48,7 @@ export interface Env {
   /** Development: answer fetches of user addresses from the local web sandbox (/dev/sites). On by default in
    * development, off in tests, refused in production. */
   DEV_WEB_SANDBOX?: string;
-  /** How many verified sites the daily job re-checks per run (default 100). */
+  /** How many verified sites the five-minute job re-checks per run (default 10). */
   VERIFICATION_RECHECK_BATCH?: string;
   /** The rank provider of the audit (docs/decisions/0011-authority-score-audit.md): "openpagerank" (Open PageRank, domain authority) or "json" (any
    * endpoint answering {"domain_authority", "backlinks"}); unset, the audit has no domain authority. */

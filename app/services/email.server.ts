@@ -1,6 +1,6 @@
 /**
  * Email goes into the outbox table first (docs/decisions/0018-email-outbox.md), in the same batch as the change it reports. A transport
- * chosen by configuration delivers it after the response (waitUntil) and from the daily job: each row is claimed
+ * chosen by configuration delivers it after the response (waitUntil) and from the scheduled jobs: each row is claimed
  * with a guarded update before it is sent (so two runs never send it twice), failures are retried with a growing
  * delay, and a refusal that retrying cannot fix ends it as failed.
  */

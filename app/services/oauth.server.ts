@@ -54,6 +54,9 @@ function stateCookie(env: Env, value: string, maxAge: number) {
 }
 
 /** The provider's authorization address and the cookie that remembers state, verifier and where to return. */
+/** The longest way back an OAuth sign-in keeps (its state cookie holds it beside the state and the verifier). */
+const MAX_COOKIE_REDIRECT = 2048;
+
 export function beginSignIn(env: Env, provider: OAuthProvider, redirectTo: string) {
   const state = generateState();
   let url: URL;
@@ -68,7 +71,10 @@ export function beginSignIn(env: Env, provider: OAuthProvider, redirectTo: strin
     // GitHub supports PKCE; arctic's GitHub class does not send it, so its generic client does.
     url = githubClient(env).createAuthorizationURLWithPKCE(GITHUB_AUTHORIZE, state, CodeChallengeMethod.S256, verifier, ["user:email"]);
   }
-  return { url, cookie: stateCookie(env, JSON.stringify({ state, verifier, provider, redirectTo }), 600) };
+  // The way back rides in the state cookie: one too long for a cookie (browsers drop those over 4 KB, and the sign-in
+  // would fail) goes to the market instead.
+  const back = redirectTo.length <= MAX_COOKIE_REDIRECT ? redirectTo : "/market";
+  return { url, cookie: stateCookie(env, JSON.stringify({ state, verifier, provider, redirectTo: back }), 600) };
 }
 
 export function clearStateCookie(env: Env) {

@@ -1,6 +1,6 @@
 /**
  * Site verification (docs/decisions/0009-site-verification-meta-tag.md): the owner places a meta tag in the head of the home page; the check reads
- * that head through the safe fetch. A verified site is re-checked about monthly by the daily job; three failures in
+ * that head through the safe fetch. A verified site is re-checked about monthly by the five-minute job; three failures in
  * a row remove the verification. Another account that proves the same host takes the verification over.
  */
 import { and, asc, eq, inArray, isNotNull, lte, ne } from "drizzle-orm";
