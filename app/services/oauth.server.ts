@@ -3,7 +3,9 @@
  * whose email already has an account joins it only when the provider says the email is verified.
  */
 import { CodeChallengeMethod, generateCodeVerifier, generateState, Google, OAuth2Client } from "arctic";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { emailConfirmationTokens, knownDevices, oauthAccounts, passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { isUniqueConstraintError } from "~/lib/db.server";
@@ -175,35 +177,48 @@ export async function finishSignIn(context: AppContext, provider: OAuthProvider,
     // The provider proves the address now. If the account never proved it, whoever registered it first may not
     // own it: its password and sessions end before the owner comes in, and the address is told.
     const unproven = !existing.emailVerified;
-    const written = await db
-      .batch([
-        db.update(users).set({ emailVerified: true }).where(eq(users.id, existing.id)),
-        ...(unproven
-          ? [
-              // Whatever the squatter set up goes: provider links, password, sessions, known browsers, pending links.
-              db.delete(oauthAccounts).where(eq(oauthAccounts.userId, existing.id)),
-              db.delete(knownDevices).where(eq(knownDevices.userId, existing.id)),
-              db.delete(passwordCredentials).where(eq(passwordCredentials.userId, existing.id)),
-              db.delete(sessions).where(eq(sessions.userId, existing.id)),
-              db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, existing.id)),
-              db.delete(emailConfirmationTokens).where(eq(emailConfirmationTokens.userId, existing.id)),
-              emailToUser(
-                db,
-                {
-                  userId: existing.id,
-                  kind: "account-joined",
-                  subject: `Your account now signs in with ${PROVIDER_NAMES[provider]}`,
-                  text:
-                    `You signed in with ${PROVIDER_NAMES[provider]} using ${email}. This address had never been confirmed on its account, ` +
-                    `so to keep it yours we removed the account's password and signed out every other session.\n\n` +
-                    `To sign in with a password again, set a new one: ${new URL("/reset-password", context.env.APP_URL).toString()}`,
-                },
-                now,
+    // Checked as each statement runs: the same sign-in finished twice at once takes the account back once (the second
+    // finds it proven, and its link then meets the first's).
+    const stillUnproven = sql`EXISTS (SELECT 1 FROM users WHERE id = ${existing.id} AND email_verified = 0)`;
+    const ofAccount = <T extends { userId: SQLiteColumn }>(table: T) => and(eq(table.userId, existing.id), stillUnproven);
+    const statements: BatchItem<"sqlite">[] = [
+      ...(unproven
+        ? [
+            // Whatever the squatter set up goes: provider links, password, sessions, known browsers, pending links.
+            // (Not the link this sign-in has just written: it comes first in the batch.)
+            db
+              .delete(oauthAccounts)
+              .where(
+                and(
+                  ofAccount(oauthAccounts),
+                  sql`NOT (${oauthAccounts.provider} = ${provider} AND ${oauthAccounts.providerUserId} = ${profile.providerUserId})`,
+                ),
               ),
-            ]
-          : []),
-        link(existing.id),
-      ])
+            db.delete(knownDevices).where(ofAccount(knownDevices)),
+            db.delete(passwordCredentials).where(ofAccount(passwordCredentials)),
+            db.delete(sessions).where(ofAccount(sessions)),
+            db.delete(passwordResetTokens).where(ofAccount(passwordResetTokens)),
+            db.delete(emailConfirmationTokens).where(ofAccount(emailConfirmationTokens)),
+            emailToUser(
+              db,
+              {
+                userId: existing.id,
+                kind: "account-joined",
+                subject: `Your account now signs in with ${PROVIDER_NAMES[provider]}`,
+                text:
+                  `You signed in with ${PROVIDER_NAMES[provider]} using ${email}. This address had never been confirmed on its account, ` +
+                  `so to keep it yours we removed the account's password and signed out every other session.\n\n` +
+                  `To sign in with a password again, set a new one: ${new URL("/reset-password", context.env.APP_URL).toString()}`,
+                onlyIf: stillUnproven,
+              },
+              now,
+            ),
+          ]
+        : []),
+    ];
+    const written = await db
+      // The address is marked proven last, after the statements that check it was not.
+      .batch([link(existing.id), ...statements, db.update(users).set({ emailVerified: true }).where(eq(users.id, existing.id))])
       .then(() => undefined, writtenMeanwhile);
     if (written !== undefined) return written;
     if (unproven) {

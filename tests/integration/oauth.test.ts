@@ -94,6 +94,25 @@ describe("OAuth sign-in", () => {
     expect(sessions).toEqual({ n: 2 });
   });
 
+  it("the owner coming back twice at once to an account a stranger made with their address takes it back once", async () => {
+    const { email, userId } = await signUp(newEmail("taken-back-twice"));
+    mockProviders({ google: { sub: `g-${crypto.randomUUID()}`, email, email_verified: true }, delayMs: 50 });
+    const first = await startAndReturn("google");
+    const second = await startAndReturn("google");
+    const answers = await Promise.all([first.callback(), second.callback()]);
+    expect(answers.map((answer) => [answer.status, answer.headers.get("Location")])).toEqual([
+      [302, "/market"],
+      [302, "/market"],
+    ]);
+    // Both tabs are signed in (the second take-back did not end the first's session), and one email says what happened.
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first()).toEqual({ n: 2 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM oauth_accounts WHERE user_id = ?").bind(userId).first()).toEqual({ n: 1 });
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE to_address = ? AND kind = 'account-joined'").bind(email).first(),
+    ).toEqual({ n: 1 });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM password_credentials WHERE user_id = ?").bind(userId).first()).toEqual({ n: 0 });
+  });
+
   it("creates an account for a new Google user, with the starter connects, and signs in", async () => {
     const email = newEmail("google");
     const calls = mockProviders({ google: { sub: "g-123", email, email_verified: true } });
