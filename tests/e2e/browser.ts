@@ -201,3 +201,15 @@ export function signedInPages(listingId: string) {
     "/sites/new?back=%2Fmarket",
   ];
 }
+
+/** Sends a proposal from the post's panel on the market (a blog post for a feature), as a signed-in buyer does; its offer id. */
+export async function proposeInBrowser(page: Page, listingId: string): Promise<string> {
+  await page.goto(`/market?post=${listingId}`);
+  const proposal = page.locator(".proposal");
+  await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
+  await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Feature" }).click();
+  await page.getByRole("button", { name: /^Send offer/ }).click();
+  await page.waitForURL(/notice=offer-sent/);
+  const [offer] = sql<{ id: string }>(`SELECT id FROM offers WHERE listing_id = '${listingId}' ORDER BY created_at DESC LIMIT 1`);
+  return offer!.id;
+}

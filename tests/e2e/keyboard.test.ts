@@ -1,7 +1,19 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { createAccount, logIn, modes, openPage, PASSWORD, publishPage, sharedChromium, sql, twoVerifiedTraders, unexpected } from "./browser";
+import {
+  createAccount,
+  logIn,
+  modes,
+  openPage,
+  PASSWORD,
+  proposeInBrowser,
+  publishPage,
+  sharedChromium,
+  sql,
+  twoVerifiedTraders,
+  unexpected,
+} from "./browser";
 
 const chromium = sharedChromium();
 
@@ -213,19 +225,13 @@ describe("dialogs and panels with JavaScript", () => {
     const { buyer: a, seller: b, listingId } = await twoVerifiedTraders("kp", { contentTypes: ["feature"] });
     const { page, errors, close } = await openPage(chromium(), true);
     await logInByKeyboard(page, a.email);
-    await page.goto(`/market?post=${listingId}`);
-    const proposal = page.locator(".proposal");
-    await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
-    await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Feature" }).click();
-    await page.getByRole("button", { name: /^Send offer/ }).click();
-    await page.waitForURL(/notice=offer-sent/);
-    const [offer] = sql<{ id: string }>(`SELECT id FROM offers WHERE listing_id = '${listingId}'`);
+    const offerId = await proposeInBrowser(page, listingId);
     const focusedId = () => page.evaluate(() => document.activeElement?.id ?? "");
     // A page loaded without a panel leaves the keyboard at the page's start.
     await page.goto("/mysite/offers");
     await page.waitForTimeout(300);
     expect(await focusedId()).toBe("");
-    await page.goto(`/mysite/offers?offer=${offer!.id}`);
+    await page.goto(`/mysite/offers?offer=${offerId}`);
     const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
 
     await tabTo(page, /^View profile$/);

@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { logIn, modes, openPage, PUBLIC_PAGES, sharedChromium, signedInPages, sql, twoVerifiedTraders } from "./browser";
+import { logIn, modes, openPage, proposeInBrowser, PUBLIC_PAGES, sharedChromium, signedInPages, sql, twoVerifiedTraders } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -84,14 +84,8 @@ describe.each(modes)("no page scrolls sideways, nothing sticks out of its card a
     }
     await logIn(page, buyer.email);
     // An offer, so its panel can be looked at too.
-    await page.goto(`/market?post=${listingId}`);
-    const proposal = page.locator(".proposal");
-    await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
-    await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Feature" }).click();
-    await page.getByRole("button", { name: /^Send offer/ }).click();
-    await page.waitForURL(/notice=offer-sent/);
-    const [offer] = sql<{ id: string }>(`SELECT id FROM offers WHERE listing_id = '${listingId}'`);
-    for (const path of [...signedInPages(listingId), `/mysite/offers?offer=${offer!.id}`]) {
+    const offerId = await proposeInBrowser(page, listingId);
+    for (const path of [...signedInPages(listingId), `/mysite/offers?offer=${offerId}`]) {
       await visit(path);
     }
     await close();

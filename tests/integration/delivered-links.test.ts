@@ -27,6 +27,17 @@ async function tradeInProgress() {
   return { a, b, partner, listingId, offerId: offer.id, complete, entry, check };
 }
 
+/** A second trade between the same two sites, in progress on A's side as the first. */
+async function anotherTradeInProgress(trade: Awaited<ReturnType<typeof tradeInProgress>>) {
+  expect((await propose(trade.a.cookie, trade.listingId)).status).toBe(302);
+  const second = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ? AND status = 'pending'")
+    .bind(trade.listingId)
+    .first<{ id: string }>())!;
+  expect((await act(trade.b.cookie, second.id, [["intent", "accept"]])).status).toBe(302);
+  expect((await move(trade.a.cookie, second.id, "in_progress")).status).toBe(302);
+  return second;
+}
+
 describe("completing a side needs a page that links to the other party's site", () => {
   it("a followed link completes, and the link, its anchor text and rel are recorded and shown to both", async () => {
     const trade = await tradeInProgress();
@@ -61,12 +72,7 @@ describe("completing a side needs a page that links to the other party's site", 
     mockWeb({ [url]: linking, [other]: linking });
     expect((await trade.complete(url)).status).toBe(302);
 
-    expect((await propose(trade.a.cookie, trade.listingId)).status).toBe(302);
-    const second = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ? AND status = 'pending'")
-      .bind(trade.listingId)
-      .first<{ id: string }>())!;
-    expect((await act(trade.b.cookie, second.id, [["intent", "accept"]])).status).toBe(302);
-    expect((await move(trade.a.cookie, second.id, "in_progress")).status).toBe(302);
+    const second = await anotherTradeInProgress(trade);
     // The same page however it is typed: another scheme, www., a fragment.
     const again = await move(trade.a.cookie, second.id, "completed", `http://www.${trade.a.url}/guide#thanks`);
     expect(again.status).toBe(409);
@@ -80,12 +86,7 @@ describe("completing a side needs a page that links to the other party's site", 
 
   it("two trades with the same partner completed at the same moment with one page: only one completes", async () => {
     const trade = await tradeInProgress();
-    expect((await propose(trade.a.cookie, trade.listingId)).status).toBe(302);
-    const second = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ? AND status = 'pending'")
-      .bind(trade.listingId)
-      .first<{ id: string }>())!;
-    expect((await act(trade.b.cookie, second.id, [["intent", "accept"]])).status).toBe(302);
-    expect((await move(trade.a.cookie, second.id, "in_progress")).status).toBe(302);
+    const second = await anotherTradeInProgress(trade);
     const url = `https://${trade.a.url}/guide`;
     // The page answers slowly, so both checks made before the fetch pass before either update.
     mockWeb({
