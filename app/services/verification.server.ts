@@ -132,19 +132,13 @@ async function markVerified(context: AppContext, site: { id: string; userId: str
       .returning({ userId: sites.userId, host: sites.host }),
   ]);
   if (takenOver.length === 0) return;
-  const owners = await db
-    .select({ id: users.id, email: users.email })
-    .from(users)
-    .where(
-      inArray(
-        users.id,
-        takenOver.map((row) => row.userId),
-      ),
-    )
-    .all();
-  for (const owner of owners) {
+  const emailOf = await emailsOf(
+    db,
+    takenOver.map((row) => row.userId),
+  );
+  for (const email of emailOf.values()) {
     await sendEmail(context, {
-      to: owner.email,
+      to: email,
       kind: "verification-taken-over",
       subject: `${site.host} is no longer verified on your account`,
       text:
@@ -153,6 +147,13 @@ async function markVerified(context: AppContext, site: { id: string; userId: str
         `If this is a mistake, put your own tag back in the head of the home page and check again: ${verifyLink(context)}`,
     });
   }
+}
+
+/** The email address of each of these users, by id (one read; none for an empty list). */
+async function emailsOf(db: AppContext["db"], userIds: string[]): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, userIds)).all();
+  return new Map(rows.map((row) => [row.id, row.email]));
 }
 
 /** A new tag for the site; the old one stops counting. A verified site stays verified until its next re-check. */
@@ -208,19 +209,10 @@ export async function recheckVerifiedSites(context: AppContext): Promise<number>
       verificationToken: sites.verificationToken,
       verificationFailures: sites.verificationFailures,
     });
-  const owners = claimed.length
-    ? await db
-        .select({ id: users.id, email: users.email })
-        .from(users)
-        .where(
-          inArray(
-            users.id,
-            claimed.map((site) => site.userId),
-          ),
-        )
-        .all()
-    : [];
-  const emailOf = new Map(owners.map((owner) => [owner.id, owner.email]));
+  const emailOf = await emailsOf(
+    db,
+    claimed.map((site) => site.userId),
+  );
   const due = claimed.map((site) => ({ ...site, email: emailOf.get(site.userId) ?? "" }));
   const options = safeFetchOptionsFor(env, db);
   await forEachConcurrently(due, RECHECK_CONCURRENCY, async (site) => {

@@ -36,6 +36,21 @@ async function startAndReturn(provider: "google" | "github", code = "the-code") 
   };
 }
 
+/**
+ * The same Google sign-in, for a user with this verified address, finished in two tabs at once: both must land on the
+ * market. The provider answers slowly, so both callbacks look the user up before either writes.
+ */
+async function bothLandOnTheMarket(email: string) {
+  mockProviders({ google: { sub: `g-${crypto.randomUUID()}`, email, email_verified: true }, delayMs: 50 });
+  const first = await startAndReturn("google");
+  const second = await startAndReturn("google");
+  const answers = await Promise.all([first.callback(), second.callback()]);
+  expect(answers.map((answer) => [answer.status, answer.headers.get("Location")])).toEqual([
+    [302, "/market"],
+    [302, "/market"],
+  ]);
+}
+
 afterEach(() => vi.restoreAllMocks());
 
 describe("OAuth sign-in", () => {
@@ -79,15 +94,7 @@ describe("OAuth sign-in", () => {
 
   it("the same new Google user coming back twice at once gets one account, and both tabs sign in to it", async () => {
     const email = newEmail("google-twice");
-    // The provider answers slowly, so both callbacks look the user up before either writes.
-    mockProviders({ google: { sub: `g-${crypto.randomUUID()}`, email, email_verified: true }, delayMs: 50 });
-    const first = await startAndReturn("google");
-    const second = await startAndReturn("google");
-    const answers = await Promise.all([first.callback(), second.callback()]);
-    expect(answers.map((answer) => [answer.status, answer.headers.get("Location")])).toEqual([
-      [302, "/market"],
-      [302, "/market"],
-    ]);
+    await bothLandOnTheMarket(email);
     const users = await env.DB.prepare("SELECT id FROM users WHERE email = ?").bind(email).all<{ id: string }>();
     expect(users.results).toHaveLength(1);
     const sessions = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(users.results[0]!.id).first();
@@ -96,14 +103,7 @@ describe("OAuth sign-in", () => {
 
   it("the owner coming back twice at once to an account a stranger made with their address takes it back once", async () => {
     const { email, userId } = await signUp(newEmail("taken-back-twice"));
-    mockProviders({ google: { sub: `g-${crypto.randomUUID()}`, email, email_verified: true }, delayMs: 50 });
-    const first = await startAndReturn("google");
-    const second = await startAndReturn("google");
-    const answers = await Promise.all([first.callback(), second.callback()]);
-    expect(answers.map((answer) => [answer.status, answer.headers.get("Location")])).toEqual([
-      [302, "/market"],
-      [302, "/market"],
-    ]);
+    await bothLandOnTheMarket(email);
     // Both tabs are signed in (the second take-back did not end the first's session), and one email says what happened.
     expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first()).toEqual({ n: 2 });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM oauth_accounts WHERE user_id = ?").bind(userId).first()).toEqual({ n: 1 });
