@@ -41,12 +41,13 @@ export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeS
   );
 }
 
-export function SignedInHeader({ sites, activeSite }: { sites: UserSite[]; activeSite: UserSite | null }) {
+/** The signed-in header; `behindDialog` while a page is a dialog over it (neither clicked nor reached by keyboard then). */
+export function SignedInHeader({ sites, activeSite, behindDialog }: { sites: UserSite[]; activeSite: UserSite | null; behindDialog: boolean }) {
   const location = useLocation();
   const inMySite = location.pathname.startsWith("/mysite");
   const term = searchTermOf(location.pathname, location.search);
   return (
-    <header className="app-header">
+    <header className="app-header" {...(behindDialog ? { inert: "" } : {})}>
       <Wordmark to="/market" />
       <Form method="get" action="/search" className="header-search" role="search">
         <label htmlFor="header-search" className="visually-hidden">

@@ -44,7 +44,7 @@ export default function Market() {
   );
 
   return (
-    <main className="market">
+    <main className="market" id="main">
       <div className="section-head">
         <h1>Market</h1>
         <div className="head-actions">

@@ -64,7 +64,7 @@ export default function MySiteLayout() {
           </NavLink>
         ))}
       </nav>
-      <main className="mysite-main">
+      <main className="mysite-main" id="main">
         <header className="site-header">
           <SiteIconControl siteId={site.id} icon={site.icon} />
           <div>

@@ -1,5 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Outlet, useLoaderData, useLocation, useMatches, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { SkipLink } from "~/components/skip-link";
 import { Toast, ToastRegion } from "~/components/toast";
 import { SignedInHeader } from "~/components/signed-in-header";
 import { messages } from "~/domain/messages";
@@ -40,14 +41,20 @@ const NOTICES: Record<string, string> = {
   "chat-verify": messages.verifyBanner,
 };
 
+// Pages that are a dialog over the header, with no content of their own to skip to: the header is out of reach then
+// (without JavaScript too, where no script keeps the keyboard inside the dialog).
+const DIALOG_ROUTES = new Set(["routes/_app.sites.new", "routes/_app.feedback"]);
+
 export default function SignedInLayout() {
   const { sites, activeSite } = useLoaderData<typeof loader>();
   const location = useLocation();
+  const dialog = DIALOG_ROUTES.has(useMatches().at(-1)?.id ?? "");
   const [searchParams] = useSearchParams();
   const notice = NOTICES[searchParams.get("notice") ?? ""];
   return (
     <div className="page app-page">
-      <SignedInHeader sites={sites} activeSite={activeSite} />
+      {dialog ? null : <SkipLink />}
+      <SignedInHeader sites={sites} activeSite={activeSite} behindDialog={dialog} />
       <Outlet />
       <ToastRegion>
         {notice ? <Toast key={location.key} message={notice} dismissTo={addressWith(location.pathname, searchParams, "notice", null)} /> : null}

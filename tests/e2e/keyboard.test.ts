@@ -156,6 +156,46 @@ describe.each(modes)("by keyboard alone $name", ({ js }) => {
   });
 });
 
+describe.each(modes)("the skip link $name", ({ js }) => {
+  it("is the first stop on a page with a header and takes the keyboard past the header to the page's content", async () => {
+    const account = await createAccount("skip");
+    const { page, errors, close } = await openPage(chromium(), js);
+    const insideMain = () => page.evaluate(() => Boolean(document.activeElement?.closest("main#main")));
+    for (const path of ["/", "/market", "/mysite/connects"]) {
+      if (path === "/market") await logIn(page, account.email);
+      await page.goto(path);
+      await page.keyboard.press("Tab");
+      expect(await focusedControl(page)).toBe("Skip to content");
+      // On screen while it has the focus (it waits above the page otherwise).
+      expect((await page.getByRole("link", { name: "Skip to content" }).boundingBox())!.y).toBeGreaterThanOrEqual(0);
+      await page.keyboard.press("Enter");
+      await page.keyboard.press("Tab");
+      expect(await insideMain()).toBe(true);
+    }
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+describe.each(modes)("a page that is a dialog over the header $name", ({ js }) => {
+  it("keeps the keyboard out of the header behind it, and has no skip link", async () => {
+    const account = await createAccount("behind");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, account.email);
+    for (const path of ["/feedback", "/sites/new?back=/market"]) {
+      await page.goto(path);
+      await page.getByRole("dialog").waitFor();
+      expect(await page.getByRole("link", { name: "Skip to content" }).count()).toBe(0);
+      for (let presses = 0; presses < 12; presses++) {
+        await page.keyboard.press("Tab");
+        expect(await page.evaluate(() => Boolean(document.activeElement?.closest("header.app-header")))).toBe(false);
+      }
+    }
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
 describe.each(modes)("Settings by keyboard alone $name", ({ js }) => {
   it("opens the description from its text, edits it and saves", async () => {
     const { a } = await tradersWithPages();
