@@ -1,18 +1,17 @@
-import { LEDGER_KIND_LABELS, LOT_SOURCE_LABELS, spendableLots, type ConnectLot, type LedgerEntry } from "~/domain/connects";
+import { LEDGER_KIND_LABELS, LOT_SOURCE_LABELS, type ConnectLot, type LedgerEntry } from "~/domain/connects";
 import { formatShortDate } from "~/domain/dates";
 import { formatMoney } from "~/domain/money";
 import { useTimeZone } from "./use-time-zone";
 
 const signed = (value: number) => (value > 0 ? `+${value}` : String(value));
 
-/** The lots the user can still spend, soonest to expire first, each with what is left of it. */
+/** The lots the user can still spend (as read), soonest to expire first, each with what is left of it. */
 export function ConnectLots({ lots, now }: { lots: readonly ConnectLot[]; now: number }) {
   const timeZone = useTimeZone();
-  const live = spendableLots(lots, now);
   return (
     <section className="card stack">
       <h2>Your lots</h2>
-      {live.length === 0 ? (
+      {lots.length === 0 ? (
         <p className="empty">No connects left to spend.</p>
       ) : (
         <table className="table">
@@ -24,7 +23,7 @@ export function ConnectLots({ lots, now }: { lots: readonly ConnectLot[]; now: n
             </tr>
           </thead>
           <tbody>
-            {live.map((lot) => (
+            {lots.map((lot) => (
               <tr key={lot.id}>
                 <td>{LOT_SOURCE_LABELS[lot.source]}</td>
                 <td>

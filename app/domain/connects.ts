@@ -40,11 +40,6 @@ export const LEDGER_KIND_LABELS: Record<LedgerKind, string> = {
   chargeback: "Taken back: payment disputed",
 };
 
-/** The lots that can still be spent at `now`: some left, not expired. */
-export function spendableLots<Lot extends Pick<ConnectLot, "remaining" | "expiresAt">>(lots: readonly Lot[], now: number): Lot[] {
-  return lots.filter((lot) => lot.remaining > 0 && lot.expiresAt > now);
-}
-
 /** While a payment's connects are on their way, the page looks again this often (without JavaScript too)… */
 export const RECHECK_SECONDS = 4;
 /** …for about two minutes; after that the payment is still processing (a bank debit can take days). */

@@ -20,7 +20,7 @@ export async function loadConnectsPage(request: Request, context: AppContext) {
   // Back from Stripe's checkout (its success address): only then is the checkout's crediting asked about.
   const returned = url.searchParams.get("checkout") === "success" && sessionId !== null;
   const [lots, history, credited] = await Promise.all([
-    connectLotsOf(context.db, auth.user.id),
+    connectLotsOf(context.db, auth.user.id, context.now()),
     ledgerOf(context.db, auth.user.id),
     returned ? checkoutCredited(context.db, auth.user.id, sessionId) : null,
   ]);

@@ -1,5 +1,5 @@
 /** Reads about trades: the dashboard's counters, the hosts an offer's messages name, and the connects page. */
-import { and, desc, eq, or, type SQL } from "drizzle-orm";
+import { and, desc, eq, gt, or, type SQL } from "drizzle-orm";
 import { connectLedger, connectLots, offers, paymentEvents } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { receiverSite, senderSite } from "./offer-lists.server";
@@ -23,7 +23,11 @@ export function hostsOf(db: Database, offerId: string) {
     .get();
 }
 
-export function connectLotsOf(db: Database, userId: string) {
+/**
+ * The lots the user can still spend at `now` (some left, not expired), soonest to expire first. Spent and expired lots
+ * stay in the table (every returned proposal makes one) and would otherwise fill the page's hundred before these.
+ */
+export function connectLotsOf(db: Database, userId: string, now: number) {
   return db
     .select({
       id: connectLots.id,
@@ -33,7 +37,7 @@ export function connectLotsOf(db: Database, userId: string) {
       expiresAt: connectLots.expiresAt,
     })
     .from(connectLots)
-    .where(eq(connectLots.userId, userId))
+    .where(and(eq(connectLots.userId, userId), gt(connectLots.expiresAt, now), gt(connectLots.remaining, 0)))
     .orderBy(connectLots.expiresAt, connectLots.id)
     .limit(100)
     .all();

@@ -465,6 +465,29 @@ describe("the connects page", () => {
     expect(await balanceOf(user.userId)).toBe(20);
   });
 
+  it("lists the lots left to spend however many spent ones came before them, and no expired one", async () => {
+    const user = await trader();
+    // Every proposal returned makes a lot; spent ones stay, and they expire before the newer lots.
+    const soon = Date.now() + 86_400_000;
+    await env.DB.batch(
+      Array.from({ length: 101 }, (_, index) =>
+        env.DB.prepare("INSERT INTO connect_lots (id, user_id, source, amount, remaining, expires_at) VALUES (?, ?, 'return', 5, 0, ?)").bind(
+          `spent-${user.userId}-${index}`,
+          user.userId,
+          soon + index,
+        ),
+      ),
+    );
+    await env.DB.prepare("INSERT INTO connect_lots (id, user_id, source, amount, remaining, expires_at) VALUES (?, ?, 'return', 7, 7, ?)")
+      .bind(`expired-${user.userId}`, user.userId, Date.now() - 1)
+      .run();
+    const html = await read(await get("/mysite/connects", { cookie: user.cookie }));
+    expect(html).not.toContain("No connects left to spend.");
+    expect(html).not.toContain("7 of 7");
+    expect(html).toContain("<td>20 of 20</td>");
+    expect(html).not.toContain("0 of 5");
+  });
+
   it("back from checkout, it says the connects are on their way until the webhook lands, then shows them", async () => {
     const user = await trader();
     const event = checkoutEvent("checkout.session.completed", { userId: user.userId });

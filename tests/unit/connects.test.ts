@@ -1,17 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { checkoutState, MAX_RECHECKS, recheckAddress, spendableLots } from "~/domain/connects";
+import { checkoutState, MAX_RECHECKS, recheckAddress } from "~/domain/connects";
 
 describe("the Connects page", () => {
-  it("lists only the lots with connects left that have not expired", () => {
-    const now = 1_000;
-    const lots = [
-      { id: "spent", remaining: 0, expiresAt: 2_000 },
-      { id: "expired", remaining: 5, expiresAt: 1_000 },
-      { id: "live", remaining: 3, expiresAt: 1_001 },
-    ];
-    expect(spendableLots(lots, now).map((lot) => lot.id)).toEqual(["live"]);
-  });
-
   it("says a payment is credited once its connects landed, expected while it looks again, processing after", () => {
     expect(checkoutState(50, MAX_RECHECKS)).toBe("credited");
     expect(checkoutState(null, 0)).toBe("pending");
