@@ -67,9 +67,12 @@ export function rateLimitedMessage(perMinute: number): string {
   return `You can send at most ${perMinute} messages a minute. Please wait a moment.`;
 }
 
-/** The text as stored (trimmed), or why it cannot be sent. */
+/**
+ * The text as stored (trimmed, line breaks as "\n"), or why it cannot be sent. A form posted without JavaScript sends
+ * each line break as "\r\n": counted as one character, as the text box counts it.
+ */
 export function checkMessageText(raw: unknown): { ok: true; text: string } | { ok: false; reason: "empty" | "too-long" } {
-  const text = typeof raw === "string" ? raw.trim() : "";
+  const text = typeof raw === "string" ? raw.replace(/\r\n?/g, "\n").trim() : "";
   if (text.length === 0) return { ok: false, reason: "empty" };
   if (text.length > MAX_MESSAGE_LENGTH) return { ok: false, reason: "too-long" };
   return { ok: true, text };
@@ -145,6 +148,12 @@ export function mergeMessages(current: readonly ChatMessage[], incoming: readonl
 
 /** One line of a message for the list of conversations. */
 export function messagePreview(text: string, length = 80): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > length ? `${line.slice(0, length - 1).trimEnd()}…` : line;
+  // Counted in characters (code points): a cut inside an emoji would leave half of it.
+  const line = Array.from(text.replace(/\s+/g, " ").trim());
+  return line.length > length
+    ? `${line
+        .slice(0, length - 1)
+        .join("")
+        .trimEnd()}…`
+    : line.join("");
 }

@@ -28,6 +28,9 @@ describe("a chat message's text", () => {
     expect(checkMessageText("  Hello there \n")).toEqual({ ok: true, text: "Hello there" });
     expect(checkMessageText(`   ${"y".repeat(4000)}   `)).toEqual({ ok: true, text: "y".repeat(4000) });
     expect(checkMessageText(42)).toEqual({ ok: false, reason: "empty" });
+    // A form posted without JavaScript sends line breaks as CRLF: stored as "\n", each counted once.
+    const lines = `${"z".repeat(3989)}${"\r\n".repeat(10)}z`;
+    expect(checkMessageText(lines)).toEqual({ ok: true, text: `${"z".repeat(3989)}${"\n".repeat(10)}z` });
   });
 });
 
@@ -96,6 +99,8 @@ describe("what the browser shows", () => {
   it("previews the last message on one line", () => {
     expect(messagePreview("Hello\n\nthere   friend")).toBe("Hello there friend");
     expect(messagePreview("a".repeat(100), 10)).toBe(`${"a".repeat(9)}…`);
+    // Cut by characters: never half of an emoji.
+    expect(messagePreview(`${"a".repeat(8)}😀😀x`, 10)).toBe(`${"a".repeat(8)}😀…`);
   });
 });
 
