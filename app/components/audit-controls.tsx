@@ -4,6 +4,7 @@ import { AUDIT_STEP_LABELS, AUDIT_STEPS } from "~/domain/audit";
 import { formatShortDate } from "~/domain/dates";
 import { Spinner } from "./spinner";
 import { useTimeZone } from "./use-time-zone";
+import { usePostAddress } from "./use-post-address";
 
 type AuditStep = (typeof AUDIT_STEPS)[number];
 
@@ -64,6 +65,7 @@ export function AuditControls({
 }) {
   const timeZone = useTimeZone();
   const navigation = useNavigation();
+  const postTo = usePostAddress();
   const starting = navigation.state !== "idle" && navigation.formAction?.startsWith("/mysite/your-score") === true;
   return (
     <section className="card stack" aria-labelledby="audit-heading">
@@ -84,7 +86,7 @@ export function AuditControls({
       ) : nextOwnerRunAt ? (
         <p className="muted">You can run the audit again in {minutesUntil(nextOwnerRunAt, now)}.</p>
       ) : (
-        <Form method="post" className="button-row">
+        <Form method="post" action={postTo} className="button-row">
           <input type="hidden" name="siteId" value={siteId} />
           <button type="submit" name="intent" value="audit" className="button" disabled={starting} aria-busy={starting}>
             {starting ? <Spinner label="Starting the audit" /> : null}

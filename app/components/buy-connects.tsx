@@ -2,6 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { CONNECT_BUNDLES, DEFAULT_BUNDLE } from "~/domain/bundles";
 import { messages } from "~/domain/messages";
+import { usePostAddress } from "./use-post-address";
 
 /** Stripe's embeddable pricing table for this user, with the same reference as the Payment Links. */
 export interface PricingTableConfig {
@@ -49,11 +50,12 @@ export function BuyConnects({
   error: string | undefined;
 }) {
   const navigation = useNavigation();
+  const postTo = usePostAddress();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/mysite/connects") === true;
   return (
     <section className="card stack" aria-labelledby="buy-title">
       <h2 id="buy-title">Buy connects</h2>
-      <Form method="post" className="stack">
+      <Form method="post" action={postTo} className="stack">
         <fieldset className="bundles">
           <legend className="visually-hidden">Bundle</legend>
           {CONNECT_BUNDLES.map((bundle) => (

@@ -10,6 +10,7 @@ import { PasswordInput } from "~/components/password-input";
 import { Spinner } from "~/components/spinner";
 import { messages } from "~/domain/messages";
 import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/options";
+import { usePostAddress } from "./use-post-address";
 
 /**
  * The site's settings form. Its state (the description being edited) belongs to one site: the page keys it by the
@@ -25,7 +26,8 @@ export function SiteSettingsForm({
   /** The last save's refusal: its message, the field it is about, and the form as it was sent. */
   failure: {
     error: string;
-    field: "description" | null;
+    /** The field the message is about (shown beside it), or none (shown by the Save button). */
+    field: "description" | "connects" | null;
     description: string;
     chosen: Record<string, string[]>;
     listed: boolean;
@@ -33,22 +35,31 @@ export function SiteSettingsForm({
   } | null;
 }) {
   const navigation = useNavigation();
+  const postTo = usePostAddress();
   const [editing, setEditing] = useState(false);
   const field = useRef<HTMLTextAreaElement>(null);
+  const price = useRef<HTMLInputElement>(null);
   useEffect(() => {
     if (editing) field.current?.focus();
   }, [editing]);
-  // A refused description takes the focus back from the Save button, each time it is refused.
+  // A refused field takes the focus back from the Save button, each time it is refused.
   useEffect(() => {
     if (failure?.field === "description") field.current?.focus();
+    if (failure?.field === "connects") price.current?.focus();
   }, [failure]);
+  const refusal = (about: "description" | "connects" | null) =>
+    failure && failure.field === about ? (
+      <p className="form-error" role="alert" id={`settings-error-${about ?? "form"}`}>
+        {failure.error}
+      </p>
+    ) : null;
   const [description, setDescription] = useState(failure?.description ?? site.description);
   const busy =
     navigation.state === "submitting" && navigation.formAction?.startsWith("/mysite/settings") === true && !navigation.formData?.get("intent");
   return (
     // noValidate: the server checks the price (1 to 99) and answers with its message; the browser's check of the
     // number field would block the whole save, with its own words.
-    <Form method="post" className="settings stack-lg" noValidate>
+    <Form method="post" action={postTo} className="settings stack-lg" noValidate>
       {/* The site this page shows: saved to it even if another tab switches the active site meanwhile. */}
       <input type="hidden" name="siteId" value={site.id} />
       <h2>Site Settings</h2>
@@ -78,11 +89,7 @@ export function SiteSettingsForm({
             className="textarea"
           />
         </details>
-        {failure ? (
-          <p className="form-error" role="alert">
-            {failure.error}
-          </p>
-        ) : null}
+        {refusal("description")}
       </section>
       <section className="card stack">
         <ChipGroup
@@ -103,16 +110,21 @@ export function SiteSettingsForm({
         <label className="field narrow">
           <span>Connects a proposal needs</span>
           <input
+            ref={price}
             name="connects"
             type="number"
             min={1}
             max={99}
             placeholder="10"
             defaultValue={failure ? failure.connects : listing?.connects ?? ""}
+            aria-invalid={failure?.field === "connects" || undefined}
+            aria-describedby={failure?.field === "connects" ? "settings-error-connects" : undefined}
           />
         </label>
+        {refusal("connects")}
         <p className="muted small">Only verified sites appear in the market. The listing offers what you chose above.</p>
       </section>
+      {refusal(null)}
       <div>
         <button type="submit" className="button button-primary" disabled={busy} aria-busy={busy}>
           {busy ? <Spinner label="Saving" /> : null} Save
@@ -132,6 +144,7 @@ export function AccountSecurity({
 }) {
   const navigation = useNavigation();
   const location = useLocation();
+  const postTo = usePostAddress();
   const changing = navigation.state === "submitting" && navigation.formData?.get("intent") === "change-password";
   // Changed (the page comes back with its notice), the form starts empty again: with JavaScript it would keep both
   // passwords, with every checklist line green.
@@ -139,7 +152,7 @@ export function AccountSecurity({
   return (
     <section className="card stack" aria-labelledby="account-title">
       <h3 id="account-title">Your account</h3>
-      <Form method="post" className="stack narrow-form" key={changed ? location.key : "password"}>
+      <Form method="post" action={postTo} className="stack narrow-form" key={changed ? location.key : "password"}>
         <input type="hidden" name="intent" value="change-password" />
         <label className="field">
           <span>Current password</span>
@@ -163,7 +176,7 @@ export function AccountSecurity({
           </button>
         </div>
       </Form>
-      <Form method="post" className="stack">
+      <Form method="post" action={postTo} className="stack">
         <input type="hidden" name="intent" value="email-preferences" />
         <label className="check-line">
           <input type="checkbox" name="notificationEmails" value="on" defaultChecked={notificationEmails} />
@@ -176,7 +189,7 @@ export function AccountSecurity({
           </button>
         </div>
       </Form>
-      <Form method="post" className="stack">
+      <Form method="post" action={postTo} className="stack">
         <p className="muted">Lost a phone or used a shared computer? End every session but this one.</p>
         <div>
           <button type="submit" name="intent" value="sign-out-others" className="button button-outline">

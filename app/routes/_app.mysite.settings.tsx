@@ -66,10 +66,12 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!site) throw new Response("Not found", { status: 404 });
   const parsed = parseForm(formData, siteSettingsSchema);
   if (!parsed.ok) {
-    // The description's own message opens its field; the others show below it.
+    // A field's message shows beside it (the description's opens its field); any other by the Save button.
     const descriptionError = firstError(parsed.errors, "description");
-    const error = descriptionError ?? firstError(parsed.errors, "connects") ?? "Choose from the lists.";
-    return data({ error, field: descriptionError ? ("description" as const) : null, ...sentSettings(formData) }, { status: 400 });
+    const connectsError = firstError(parsed.errors, "connects");
+    const error = descriptionError ?? connectsError ?? "Choose from the lists.";
+    const field = descriptionError ? ("description" as const) : connectsError ? ("connects" as const) : null;
+    return data({ error, field, ...sentSettings(formData) }, { status: 400 });
   }
   if (!(await allow(context, RATE_LIMITS.settingsPerUser, auth.user.id))) {
     return data({ error: messages.tooManyAttempts, field: null, ...sentSettings(formData) }, { status: 429 });

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { CopyButton } from "~/components/copy-button";
 import { Spinner } from "~/components/spinner";
+import { usePostAddress } from "~/components/use-post-address";
 import { useTimeZone } from "~/components/use-time-zone";
 import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
@@ -18,6 +19,7 @@ export default function VerifySite() {
   const page = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const navigation = useNavigation();
+  const postTo = usePostAddress();
   const checking = navigation.state !== "idle" && navigation.formData?.get("intent") === "check";
   // After a failure the button reads 'Check again', a verified site's failed re-check included.
   const failed = page.lastError !== null;
@@ -49,7 +51,7 @@ export default function VerifySite() {
             <code>&lt;/head&gt;</code>. A tag in the page's body does not count.
           </li>
           <li>
-            <Form method="post" className="check-row">
+            <Form method="post" action={postTo} className="check-row">
               <input type="hidden" name="siteId" value={page.siteId} />
               <button type="submit" name="intent" value="check" className="button button-primary" disabled={checking} aria-busy={checking}>
                 {checking ? <Spinner label="Checking" /> : null} {failed ? messages.checkAgain : page.verified ? "Check now" : "Check"}
@@ -84,7 +86,7 @@ export default function VerifySite() {
         <p className="muted">
           Your tag stays the same until you ask for a new one. A new tag replaces it: the old one stops counting, so update your home page too.
         </p>
-        <Form method="post">
+        <Form method="post" action={postTo}>
           <input type="hidden" name="siteId" value={page.siteId} />
           <button type="submit" name="intent" value="new-tag" className="button button-outline">
             New tag

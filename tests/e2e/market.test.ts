@@ -226,6 +226,13 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await page.locator("label.chip", { hasText: "Travel" }).click();
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByRole("alert").filter({ hasText: messages.connectsRange }).waitFor();
+    // The message is the price field's (it says so to a screen reader), and has the focus with JavaScript.
+    expect(await page.locator('input[name="connects"]').getAttribute("aria-invalid")).toBe("true");
+    expect(await page.locator('input[name="connects"]').getAttribute("aria-describedby")).toBe("settings-error-connects");
+    if (js) await expect.poll(() => page.locator('input[name="connects"]').evaluate((input) => input === document.activeElement)).toBe(true);
+    // Refused, it does not come back beside the last save's notice.
+    expect(await page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(0);
+    expect(page.url()).not.toContain("notice=");
     expect(await description.isVisible()).toBe(false);
     expect(saved()).toBe(before);
     // Refused, the form is as it was sent, with JavaScript and without.
@@ -246,7 +253,6 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await page.locator("label.chip", { hasText: "SEO" }).click();
     await page.locator("label.chip", { hasText: "Feature" }).click();
     await page.getByRole("button", { name: "Save" }).click();
-    // Saved (the first save's "Settings saved" toast can still be on the page: the database says it, not the toast).
     await expect.poll(saved).toBe("Updated in a browser test.");
     await page.getByRole("status").filter({ hasText: "Settings saved" }).waitFor();
     await page.goto("/mysite/settings");

@@ -24,6 +24,25 @@ describe("the signed-in layout", () => {
     expect(page).toContain('name="redirectTo" value="/mysite/settings?tab=x"');
     expect(page).toContain(`href="/sites/new?back=${encodeURIComponent("/mysite/settings?tab=x")}"`);
   });
+
+  it("has the owner's pages post their forms to the page without its notice, so a refusal does not come back beside it", async () => {
+    const { cookie } = await signUp();
+    for (const [path, postsTo] of [
+      ["/mysite/settings?notice=settings-saved", "/mysite/settings"],
+      ["/mysite/verify?notice=new-tag", "/mysite/verify"],
+      ["/mysite/connects?notice=test-purchase", "/mysite/connects"],
+      ["/mysite/your-score?notice=x&tab=y", "/mysite/your-score?tab=y"],
+    ] as const) {
+      const page = await read(await get(path, { cookie }));
+      const posted = [...page.matchAll(/<form method="post" action="([^"]*)"/g)].map((match) => match[1]!.replace(/&amp;/g, "&"));
+      expect(posted.length, path).toBeGreaterThan(0);
+      expect(
+        posted.filter((action) => action.includes("notice=")),
+        path,
+      ).toEqual([]);
+      expect(posted, path).toContain(postsTo);
+    }
+  });
 });
 
 describe("add-website dialog", () => {

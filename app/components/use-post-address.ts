@@ -1,0 +1,13 @@
+import { useLocation } from "@remix-run/react";
+import { addressOf } from "~/domain/page-address";
+
+/**
+ * Where a page's own forms post: its address without the notice it came with ("Settings saved"), so that a refused
+ * post does not come back beside the notice of the save before it. (Remix's default is the address as it is.)
+ */
+export function usePostAddress(): string {
+  const { pathname, search } = useLocation();
+  const params = new URLSearchParams(search);
+  params.delete("notice");
+  return addressOf(pathname, params);
+}
