@@ -93,11 +93,16 @@ export function ChatView(props: ChatViewProps) {
         case "presence":
           setOtherActive(event.activeUserIds.includes(otherUserId));
           break;
-        case "refused":
+        case "refused": {
+          // Each refused message comes back into the box, after what is there (several refused one after another
+          // keep their order), so none is lost.
+          const refused = pendingRef.current.find((item) => item.clientId === event.clientId)?.text ?? "";
+          pendingRef.current = pendingRef.current.filter((item) => item.clientId !== event.clientId);
           setPending((current) => current.filter((item) => item.clientId !== event.clientId));
-          setText((current) => current || (pendingRef.current.find((item) => item.clientId === event.clientId)?.text ?? ""));
+          setText((current) => [current, refused].filter(Boolean).join("\n\n"));
           setError(event.message);
           break;
+        }
       }
     },
   });
@@ -113,7 +118,9 @@ export function ChatView(props: ChatViewProps) {
 
   const trimmed = text.trim();
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    if (trimmed.length === 0 || trimmed.length > MAX_MESSAGE_LENGTH) {
+    // Enter while a post made without the socket is out (the disabled Send button does not stop requestSubmit): the
+    // same text would go a second time, by the socket if it has opened meanwhile, as another message.
+    if (posting || trimmed.length === 0 || trimmed.length > MAX_MESSAGE_LENGTH) {
       event.preventDefault();
       return;
     }
@@ -127,7 +134,8 @@ export function ChatView(props: ChatViewProps) {
     setError(undefined);
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+    // Safari ends an input method's composition with an Enter that says isComposing false, keyCode 229.
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing && event.nativeEvent.keyCode !== 229) {
       event.preventDefault();
       event.currentTarget.form?.requestSubmit();
     }
