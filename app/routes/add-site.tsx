@@ -31,7 +31,8 @@ export default function SiteAddForm() {
   const form = useFormValues({ ...typed, url: typed.url ?? url });
   const checks = useFieldChecks(siteAddProblems(source, form.values), actionData?.errors as FieldErrors | undefined, actionData);
   const exitTo = source === "market" ? "/market" : "/";
-  const busy = navigation.state === "submitting";
+  // Through the move to the next page too: pressed again then, it would send the site a second time.
+  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/add-site") === true;
 
   const error = (name: Field) => {
     const message = checks.messageOf(name);
@@ -57,7 +58,15 @@ export default function SiteAddForm() {
       </header>
       <main className="form-page">
         <h1>Let the matching begin...</h1>
-        <Form ref={form.form} method="post" className="stack card" onChange={edited} onBlur={checks.formEvents.onBlur} noValidate>
+        <Form
+          ref={form.form}
+          method="post"
+          className="stack card"
+          onChange={edited}
+          onBlur={checks.formEvents.onBlur}
+          onSubmit={(event) => busy && event.preventDefault()}
+          noValidate
+        >
           <label className="field">
             <span>Website url</span>
             <input name="url" type="text" inputMode="url" placeholder="yourwebsite.com" defaultValue={typed.url ?? url} {...invalid("url")} />
