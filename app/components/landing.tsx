@@ -21,12 +21,16 @@ function PopularCard({ card }: { card: PopularSiteCard }) {
 /** Left and right controls rotate the cards: links that work without JavaScript, state with it. */
 function PopularSites({ cards, initialSlide }: { cards: PopularSiteCard[]; initialSlide: number }) {
   const [slide, setSlide] = useState(initialSlide);
+  // Said after a turn, in place of reading every card again: which one now comes first.
+  const [turned, setTurned] = useState(false);
   const count = cards.length;
+  const shown = rotate(cards, slide);
   const previous = (slide - 1 + count) % count;
   const next = (slide + 1) % count;
   const go = (target: number) => (event: MouseEvent) => {
     event.preventDefault();
     setSlide(target);
+    setTurned(true);
   };
   return (
     <section className="popular" id="popular" aria-labelledby="popular-title">
@@ -41,8 +45,11 @@ function PopularSites({ cards, initialSlide }: { cards: PopularSiteCard[]; initi
           </Link>
         </div>
       </div>
-      <div className="carousel" aria-live="polite">
-        {rotate(cards, slide).map((card) => (
+      <p className="visually-hidden" role="status">
+        {turned && shown[0] ? `First now: ${shown[0].url}` : ""}
+      </p>
+      <div className="carousel">
+        {shown.map((card) => (
           <PopularCard key={card.url} card={card} />
         ))}
       </div>

@@ -15,6 +15,9 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
     await page.getByRole("link", { name: "Previous sites" }).click();
     await page.getByRole("link", { name: "Previous sites" }).click();
     await expect.poll(firstUrl).toBe("pixelquestreviews.net");
+    // A screen reader hears which card comes first now, not every card again (with JavaScript; without, a new page).
+    if (js) expect(await page.getByRole("status").filter({ hasText: "First now: pixelquestreviews.net" }).count()).toBe(1);
+    expect(await page.locator('[aria-live="polite"]:has([data-testid="popular-card"])').count()).toBe(0);
     expect(errors).toEqual([]);
     await close();
   });
