@@ -56,11 +56,18 @@ export function paymentConfig(env: Env): PaymentConfig {
   };
 }
 
-/** What the pages need beyond their own origin for payments: the payment links' origin, Stripe's table script. */
+/**
+ * What the pages need beyond their own origin for payments: the payment links' origin, Stripe's table script. Chrome
+ * holds every redirect after a form's post to the form-action list, and a Payment Link on buy.stripe.com goes on to
+ * the checkout on checkout.stripe.com: without JavaScript "Pay" is such a post, so both are listed.
+ */
 export function paymentPolicy(env: Env): { formTargets: string[]; scripts: string[] } {
   const config = paymentConfig(env);
+  const origins = [...config.links.values()].map((link) => new URL(link).origin);
   return {
-    formTargets: [...new Set([...config.links.values()].map((link) => new URL(link).origin))],
+    formTargets: [
+      ...new Set(origins.flatMap((origin) => (origin === "https://buy.stripe.com" ? [origin, "https://checkout.stripe.com"] : [origin]))),
+    ],
     scripts: config.pricingTable ? ["https://js.stripe.com"] : [],
   };
 }

@@ -450,7 +450,7 @@ describe("the connects page", () => {
   it("paying sends the chosen bundle's Payment Link with the email and the user's id, and the page may go there", async () => {
     const user = await trader();
     const page = await get("/mysite/connects", { cookie: user.cookie });
-    expect(page.headers.get("Content-Security-Policy")).toContain("form-action 'self' https://buy.stripe.com");
+    expect(page.headers.get("Content-Security-Policy")).toContain("form-action 'self' https://buy.stripe.com https://checkout.stripe.com;");
     const html = await read(page);
     expect(html).toContain('<input type="radio" name="bundle" checked="" value="30"/>');
     const response = await post("/mysite/connects", { intent: "pay", bundle: "60" }, { cookie: user.cookie });
