@@ -47,7 +47,7 @@ export async function actOnOffer(
   const refund =
     action === "rescind" || action === "accept"
       ? ""
-      : ` The ${offer.connects} connects it held are back in your balance, apart from any whose year has run out.`;
+      : ` The ${offer.connects} connects it held are back in your balance, apart from any whose year has run out or that a refund of their payment took back.`;
   const [changed] = (await savedOrNull(
     db.batch([
       // The guarded status change; the ledger triggers run only when it really changes the row. An accept must

@@ -24,7 +24,7 @@ export async function expireLapsedOffers(context: AppContext) {
             outboxSelection(
               {
                 subject: sql`'Your offer got no answer'`,
-                textBody: sql`${sites.host} || ' did not answer your offer in 14 days. The ' || ${offers.connects} || ' connects it held are back in your balance, apart from any whose year has run out.' || char(10) || char(10) || 'See it here: ' || ${link} || ${offers.id}`,
+                textBody: sql`${sites.host} || ' did not answer your offer in 14 days. The ' || ${offers.connects} || ' connects it held are back in your balance, apart from any whose year has run out or that a refund of their payment took back.' || char(10) || char(10) || 'See it here: ' || ${link} || ${offers.id}`,
                 kind: sql`'offer'`,
                 dedupeKey: sql`'offer:' || ${offers.id} || ':expired'`,
               },

@@ -488,7 +488,7 @@ describe("email written with the change it reports", () => {
       .bind(a.email)
       .first<{ text_body: string }>();
     expect(text!.text_body).toMatch(
-      /^many\d+-[0-9a-f]{8}\.com did not answer your offer in 14 days\. The 1 connects it held are back in your balance, apart from any whose year has run out\.\n\nSee it here: https:\/\/market\.test\/mysite\/offers\?offer=/,
+      /^many\d+-[0-9a-f]{8}\.com did not answer your offer in 14 days\. The 1 connects it held are back in your balance, apart from any whose year has run out or that a refund of their payment took back\.\n\nSee it here: https:\/\/market\.test\/mysite\/offers\?offer=/,
     );
     expect(await balances(a.userId)).toEqual({ connects: 20, held: 0 });
     // The whole daily job, every part of it, for 12 offers: a fixed number of statements, not three per offer.
