@@ -2,21 +2,33 @@ import { Link } from "@remix-run/react";
 import type { ChatMessage, Conversation } from "~/domain/chat";
 import { formatMessageTime } from "~/domain/dates";
 import { messages } from "~/domain/messages";
+import { addressOf } from "~/domain/page-address";
 import { SiteIcon } from "./site-icon";
 import { useTimeZone } from "./use-time-zone";
 
+/** The list's address on the page that starts after `from` (the first page without), with a conversation open. */
+function listAddress(from: string | null, chatId?: string) {
+  const params = new URLSearchParams();
+  if (chatId) params.set("chatId", chatId);
+  if (from) params.set("conversations", from);
+  return addressOf("/mysite/messages", params);
+}
+
 /**
- * The user's conversations, newest first, each with its last message (`latest`, the open conversation's newest as it
- * arrives live, when it is newer than the row's) and an unread mark. `openId` is the conversation shown beside them.
+ * A page of the user's conversations, newest first, each with its last message (`latest`, the open conversation's
+ * newest as it arrives live, when it is newer than the row's) and an unread mark. `openId` is the conversation shown
+ * beside them; `page` says where this page starts (null: the first) and where the next one does.
  */
 export function ConversationList({
   conversations,
+  page,
   openId,
   me,
   now,
   latest,
 }: {
   conversations: readonly Conversation[];
+  page: { from: string | null; next: string | null };
   openId: string | undefined;
   me: string;
   now: number;
@@ -36,7 +48,7 @@ export function ConversationList({
             const fromMe = live ? live.senderId === me : row.lastFromMe;
             return (
               <li key={row.id}>
-                <Link to={`/mysite/messages?chatId=${row.id}`} className="conversation-row" aria-current={openId === row.id ? "page" : undefined}>
+                <Link to={listAddress(page.from, row.id)} className="conversation-row" aria-current={openId === row.id ? "page" : undefined}>
                   <SiteIcon icon={row.otherIcon} size={40} />
                   <span className="conversation-main">
                     <span className="conversation-site">{row.otherHost}</span>
@@ -58,6 +70,20 @@ export function ConversationList({
           })}
         </ul>
       )}
+      {page.from || page.next ? (
+        <nav className="button-row conversation-pages" aria-label="Pages of conversations">
+          {page.from ? (
+            <Link to={listAddress(null, openId)} className="text-link small">
+              Newest conversations
+            </Link>
+          ) : null}
+          {page.next ? (
+            <Link to={listAddress(page.next, openId)} className="text-link small">
+              Older conversations
+            </Link>
+          ) : null}
+        </nav>
+      ) : null}
     </section>
   );
 }

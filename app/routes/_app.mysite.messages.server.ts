@@ -2,6 +2,7 @@
 import { data, redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
 import { isClientId } from "~/domain/chat";
+import { formatCursor, parseCursor } from "~/domain/cursor";
 import { messages } from "~/domain/messages";
 import { safeRedirectPath, withNotice } from "~/domain/redirects";
 import type { AppContext } from "~/lib/context";
@@ -22,8 +23,15 @@ export async function loadMessagesPage(request: Request, context: AppContext) {
   const url = new URL(request.url);
   const chatId = url.searchParams.get("chatId");
   const before = positiveInteger(url.searchParams.get("before"));
-  const [conversations, open] = await Promise.all([listConversations(context.db, me), chatId ? conversationFor(context.db, me, chatId) : null]);
-  const base = { me, now: context.now(), conversations, clientId: crypto.randomUUID() };
+  // A later page of the list starts after the conversation its cursor names (a malformed one: the first page).
+  const listFrom = parseCursor(url.searchParams.get("conversations"));
+  const [list, open] = await Promise.all([
+    listConversations(context.db, me, listFrom ?? undefined),
+    chatId ? conversationFor(context.db, me, chatId) : null,
+  ]);
+  const conversations = list.rows;
+  const listPage = { from: listFrom ? formatCursor(listFrom) : null, next: list.next };
+  const base = { me, now: context.now(), conversations, listPage, clientId: crypto.randomUUID() };
   if (!chatId) return { ...base, open: null };
   // Someone else's conversation answers exactly as one that does not exist.
   if (!open) return data({ ...base, open: null, missing: true }, { status: 404 });

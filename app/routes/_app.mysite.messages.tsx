@@ -31,7 +31,7 @@ export default function MessagesPage() {
 
   return (
     <div className={`messages-page${open ? " has-open" : ""}`}>
-      <ConversationList conversations={conversations} openId={openId} me={me} now={now} latest={latest} />
+      <ConversationList conversations={conversations} page={loaded.listPage} openId={openId} me={me} now={now} latest={latest} />
       {open ? (
         <ChatView
           key={open.id}

@@ -3,11 +3,12 @@
  * last message for the list; the messages themselves live in the conversation's Durable Object (ChatRoom).
  * See docs/decisions/0017-one-conversation-per-pair.md.
  */
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, lt, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { chats, listings, offers, sites } from "#drizzle/schema";
 import type { ChatRef, EndedSessions } from "~/durable/chat-room";
 import { messagePreview, type ChatMessage, type Conversation } from "~/domain/chat";
+import { BEFORE_ALL, formatCursor, type Cursor } from "~/domain/cursor";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
@@ -118,14 +119,35 @@ function conversationQuery(db: Database) {
   return db.select(conversationColumns).from(chats).leftJoin(siteA, eq(siteA.id, chats.siteAId)).leftJoin(siteB, eq(siteB.id, chats.siteBId));
 }
 
-/** The user's conversations, newest first. */
-export async function listConversations(db: Database, userId: string, limit = 100): Promise<Conversation[]> {
+/** Conversations per page of the list. */
+export const CONVERSATIONS_PER_PAGE = 100;
+
+/**
+ * A page of the user's conversations, newest first: those after `after` (the last row of the page before), and the
+ * cursor of the next page when there are more.
+ */
+export async function listConversations(
+  db: Database,
+  userId: string,
+  after: Cursor = BEFORE_ALL.descending,
+  limit = CONVERSATIONS_PER_PAGE,
+): Promise<{ rows: Conversation[]; next: string | null }> {
   const rows = await conversationQuery(db)
-    .where(or(eq(chats.userAId, userId), eq(chats.userBId, userId)))
+    .where(
+      and(
+        or(eq(chats.userAId, userId), eq(chats.userBId, userId)),
+        or(lt(chats.lastUpdated, after.at), and(eq(chats.lastUpdated, after.at), lt(chats.id, after.id))),
+      ),
+    )
     .orderBy(desc(chats.lastUpdated), desc(chats.id))
-    .limit(limit)
+    .limit(limit + 1)
     .all();
-  return rows.map((row) => asSeenBy(row, userId));
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return {
+    rows: page.map((row) => asSeenBy(row, userId)),
+    next: rows.length > limit && last ? formatCursor({ at: last.lastUpdated, id: last.id }) : null,
+  };
 }
 
 /** One conversation, for its participants only: anyone else gets null, the same as for one that does not exist. */

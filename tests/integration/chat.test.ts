@@ -205,6 +205,47 @@ describe("opening a conversation", () => {
   });
 });
 
+describe("the list of conversations", () => {
+  it("pages past the newest hundred: every conversation is reachable from the list, each once", async () => {
+    const me = await signUp();
+    // 101 other owners, each with a conversation with me (one per pair), made in the database: the setup, not the subject.
+    const start = Date.now() - 1_000_000;
+    const tag = crypto.randomUUID().slice(0, 8);
+    await env.DB.batch(
+      Array.from({ length: 101 }, (_, index) => [
+        env.DB.prepare("INSERT INTO users (id, email) VALUES (?, ?)").bind(`u-${tag}-${index}`, `u-${tag}-${index}@example.com`),
+        env.DB.prepare("INSERT INTO chats (id, user_a_id, user_b_id, last_message, last_sender_id, last_updated) VALUES (?, ?, ?, ?, ?, ?)").bind(
+          `c-${tag}-${index}`,
+          me.userId,
+          `u-${tag}-${index}`,
+          `Message number ${index}`,
+          `u-${tag}-${index}`,
+          // Two share each time: the page's cursor breaks ties by id.
+          start + Math.floor(index / 2) * 1000,
+        ),
+      ]).flat(),
+    );
+    const idsOn = (page: string) => [...page.matchAll(/chatId=(c-[\w-]+)/g)].map((match) => match[1]!);
+    const first = await read(await get(MESSAGES_PAGE, { cookie: me.cookie }));
+    const firstIds = [...new Set(idsOn(first))];
+    expect(firstIds).toHaveLength(100);
+    expect(firstIds[0]).toBe(`c-${tag}-100`);
+    expect(first).not.toContain("Newest conversations");
+    const older = /href="(\/mysite\/messages\?conversations=[^"]+)">Older conversations</.exec(first);
+    expect(older).not.toBeNull();
+    const second = await read(await get(older![1]!.replace(/&amp;/g, "&"), { cookie: me.cookie }));
+    const secondIds = [...new Set(idsOn(second))];
+    expect(secondIds).toEqual([`c-${tag}-0`]);
+    expect(second).toContain("Message number 0");
+    expect(second).toContain(">Newest conversations<");
+    expect(second).not.toContain("Older conversations");
+    // A row of the later page opens its conversation on that page of the list.
+    expect(second).toContain(`href="/mysite/messages?chatId=c-${tag}-0&amp;conversations=`);
+    // A malformed page cursor is the first page.
+    expect(idsOn(await read(await get(`${MESSAGES_PAGE}?conversations=nope`, { cookie: me.cookie })))[0]).toBe(`c-${tag}-100`);
+  });
+});
+
 describe("a conversation without JavaScript", () => {
   it("a posted message is on the page after the redirect, mirrored to the list, and unread for the other side until opened", async () => {
     const { a, b, offerId } = await pair();
