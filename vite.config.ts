@@ -15,10 +15,23 @@ const ROUTE = /\/app\/(root\.tsx|routes\/[^/]+)$/;
 const SIGNED_IN_ROUTE = /\/app\/(root\.tsx|routes\/_app[^/]*)$/;
 /** The owner's area under /mysite (the dashboard, offers, settings and the rest). */
 const OWNER_AREA_ROUTE = /\/app\/routes\/_app\.mysite[^/]*$/;
-/** The forms' live checks: only the pages with such a form (sign-up, add a site, a proposal, feedback, the settings' new password) load them. */
-const FORM_CHECKS = /\/app\/(components\/(use-field-checks|submit-button|feedback-dialog)\.tsx?|domain\/(form-rules|rules)\.ts)$/;
-/** The fields of a website and of a new password, with their checks: the pages that make a site or a password load them, not the feedback dialog's. */
-const SITE_AND_PASSWORD_FIELDS = /\/app\/components\/(website-fields|password-checklist)\.tsx$/;
+/**
+ * The forms' live checks: only the pages with such a form (sign-up, add a site, a proposal, feedback, the settings' new
+ * password) load them. The rules of a website's address are part of them (the website fields and the site-add form).
+ */
+const FORM_CHECKS = /\/app\/(components\/(use-field-checks|submit-button|feedback-dialog)\.tsx?|domain\/(form-rules|rules|site-address)\.ts)$/;
+/**
+ * The fields of a website and of a password, with their checks: the pages that make a site or take a password load
+ * them (the sign-in page too, for the password field's show/hide button), not the feedback dialog's, nor the
+ * dashboard, the offers or the messages, which are at the edge of the JavaScript budget.
+ */
+const SITE_AND_PASSWORD_FIELDS = /\/app\/components\/(website-fields|password-checklist|password-input)\.tsx$/;
+
+/**
+ * Hooks of a few lines that several owner's pages use: in the chunk every signed-in page loads already, not in the
+ * owner's area's chunk (dates, offer rows), which a page like Settings would otherwise load for them alone.
+ */
+const SMALL_SIGNED_IN_HOOKS = /\/app\/components\/use-post-address\.ts$/;
 
 /** The trade terms panel and its proposal form (the market and the search results), which load the forms' checks. */
 const TRADE_PANEL = /\/app\/components\/(trade-panel|proposal-form)\.tsx$/;
@@ -52,6 +65,7 @@ function browserChunk(id: string, graph: ModuleGraph) {
   if (FORM_CHECKS.test(id)) return "forms";
   if (SITE_AND_PASSWORD_FIELDS.test(id)) return "fields";
   if (TRADE_PANEL.test(id)) return "trade";
+  if (SMALL_SIGNED_IN_HOOKS.test(id)) return "app";
   if ([...routes].every((route) => OWNER_AREA_ROUTE.test(route))) return "mysite";
   return [...routes].some((route) => SIGNED_IN_ROUTE.test(route)) ? "app" : "public";
 }
