@@ -50,6 +50,14 @@ export function AddWebsiteDialog({
           Add website
         </SubmitButton>
       </Form>
+      {closeTo ? null : (
+        // A first website cannot be skipped, and the header behind is out of reach: the way out is here.
+        <Form method="post" action="/logout" className="button-row">
+          <button type="submit" className="button button-ghost button-small">
+            Log out
+          </button>
+        </Form>
+      )}
     </Modal>
   );
 }

@@ -7,6 +7,7 @@ import { searchTermOf } from "~/domain/search";
 import type { UserSite } from "~/domain/user-site";
 import { HeaderMenu } from "./header-menu";
 import { SiteIcon } from "./site-icon";
+import { inertWhen } from "./inert";
 
 export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeSite: UserSite | null }) {
   const location = useLocation();
@@ -47,7 +48,7 @@ export function SignedInHeader({ sites, activeSite, behindDialog }: { sites: Use
   const inMySite = location.pathname.startsWith("/mysite");
   const term = searchTermOf(location.pathname, location.search);
   return (
-    <header className="app-header" {...(behindDialog ? { inert: "" } : {})}>
+    <header className="app-header" {...inertWhen(behindDialog)}>
       <Wordmark to="/market" />
       <Form method="get" action="/search" className="header-search" role="search">
         <label htmlFor="header-search" className="visually-hidden">

@@ -1,6 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
+import { feedbackOpen, inertWhen } from "~/components/inert";
 import { PostCard } from "~/components/post-card";
 import { AddressedPost } from "~/components/trade-panel";
 import { useAppendedPages } from "~/components/use-appended-pages";
@@ -44,45 +45,45 @@ export default function Market() {
   );
 
   return (
-    <main className="market" id="main">
-      <div className="section-head">
-        <h1>Market</h1>
-        <div className="head-actions">
-          <Link to={addressWith("/market", searchParams, "feedback", "true")} className="button button-ghost button-small" preventScrollReset>
-            Feedback
-          </Link>
-          <Link to="/add-site?source=market" className="button button-outline button-small">
-            List a site
-          </Link>
+    <main className="market" id="main" tabIndex={-1}>
+      <div {...inertWhen(feedbackOpen(searchParams))}>
+        <div className="section-head">
+          <h1>Market</h1>
+          <div className="head-actions">
+            <Link to={addressWith("/market", searchParams, "feedback", "true")} className="button button-ghost button-small" preventScrollReset>
+              Feedback
+            </Link>
+            <Link to="/add-site?source=market" className="button button-outline button-small">
+              List a site
+            </Link>
+          </div>
         </div>
-      </div>
-      <nav className="sort-links" aria-label="Sort posts">
-        <span className="muted">Sort:</span>
-        <Link to={listAddress("newest")} aria-current={data.sort === "newest" ? "page" : undefined} onClick={startOver}>
-          Newest
-        </Link>
-        <Link to={listAddress("record")} aria-current={data.sort === "record" ? "page" : undefined} onClick={startOver}>
-          Best record
-        </Link>
-      </nav>
-      {posts.length === 0 ? <p className="empty">{messages.noPosts}</p> : null}
-      <div className="post-grid">
-        {posts.map((post) => (
-          <PostCard key={post.id} post={post} to={addressWith("/market", searchParams, "post", post.id)} />
-        ))}
-      </div>
-      <nav className="pager" aria-label="More posts">
-        {data.after !== null ? <Link to={listAddress(data.sort)}>{data.sort === "record" ? "Best records" : "Newest posts"}</Link> : null}
-        {nextAddress ? (
-          <Link to={nextAddress} onClick={loadMore} aria-busy={loading}>
-            {loading ? "Loading…" : "More posts"}
+        <nav className="sort-links" aria-label="Sort posts">
+          <span className="muted">Sort:</span>
+          <Link to={listAddress("newest")} aria-current={data.sort === "newest" ? "page" : undefined} onClick={startOver}>
+            Newest
           </Link>
-        ) : null}
-      </nav>
-      <AddressedPost posts={posts} loaded={data.selected} failure={failure} />
-      {searchParams.get("feedback") !== null ? (
-        <FeedbackDialog closeTo={addressWith("/market", searchParams, "feedback", null)} key={location.key} />
-      ) : null}
+          <Link to={listAddress("record")} aria-current={data.sort === "record" ? "page" : undefined} onClick={startOver}>
+            Best record
+          </Link>
+        </nav>
+        {posts.length === 0 ? <p className="empty">{messages.noPosts}</p> : null}
+        <div className="post-grid">
+          {posts.map((post) => (
+            <PostCard key={post.id} post={post} to={addressWith("/market", searchParams, "post", post.id)} />
+          ))}
+        </div>
+        <nav className="pager" aria-label="More posts">
+          {data.after !== null ? <Link to={listAddress(data.sort)}>{data.sort === "record" ? "Best records" : "Newest posts"}</Link> : null}
+          {nextAddress ? (
+            <Link to={nextAddress} onClick={loadMore} aria-busy={loading}>
+              {loading ? "Loading…" : "More posts"}
+            </Link>
+          ) : null}
+        </nav>
+        <AddressedPost posts={posts} loaded={data.selected} failure={failure} />
+      </div>
+      {feedbackOpen(searchParams) ? <FeedbackDialog closeTo={addressWith("/market", searchParams, "feedback", null)} key={location.key} /> : null}
     </main>
   );
 }

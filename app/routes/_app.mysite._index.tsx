@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, Link, useLoaderData, useLocation, useRouteLoaderData, useSearchParams } from "@remix-run/react";
 import { DashboardCounters, LinkProblems, Suggestions } from "~/components/dashboard-sections";
 import { FeedbackDialog } from "~/components/feedback-dialog";
+import { feedbackOpen, inertWhen } from "~/components/inert";
 import { OfferListPager, OfferRows } from "~/components/offer-rows";
 import { SiteRecord } from "~/components/site-record";
 import { VerifyBanner } from "~/components/verify-banner";
@@ -25,49 +26,51 @@ export default function Dashboard() {
   if (!data) return null;
   const { counts, suggestions } = data;
   return (
-    <div className="dashboard stack-lg">
-      <h2 className="greeting">Happy trading with {site.host}</h2>
-      {!site.verified ? <VerifyBanner /> : null}
-      {!data.emailVerified ? (
-        <div className="banner-warning" role="note">
-          <span>
-            {messages.confirmEmailBanner} {data.email}.
-          </span>
-          <Form method="post" action="/confirm-email">
-            <button type="submit" name="intent" value="resend" className="button button-small button-outline">
-              Send it again
-            </button>
-          </Form>
+    <>
+      <div className="dashboard stack-lg" {...inertWhen(feedbackOpen(searchParams))}>
+        <h2 className="greeting">Happy trading with {site.host}</h2>
+        {!site.verified ? <VerifyBanner /> : null}
+        {!data.emailVerified ? (
+          <div className="banner-warning" role="note">
+            <span>
+              {messages.confirmEmailBanner} {data.email}.
+            </span>
+            <Form method="post" action="/confirm-email">
+              <button type="submit" name="intent" value="resend" className="button button-small button-outline">
+                Send it again
+              </button>
+            </Form>
+          </div>
+        ) : null}
+        <DashboardCounters counts={counts} connects={data.connects} />
+        <LinkProblems problems={data.linkProblems} now={data.now} />
+        <div className="two-columns">
+          <section className="card">
+            <h3>Trades</h3>
+            <OfferRows rows={data.trades.rows} empty={messages.noTrades} now={data.now} />
+            <OfferListPager label="More trades" firstTo={null} nextTo={nextPageOf("tradesAfter", data.trades.next)} nextLabel="More trades" />
+          </section>
+          <section className="card">
+            <h3>Offers</h3>
+            <OfferRows rows={data.offers.rows} empty={messages.noOffers} now={data.now} />
+            <OfferListPager label="More offers" firstTo={null} nextTo={nextPageOf("offersAfter", data.offers.next)} nextLabel="More offers" />
+          </section>
         </div>
-      ) : null}
-      <DashboardCounters counts={counts} connects={data.connects} />
-      <LinkProblems problems={data.linkProblems} now={data.now} />
-      <div className="two-columns">
-        <section className="card">
-          <h3>Trades</h3>
-          <OfferRows rows={data.trades.rows} empty={messages.noTrades} now={data.now} />
-          <OfferListPager label="More trades" firstTo={null} nextTo={nextPageOf("tradesAfter", data.trades.next)} nextLabel="More trades" />
-        </section>
-        <section className="card">
-          <h3>Offers</h3>
-          <OfferRows rows={data.offers.rows} empty={messages.noOffers} now={data.now} />
-          <OfferListPager label="More offers" firstTo={null} nextTo={nextPageOf("offersAfter", data.offers.next)} nextLabel="More offers" />
-        </section>
-      </div>
-      <div className="card">
-        <SiteRecord counts={data.record} headingId="own-record-title" title="Your record, as other sites see it" />
-      </div>
-      <section className="card feedback-card">
-        <div>
-          <h3>How are we doing?</h3>
-          <p className="muted">Tell us what works and what does not; we read every message.</p>
+        <div className="card">
+          <SiteRecord counts={data.record} headingId="own-record-title" title="Your record, as other sites see it" />
         </div>
-        <Link to="/mysite?feedback=true" className="button button-outline" preventScrollReset>
-          Give feedback
-        </Link>
-      </section>
-      <Suggestions suggestions={suggestions} />
-      {searchParams.get("feedback") !== null ? <FeedbackDialog closeTo="/mysite" key={location.key} /> : null}
-    </div>
+        <section className="card feedback-card">
+          <div>
+            <h3>How are we doing?</h3>
+            <p className="muted">Tell us what works and what does not; we read every message.</p>
+          </div>
+          <Link to="/mysite?feedback=true" className="button button-outline" preventScrollReset>
+            Give feedback
+          </Link>
+        </section>
+        <Suggestions suggestions={suggestions} />
+      </div>
+      {feedbackOpen(searchParams) ? <FeedbackDialog closeTo="/mysite" key={location.key} /> : null}
+    </>
   );
 }

@@ -1,5 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
+import { dialogOverHeader, inertWhen } from "~/components/inert";
 import { ScoreBadge } from "~/components/score-badge";
 import { SiteIcon } from "~/components/site-icon";
 import { storedAttributes } from "~/domain/audit";
@@ -55,17 +56,20 @@ function SiteIconControl({ siteId, icon }: { siteId: string; icon: string | null
 /** The owner's area: left navigation and the site header around each page. */
 export default function MySiteLayout() {
   const { site } = useLoaderData<typeof loader>();
+  const [searchParams] = useSearchParams();
+  // The dashboard's feedback dialog is over the whole area: its navigation and the site's header are out of reach.
+  const behind = inertWhen(dialogOverHeader(useLocation().pathname, searchParams));
   return (
     <div className="mysite">
-      <nav className="side-nav" aria-label="My site">
+      <nav className="side-nav" aria-label="My site" {...behind}>
         {OWNER_AREA_PAGES.map((item) => (
           <NavLink key={item.to} to={item.to} end={item.end} className="side-link">
             {item.label}
           </NavLink>
         ))}
       </nav>
-      <main className="mysite-main" id="main">
-        <header className="site-header">
+      <main className="mysite-main" id="main" tabIndex={-1}>
+        <header className="site-header" {...behind}>
           <SiteIconControl siteId={site.id} icon={site.icon} />
           <div>
             <h1 className="site-name">{site.host}</h1>

@@ -1,5 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData, useLocation, useMatches, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Outlet, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { dialogOverHeader } from "~/components/inert";
 import { SkipLink } from "~/components/skip-link";
 import { Toast, ToastRegion } from "~/components/toast";
 import { SignedInHeader } from "~/components/signed-in-header";
@@ -41,15 +42,12 @@ const NOTICES: Record<string, string> = {
   "chat-verify": messages.verifyBanner,
 };
 
-// Pages that are a dialog over the header, with no content of their own to skip to: the header is out of reach then
-// (without JavaScript too, where no script keeps the keyboard inside the dialog).
-const DIALOG_ROUTES = new Set(["routes/_app.sites.new", "routes/_app.feedback"]);
-
 export default function SignedInLayout() {
   const { sites, activeSite } = useLoaderData<typeof loader>();
   const location = useLocation();
-  const dialog = DIALOG_ROUTES.has(useMatches().at(-1)?.id ?? "");
   const [searchParams] = useSearchParams();
+  // A dialog over the header: the header is out of reach, and there is no skip link (to nothing, or to what is behind).
+  const dialog = dialogOverHeader(location.pathname, searchParams);
   const notice = NOTICES[searchParams.get("notice") ?? ""];
   return (
     <div className="page app-page">

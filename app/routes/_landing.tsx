@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useMatches, type ShouldRevalidateFunction } from "@remix-run/react";
 import { Footer } from "~/components/footer";
 import { LandingPage } from "~/components/landing";
+import { inertWhen } from "~/components/inert";
 import { PublicHeader } from "~/components/public-header";
 import { popularSiteCards } from "~/domain/popular-sites";
 
@@ -20,7 +21,7 @@ export default function LandingLayout() {
   const { cards, slide } = useLoaderData<typeof loader>();
   const modalOpen = MODAL_ROUTES.has(useMatches().at(-1)?.id ?? "");
   // While a modal is open the page behind it can be neither clicked nor reached with the keyboard.
-  const behindModal = modalOpen ? ({ inert: "" } as Record<string, string>) : {};
+  const behindModal = inertWhen(modalOpen);
   return (
     <div className="page">
       <div {...behindModal}>

@@ -169,6 +169,8 @@ describe.each(modes)("the skip link $name", ({ js }) => {
       // On screen while it has the focus (it waits above the page otherwise).
       expect((await page.getByRole("link", { name: "Skip to content" }).boundingBox())!.y).toBeGreaterThanOrEqual(0);
       await page.keyboard.press("Enter");
+      // With JavaScript the focus moves without a new address (a "#main" navigation would show a notice again).
+      if (js) expect(page.url()).not.toContain("#main");
       await page.keyboard.press("Tab");
       expect(await insideMain()).toBe(true);
     }
@@ -178,19 +180,26 @@ describe.each(modes)("the skip link $name", ({ js }) => {
 });
 
 describe.each(modes)("a page that is a dialog over the header $name", ({ js }) => {
-  it("keeps the keyboard out of the header behind it, and has no skip link", async () => {
+  it("keeps the keyboard inside the dialog, out of the header and the page behind it, and has no skip link", async () => {
     const account = await createAccount("behind");
     const { page, errors, close } = await openPage(chromium(), js);
     await logIn(page, account.email);
-    for (const path of ["/feedback", "/sites/new?back=/market"]) {
+    for (const path of ["/feedback", "/sites/new?back=/market", "/market?feedback=true", "/mysite?feedback=true"]) {
       await page.goto(path);
       await page.getByRole("dialog").waitFor();
       expect(await page.getByRole("link", { name: "Skip to content" }).count()).toBe(0);
       for (let presses = 0; presses < 12; presses++) {
         await page.keyboard.press("Tab");
-        expect(await page.evaluate(() => Boolean(document.activeElement?.closest("header.app-header")))).toBe(false);
+        const where = await page.evaluate(() => (document.activeElement?.closest('[role="dialog"]') ? "dialog" : document.activeElement?.tagName));
+        expect(["dialog", "BODY"], path).toContain(where);
       }
     }
+    // Without a website the first one cannot be skipped: the dialog itself offers the way out.
+    sql(`DELETE FROM sites WHERE host = '${account.host}'`);
+    await page.goto("/market");
+    await page.getByRole("dialog").waitFor();
+    await page.getByRole("button", { name: "Log out" }).click();
+    await page.waitForURL((url) => url.pathname === "/");
     expect(errors).toEqual([]);
     await close();
   });
