@@ -9,6 +9,7 @@ import { siteAddProblems } from "~/domain/site-add";
 import type { FieldErrors } from "~/domain/validation";
 import { publicPageMeta } from "~/lib/page-meta";
 import { addSite, loadSiteAdd } from "./add-site.server";
+import { SkipLink } from "~/components/skip-link";
 
 export const meta: MetaFunction = () =>
   publicPageMeta(
@@ -50,13 +51,14 @@ export default function SiteAddForm() {
 
   return (
     <div className="page centered-page">
+      <SkipLink />
       <header className="public-header">
         <Wordmark to={exitTo} />
         <Link to={exitTo} className="button button-ghost">
           {source === "hero" ? "Back" : "Exit"}
         </Link>
       </header>
-      <main className="form-page">
+      <main className="form-page" id="main" tabIndex={-1}>
         <h1>Let the matching begin...</h1>
         <Form
           ref={form.form}

@@ -6,6 +6,7 @@ import { messages } from "~/domain/messages";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { getCurrentAuth, requireAuth } from "~/services/auth.server";
 import { confirmationAccount, confirmEmail, resendConfirmation } from "~/services/email-confirmation.server";
+import { SkipLink } from "~/components/skip-link";
 
 export const meta: MetaFunction = () => [{ title: "Confirm your email - Backlink Market" }, { name: "robots", content: "noindex" }];
 
@@ -56,10 +57,11 @@ export default function ConfirmEmail() {
   const token = refused ? null : loaded.token;
   return (
     <div className="page centered-page">
+      <SkipLink />
       <header className="public-header">
         <Wordmark />
       </header>
-      <main className="thanks stack">
+      <main className="thanks stack" id="main" tabIndex={-1}>
         <h1>Confirm your email</h1>
         {token && link === "log-in" ? (
           <>
