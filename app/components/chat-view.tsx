@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { MAX_MESSAGE_LENGTH, mergeMessages, type ChatMessage, type ServerEvent } from "~/domain/chat";
+import { MAX_MESSAGE_LENGTH, mergeMessages, messagesAddress, type ChatMessage, type ServerEvent } from "~/domain/chat";
 import { formatMessageTime } from "~/domain/dates";
 import { SiteIcon } from "./site-icon";
 import { useChatSocket } from "./use-chat-socket";
@@ -27,6 +27,8 @@ export interface ChatViewProps {
   failure?: { error: string; text: string } | null;
   /** Tells the page about the newest message, for the list beside it. */
   onLatest?: (message: ChatMessage) => void;
+  /** The page of the list of conversations shown beside it (its cursor; null for the first): its links keep it. */
+  list: string | null;
 }
 
 interface Pending {
@@ -42,7 +44,7 @@ const COUNTER_FROM = MAX_MESSAGE_LENGTH - 400;
  */
 export function ChatView(props: ChatViewProps) {
   const timeZone = useTimeZone();
-  const { chatId, me, otherUserId, otherHost, now, failure, onLatest } = props;
+  const { chatId, me, otherUserId, otherHost, now, failure, onLatest, list } = props;
   const hydrated = useHydrated();
   const [messages, setMessages] = useState(props.messages);
   const [pending, setPending] = useState<Pending[]>([]);
@@ -96,8 +98,7 @@ export function ChatView(props: ChatViewProps) {
         case "refused": {
           // Each refused message comes back into the box, after what is there (several refused one after another
           // keep their order), so none is lost.
-          const refused = pendingRef.current.find((item) => item.clientId === event.clientId)?.text ?? "";
-          pendingRef.current = pendingRef.current.filter((item) => item.clientId !== event.clientId);
+          const refused = pendingRef.current.find((item) => item.clientId === event.clientId)?.text;
           setPending((current) => current.filter((item) => item.clientId !== event.clientId));
           setText((current) => [current, refused].filter(Boolean).join("\n\n"));
           setError(event.message);
@@ -145,7 +146,7 @@ export function ChatView(props: ChatViewProps) {
   return (
     <section className="card chat" aria-labelledby="chat-title">
       <header className="chat-head">
-        <Link to="/mysite/messages" className="text-link small chat-back">
+        <Link to={messagesAddress({ list })} className="text-link small chat-back">
           ← All messages
         </Link>
         <SiteIcon icon={props.otherIcon} size={40} />
@@ -170,7 +171,7 @@ export function ChatView(props: ChatViewProps) {
       <div className="chat-scroll">
         <div className="chat-log" role="log" aria-label={`Messages with ${otherHost}`}>
           {props.more && first ? (
-            <Link to={`/mysite/messages?chatId=${chatId}&before=${first.id}`} className="text-link small chat-earlier" preventScrollReset>
+            <Link to={messagesAddress({ chatId, before: first.id, list })} className="text-link small chat-earlier" preventScrollReset>
               Show earlier messages
             </Link>
           ) : null}
@@ -192,14 +193,14 @@ export function ChatView(props: ChatViewProps) {
             ))}
           </ol>
           {props.before ? (
-            <Link to={`/mysite/messages?chatId=${chatId}`} className="text-link small">
+            <Link to={messagesAddress({ chatId, list })} className="text-link small">
               Back to the latest messages
             </Link>
           ) : null}
         </div>
       </div>
 
-      <Form method="post" action={`/mysite/messages?chatId=${chatId}`} className="chat-compose" id="latest" onSubmit={onSubmit} preventScrollReset>
+      <Form method="post" action={messagesAddress({ chatId, list })} className="chat-compose" id="latest" onSubmit={onSubmit} preventScrollReset>
         <input type="hidden" name="intent" value="send" />
         <input type="hidden" name="clientId" value={props.clientId} />
         <label className="visually-hidden" htmlFor="chat-text">

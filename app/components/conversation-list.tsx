@@ -1,18 +1,9 @@
 import { Link } from "@remix-run/react";
-import type { ChatMessage, Conversation } from "~/domain/chat";
+import { messagesAddress, type ChatMessage, type Conversation } from "~/domain/chat";
 import { formatMessageTime } from "~/domain/dates";
 import { messages } from "~/domain/messages";
-import { addressOf } from "~/domain/page-address";
 import { SiteIcon } from "./site-icon";
 import { useTimeZone } from "./use-time-zone";
-
-/** The list's address on the page that starts after `from` (the first page without), with a conversation open. */
-function listAddress(from: string | null, chatId?: string) {
-  const params = new URLSearchParams();
-  if (chatId) params.set("chatId", chatId);
-  if (from) params.set("conversations", from);
-  return addressOf("/mysite/messages", params);
-}
 
 /**
  * A page of the user's conversations, newest first, each with its last message (`latest`, the open conversation's
@@ -39,7 +30,8 @@ export function ConversationList({
     <section className="card conversations" aria-labelledby="messages-title">
       <h2 id="messages-title">Messages</h2>
       {conversations.length === 0 ? (
-        <p className="empty">{messages.noMessages}</p>
+        // A later page can come up empty (its older conversations have moved up since): not "no messages at all".
+        <p className="empty">{page.from ? "No older conversations." : messages.noMessages}</p>
       ) : (
         <ul className="conversation-list">
           {conversations.map((row) => {
@@ -48,7 +40,11 @@ export function ConversationList({
             const fromMe = live ? live.senderId === me : row.lastFromMe;
             return (
               <li key={row.id}>
-                <Link to={listAddress(page.from, row.id)} className="conversation-row" aria-current={openId === row.id ? "page" : undefined}>
+                <Link
+                  to={messagesAddress({ chatId: row.id, list: page.from })}
+                  className="conversation-row"
+                  aria-current={openId === row.id ? "page" : undefined}
+                >
                   <SiteIcon icon={row.otherIcon} size={40} />
                   <span className="conversation-main">
                     <span className="conversation-site">{row.otherHost}</span>
@@ -73,12 +69,12 @@ export function ConversationList({
       {page.from || page.next ? (
         <nav className="button-row conversation-pages" aria-label="Pages of conversations">
           {page.from ? (
-            <Link to={listAddress(null, openId)} className="text-link small">
+            <Link to={messagesAddress({ chatId: openId })} className="text-link small">
               Newest conversations
             </Link>
           ) : null}
           {page.next ? (
-            <Link to={listAddress(page.next, openId)} className="text-link small">
+            <Link to={messagesAddress({ chatId: openId, list: page.next })} className="text-link small">
               Older conversations
             </Link>
           ) : null}

@@ -146,14 +146,28 @@ export function mergeMessages(current: readonly ChatMessage[], incoming: readonl
   return [...byId.values()].sort((a, b) => a.id - b.id);
 }
 
+let graphemes: Intl.Segmenter | undefined;
+
 /** One line of a message for the list of conversations. */
 export function messagePreview(text: string, length = 80): string {
-  // Counted in characters (code points): a cut inside an emoji would leave half of it.
-  const line = Array.from(text.replace(/\s+/g, " ").trim());
+  // Counted in characters as they are seen (graphemes): a cut inside an emoji (a flag, a skin tone, a family) would
+  // leave part of it.
+  graphemes ??= new Intl.Segmenter("en", { granularity: "grapheme" });
+  const line = Array.from(graphemes.segment(text.replace(/\s+/g, " ").trim()), (part) => part.segment);
   return line.length > length
     ? `${line
         .slice(0, length - 1)
         .join("")
         .trimEnd()}…`
     : line.join("");
+}
+
+/**
+ * An address of the Messages page: the list's page (`list`, the cursor it starts after; none for the first), the
+ * open conversation and, in it, the page of older messages (`before`). Each value is safe in an address as it is (an
+ * id, a number, a cursor of digits, letters, "_" and "-").
+ */
+export function messagesAddress({ chatId, before, list }: { chatId?: string | null; before?: number | null; list?: string | null }): string {
+  const query = [chatId && `chatId=${chatId}`, before && `before=${before}`, list && `conversations=${list}`].filter(Boolean).join("&");
+  return query ? `/mysite/messages?${query}` : "/mysite/messages";
 }

@@ -49,6 +49,7 @@ export default function MessagesPage() {
           clientId={loaded.clientId}
           failure={failure && "text" in failure ? failure : null}
           onLatest={onLatest}
+          list={loaded.listPage.from}
         />
       ) : "missing" in loaded ? (
         <section className="card chat-placeholder chat-missing">

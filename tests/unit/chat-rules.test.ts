@@ -101,6 +101,7 @@ describe("what the browser shows", () => {
     expect(messagePreview("a".repeat(100), 10)).toBe(`${"a".repeat(9)}…`);
     // Cut by characters: never half of an emoji.
     expect(messagePreview(`${"a".repeat(8)}😀😀x`, 10)).toBe(`${"a".repeat(8)}😀…`);
+    expect(messagePreview(`${"a".repeat(8)}👍🏽🇫🇷x`, 10)).toBe(`${"a".repeat(8)}👍🏽…`);
   });
 });
 
