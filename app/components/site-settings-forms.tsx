@@ -86,6 +86,8 @@ export function SiteSettingsForm({
             value={description}
             onChange={(event) => setDescription(event.target.value)}
             aria-label="Description"
+            aria-invalid={failure?.field === "description" || undefined}
+            aria-describedby={failure?.field === "description" ? "settings-error-description" : undefined}
             className="textarea"
           />
         </details>

@@ -1,5 +1,5 @@
 import { useLocation } from "@remix-run/react";
-import { addressOf } from "~/domain/page-address";
+import { addressWith } from "~/domain/page-address";
 
 /**
  * Where a page's own forms post: its address without the notice it came with ("Settings saved"), so that a refused
@@ -7,7 +7,5 @@ import { addressOf } from "~/domain/page-address";
  */
 export function usePostAddress(): string {
   const { pathname, search } = useLocation();
-  const params = new URLSearchParams(search);
-  params.delete("notice");
-  return addressOf(pathname, params);
+  return addressWith(pathname, new URLSearchParams(search), "notice", null);
 }
