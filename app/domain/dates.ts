@@ -116,7 +116,10 @@ export function formatMessageTime(at: number, now: number, timeZone = DEFAULT_TI
   return shortDate(at, now, timeZone, "day/month");
 }
 
-/** The Your Score page's last run date; 7 March 2024 when the site has never been scored. */
+/**
+ * The Your Score page's last run date; 7 March 2024 when the site has never been scored: a day of the calendar, not an
+ * instant, so it reads the same in every zone (midnight UTC is still the 6th in the Americas).
+ */
 export function formatRunDate(runAt: number | null | undefined, now: number, timeZone = DEFAULT_TIME_ZONE): string {
-  return formatShortDate(runAt ?? SCORE_FALLBACK_DATE, now, timeZone);
+  return runAt == null ? formatShortDate(SCORE_FALLBACK_DATE, now, DEFAULT_TIME_ZONE) : formatShortDate(runAt, now, timeZone);
 }

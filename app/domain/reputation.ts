@@ -75,6 +75,7 @@ const percent = (value: number) => `${Math.round(value * 100)}%`;
 export function formatAnswerTime(ms: number): string {
   const hours = ms / 3_600_000;
   if (hours <= 1) return "within an hour";
+  if (hours < 1.5) return "in 1 hour";
   if (hours < 48) return `in ${Math.round(hours)} hours`;
   return `in ${Math.round(hours / 24)} days`;
 }

@@ -90,6 +90,8 @@ describe("dates", () => {
   });
   it("falls back to 7 March 2024 for a site never scored", () => {
     expect(formatRunDate(null, now)).toBe("3/7/2024");
+    expect(formatRunDate(null, now, "America/New_York")).toBe("3/7/2024");
+    expect(formatRunDate(null, now, "Pacific/Auckland")).toBe("3/7/2024");
     expect(formatRunDate(null, Date.UTC(2024, 5, 1))).toBe("3/7");
   });
 });

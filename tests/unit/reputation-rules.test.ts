@@ -54,6 +54,8 @@ describe("a site's record", () => {
   it("says how fast a site answers in words", () => {
     expect(formatAnswerTime(20 * 60_000)).toBe("within an hour");
     expect(formatAnswerTime(30 * HOUR)).toBe("in 30 hours");
+    expect(formatAnswerTime(70 * 60_000)).toBe("in 1 hour");
+    expect(formatAnswerTime(100 * 60_000)).toBe("in 2 hours");
     expect(formatAnswerTime(72 * HOUR)).toBe("in 3 days");
   });
 });
