@@ -3,7 +3,7 @@
  * that head through the safe fetch. A verified site is re-checked about monthly by the five-minute job; three failures in
  * a row remove the verification. Another account that proves the same host takes the verification over.
  */
-import { and, asc, eq, inArray, isNotNull, lte, ne } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
 import { sites, users } from "#drizzle/schema";
 import { forEachConcurrently } from "~/lib/concurrency";
 import type { AppContext } from "~/lib/context";
@@ -88,12 +88,9 @@ export type CheckResult = { ok: true; verified: boolean; message: string } | { o
 
 /** The owner's check of their site (as `getOwnedSite` read it): rate-limited; success verifies and takes the host over. */
 export async function checkSiteVerification(context: AppContext, site: OwnedSite): Promise<CheckResult> {
-  if (
-    !(await allow(context, RATE_LIMITS.verificationChecksPerSite, site.id)) ||
-    !(await allow(context, RATE_LIMITS.siteFetchesPerUser, site.userId))
-  ) {
-    return { ok: false, status: 429, message: messages.tooManyChecks };
-  }
+  // Each limit says itself: this site's checks, or the reads of all the account's sites (icons, audits, link checks).
+  if (!(await allow(context, RATE_LIMITS.verificationChecksPerSite, site.id))) return { ok: false, status: 429, message: messages.tooManyChecks };
+  if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, site.userId))) return { ok: false, status: 429, message: messages.tooManySiteFetches };
   const check = await findVerificationTag(site, safeFetchOptionsFor(context.env, context.db));
   const now = context.now();
   if (check.found) {
@@ -118,7 +115,8 @@ async function markVerified(context: AppContext, site: { id: string; userId: str
       .update(sites)
       .set({
         verified: true,
-        verifiedAt: now,
+        // Since when: the day it was first proven, kept through its owner's later checks (as through the re-checks).
+        verifiedAt: sql`CASE WHEN ${sites.verified} THEN coalesce(${sites.verifiedAt}, ${now}) ELSE ${now} END`,
         verificationCheckedAt: now,
         verificationError: null,
         verificationFailures: 0,

@@ -271,6 +271,31 @@ describe("the Verify Site page", () => {
     expect(took).toBeLessThan(15_000);
   });
 
+  it("keeps the day a site was first verified when its owner checks it again", async () => {
+    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
+    expect(after.verified).toBe(1);
+    const january = Date.UTC(2026, 0, 15);
+    await env.DB.prepare("UPDATE sites SET verified_at = ? WHERE user_id = ?").bind(january, user.userId).run();
+    expect((await check(user.cookie)).status).toBe(302);
+    expect((await siteOf(user.userId)).verified_at).toBe(january);
+    expect(await read(await get("/mysite/verify", { cookie: user.cookie }))).toContain("is verified since 1/15");
+  });
+
+  it("says which limit a refused check met: this site's checks, or the fetches of all the account's sites", async () => {
+    const at = windowStart(60 * 60_000);
+    const user = await signUp();
+    mockWeb({ [`https://${user.url}/`]: homeWith("") });
+    // The account's fetches an hour (icon look-ups, audits, link checks) are used up elsewhere.
+    await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, 40)")
+      .bind(`site-fetch:user:${user.userId}`, at)
+      .run();
+    const refused = await check(user.cookie, at);
+    expect(refused.status).toBe(429);
+    const page = await read(refused);
+    expect(page).toContain(messages.tooManySiteFetches);
+    expect(page).not.toContain(messages.tooManyChecks);
+  });
+
   it("allows 10 checks per site an hour, then says so", async () => {
     const at = windowStart(60 * 60_000);
     const user = await signUp();
