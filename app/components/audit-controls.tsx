@@ -1,5 +1,5 @@
 import { Form, useNavigation, useRevalidator } from "@remix-run/react";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { AUDIT_STEP_LABELS, AUDIT_STEPS } from "~/domain/audit";
 import { formatShortDate } from "~/domain/dates";
 import { Spinner } from "./spinner";
@@ -23,7 +23,7 @@ function AuditProgress({ step }: { step: AuditStep | null }) {
   }, [state, revalidate]);
   const index = step ? AUDIT_STEPS.indexOf(step) : 0;
   return (
-    <div className="audit-progress" role="status" data-testid="audit-progress">
+    <div className="audit-progress" data-testid="audit-progress">
       {/* Without JavaScript the page reloads itself until the audit is done. */}
       <noscript>
         <meta httpEquiv="refresh" content="3" />
@@ -67,9 +67,19 @@ export function AuditControls({
   const navigation = useNavigation();
   const postTo = usePostAddress();
   const starting = navigation.state !== "idle" && navigation.formAction?.startsWith("/mysite/your-score") === true;
+  // Said to screen readers from a region that is always there (one added with its text is often not read): each step
+  // while the audit runs, then that it finished (a failure is the alert above), once one was started or seen running.
+  const [watched, setWatched] = useState(false);
+  useEffect(() => {
+    if (running || starting) setWatched(true);
+  }, [running, starting]);
+  const said = running ? `Audit running. ${AUDIT_STEP_LABELS[running.step ?? "home"]}` : watched && !lastFailure ? "Audit finished." : "";
   return (
     <section className="card stack" aria-labelledby="audit-heading">
       <h3 id="audit-heading">The audit</h3>
+      <p className="visually-hidden" role="status">
+        {said}
+      </p>
       {!audited ? <p className="muted">Your site has not been audited yet: until then it shows an estimate of {placeholderScore}.</p> : null}
       {lastFailure ? (
         <p className="form-error" role="alert">
