@@ -68,12 +68,13 @@ export function AuditControls({
   const postTo = usePostAddress();
   const starting = navigation.state !== "idle" && navigation.formAction?.startsWith("/mysite/your-score") === true;
   // Said to screen readers from a region that is always there (one added with its text is often not read): each step
-  // while the audit runs, then that it finished (a failure is the alert above), once one was started or seen running.
+  // while the audit runs, then that it finished, once one was started or seen running (a failed run, or a start the
+  // server refused, is the alert above instead).
   const [watched, setWatched] = useState(false);
   useEffect(() => {
     if (running || starting) setWatched(true);
   }, [running, starting]);
-  const said = running ? `Audit running. ${AUDIT_STEP_LABELS[running.step ?? "home"]}` : watched && !lastFailure ? "Audit finished." : "";
+  const said = running ? `Audit running. ${AUDIT_STEP_LABELS[running.step ?? "home"]}` : watched && !lastFailure && !error ? "Audit finished." : "";
   return (
     <section className="card stack" aria-labelledby="audit-heading">
       <h3 id="audit-heading">The audit</h3>

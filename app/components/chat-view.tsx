@@ -99,6 +99,9 @@ export function ChatView(props: ChatViewProps) {
           // Each refused message comes back into the box, after what is there (several refused one after another
           // keep their order), so none is lost.
           const refused = pendingRef.current.find((item) => item.clientId === event.clientId)?.text;
+          // Out of the list at once (the effect that copies it runs later): refused again, or a resend after a history,
+          // it must not come back twice.
+          pendingRef.current = pendingRef.current.filter((item) => item.clientId !== event.clientId);
           setPending((current) => current.filter((item) => item.clientId !== event.clientId));
           setText((current) => [current, refused].filter(Boolean).join("\n\n"));
           setError(event.message);

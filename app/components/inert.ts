@@ -17,5 +17,6 @@ export function feedbackOpen(searchParams: URLSearchParams): boolean {
  * market or the dashboard with their feedback dialog open.
  */
 export function dialogOverHeader(pathname: string, searchParams: URLSearchParams): boolean {
-  return /^\/(feedback|sites\/new)\/?$/.test(pathname) || (/^\/(market|mysite)\/?$/.test(pathname) && feedbackOpen(searchParams));
+  // Without regard to case, as Remix matches routes.
+  return /^\/(feedback|sites\/new)\/?$/i.test(pathname) || (/^\/(market|mysite)\/?$/i.test(pathname) && feedbackOpen(searchParams));
 }

@@ -65,7 +65,7 @@ const DECORATIVE = [
 
 export function LandingPage({ cards, slide }: { cards: PopularSiteCard[]; slide: number }) {
   return (
-    <main className="landing" id="main" tabIndex={-1}>
+    <main className="landing" id="main">
       <section className="hero">
         <div className="hero-copy">
           <p className="eyebrow">Beta · A new way of backlink building</p>

@@ -45,7 +45,7 @@ export default function Market() {
   );
 
   return (
-    <main className="market" id="main" tabIndex={-1}>
+    <main className="market" id="main">
       <div {...inertWhen(feedbackOpen(searchParams))}>
         <div className="section-head">
           <h1>Market</h1>

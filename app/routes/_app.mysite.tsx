@@ -68,7 +68,7 @@ export default function MySiteLayout() {
           </NavLink>
         ))}
       </nav>
-      <main className="mysite-main" id="main" tabIndex={-1}>
+      <main className="mysite-main" id="main">
         <header className="site-header" {...behind}>
           <SiteIconControl siteId={site.id} icon={site.icon} />
           <div>

@@ -45,7 +45,7 @@ export default function SearchResults() {
   const { pathname } = useLocation();
   const filtered = hasFilters(query) || query.sort !== "newest";
   return (
-    <main className="market" id="main" tabIndex={-1}>
+    <main className="market" id="main">
       <h1 className="user-text">{query.term ? `Results for ${query.term}` : "Search results"}</h1>
       <SearchFilters query={query} clearTo={filtered ? addressOf(pathname, paramsNamed(searchParams, ["term"])) : null} />
       {limited ? (

@@ -58,7 +58,7 @@ export default function SiteAddForm() {
           {source === "hero" ? "Back" : "Exit"}
         </Link>
       </header>
-      <main className="form-page" id="main" tabIndex={-1}>
+      <main className="form-page" id="main">
         <h1>Let the matching begin...</h1>
         <Form
           ref={form.form}

@@ -61,7 +61,7 @@ export default function ConfirmEmail() {
       <header className="public-header">
         <Wordmark />
       </header>
-      <main className="thanks stack" id="main" tabIndex={-1}>
+      <main className="thanks stack" id="main">
         <h1>Confirm your email</h1>
         {token && link === "log-in" ? (
           <>

@@ -17,7 +17,7 @@ export default function NewBeta() {
           Exit
         </Link>
       </header>
-      <main className="thanks" id="main" tabIndex={-1}>
+      <main className="thanks" id="main">
         <h1>
           See You Soon! <span className="accent">{messages.launchText}</span>
         </h1>

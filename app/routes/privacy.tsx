@@ -10,7 +10,7 @@ export default function Privacy() {
   return (
     <div className="page">
       <PublicHeader />
-      <main className="prose" id="main" tabIndex={-1}>
+      <main className="prose" id="main">
         <h1>Privacy policy</h1>
         <p>We keep what the marketplace needs to work, and nothing for advertising:</p>
         <ul>

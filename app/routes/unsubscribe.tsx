@@ -44,7 +44,7 @@ export default function Unsubscribe() {
   return (
     <div className="page">
       <PublicHeader />
-      <main className="form-page" id="main" tabIndex={-1}>
+      <main className="form-page" id="main">
         <section className="card stack" aria-labelledby="unsubscribe-title">
           <h1 id="unsubscribe-title">Email settings</h1>
           {!account || !token ? (

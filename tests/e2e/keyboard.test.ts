@@ -173,6 +173,8 @@ describe.each(modes)("the skip link $name", ({ js }) => {
       if (js) expect(page.url()).not.toContain("#main");
       await page.keyboard.press("Tab");
       expect(await insideMain()).toBe(true);
+      // The main took focus only for the skip: a click on its text must not focus it and send Tab back to its top.
+      expect(await page.locator("main#main").getAttribute("tabindex")).toBeNull();
     }
     expect(errors).toEqual([]);
     await close();
