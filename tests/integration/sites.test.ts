@@ -244,8 +244,14 @@ describe("daily housekeeping", () => {
     for (let i = 0; i < 12; i += 1) {
       await listSite(other.userId, { host: uniqueHost("merged"), description: `Merged ${word} ${pair} ${i}`, tags: i % 2 ? ["seo"] : ["seo", "ai"] });
     }
-    // Each site's change wrote its index rows as segments of their own.
+    // Each site's change wrote its index rows as segments of their own. FTS5's automerge folds every four segments of a
+    // level into one, so how many there are depends on how many sites the file's tests wrote before: one more site
+    // (matching none of the searches below) after a fold leaves two again.
     const segments = async (index: string) => (await env.DB.prepare(`SELECT count(DISTINCT segid) AS n FROM ${index}_idx`).first<number>("n"))!;
+    for (let extra = 0; (await segments("site_search")) <= 1 || (await segments("site_grams")) <= 1; extra += 1) {
+      if (extra === 8) throw new Error("the indexes stay in one segment");
+      await listSite(other.userId, { host: uniqueHost("unmerged"), description: `Another site, number ${extra}`, tags: ["travel"] });
+    }
     expect(await segments("site_search")).toBeGreaterThan(1);
     expect(await segments("site_grams")).toBeGreaterThan(1);
     const found = async () =>
