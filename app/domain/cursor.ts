@@ -26,6 +26,16 @@ export function formatCursor(cursor: Cursor, prefix = ""): string {
   return `${prefix}${cursor.at}_${cursor.id}`;
 }
 
+/**
+ * A page read with one row more than it shows (a limit of `size + 1`): the rows it shows, and the cursor of the next
+ * page when the extra row says there is one (null on the last page).
+ */
+export function keysetPage<Row>(rows: readonly Row[], size: number, positionOf: (row: Row) => Cursor): { shown: Row[]; next: string | null } {
+  const shown = rows.slice(0, size);
+  const last = shown.at(-1);
+  return { shown, next: rows.length > size && last ? formatCursor(positionOf(last)) : null };
+}
+
 /** The position a cursor names, or null for anything else: no value, another order's prefix, a malformed value. */
 export function parseCursor(value: string | null | undefined, prefix = ""): Cursor | null {
   const match = value ? CURSOR_PATTERN.exec(value) : null;

@@ -8,7 +8,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { chats, listings, offers, sites } from "#drizzle/schema";
 import type { ChatRef, EndedSessions } from "~/durable/chat-room";
 import { messagePreview, type ChatMessage, type Conversation } from "~/domain/chat";
-import { BEFORE_ALL, formatCursor, type Cursor } from "~/domain/cursor";
+import { BEFORE_ALL, keysetPage, type Cursor } from "~/domain/cursor";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
@@ -142,12 +142,8 @@ export async function listConversations(
     .orderBy(desc(chats.lastUpdated), desc(chats.id))
     .limit(limit + 1)
     .all();
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    rows: page.map((row) => asSeenBy(row, userId)),
-    next: rows.length > limit && last ? formatCursor({ at: last.lastUpdated, id: last.id }) : null,
-  };
+  const { shown, next } = keysetPage(rows, limit, (row) => ({ at: row.lastUpdated, id: row.id }));
+  return { rows: shown.map((row) => asSeenBy(row, userId)), next };
 }
 
 /** One conversation, for its participants only: anyone else gets null, the same as for one that does not exist. */

@@ -3,7 +3,7 @@ import { and, desc, eq, inArray, lt, ne, or, sql, type Placeholder, type SQL } f
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { valueOf } from "~/lib/statement-shapes.server";
-import { BEFORE_ALL, formatCursor, formatRecordCursor, type Cursor, type RecordPosition } from "~/domain/cursor";
+import { BEFORE_ALL, formatRecordCursor, keysetPage, type Cursor, type RecordPosition } from "~/domain/cursor";
 import { recordColumns } from "./reputation.server";
 import { shownScore } from "./sites.server";
 import { viewerShapes, type Viewer } from "./viewer.server";
@@ -81,9 +81,8 @@ export function marketCountQuery(db: Database, viewerUserId: string | SQL, cap: 
 
 /** The posts `marketPageQuery` read, and the position of the next page (null on the last). */
 export function marketPageOf(rows: PostRow[]) {
-  const page = rows.slice(0, MARKET_PAGE_SIZE);
-  const last = page.at(-1);
-  return { posts: page, next: rows.length > MARKET_PAGE_SIZE && last ? formatCursor({ at: last.createdAt, id: last.id }) : null };
+  const { shown, next } = keysetPage(rows, MARKET_PAGE_SIZE, (row) => ({ at: row.createdAt, id: row.id }));
+  return { posts: shown, next };
 }
 
 /**

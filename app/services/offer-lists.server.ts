@@ -8,7 +8,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { offerEntries, offers, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { valueOf } from "~/lib/statement-shapes.server";
-import { BEFORE_ALL, formatCursor, type Cursor } from "~/domain/cursor";
+import { BEFORE_ALL, keysetPage, type Cursor } from "~/domain/cursor";
 import { offerStatusCode, type EntryStatus } from "~/domain/offer-rules";
 import { viewerShapes, type Viewer } from "./viewer.server";
 
@@ -102,8 +102,7 @@ type PageRow = Awaited<ReturnType<ReturnType<typeof pageQuery>["all"]>>[number];
 
 /** A page's rows as the lists show them, and the cursor of the next page (null on the last). */
 function pageOf(siteId: string, rows: PageRow[]) {
-  const shown = rows.slice(0, OFFER_PAGE_SIZE);
-  const last = shown.at(-1);
+  const { shown, next } = keysetPage(rows, OFFER_PAGE_SIZE, (row) => ({ at: row.createdAt, id: row.id }));
   return {
     rows: shown.map((row) => ({
       id: row.id,
@@ -118,7 +117,7 @@ function pageOf(siteId: string, rows: PageRow[]) {
         entries: [row.senderProgress, row.receiverProgress].filter((progress) => progress !== null),
       }),
     })),
-    next: rows.length > OFFER_PAGE_SIZE && last ? formatCursor({ at: last.createdAt, id: last.id }) : null,
+    next,
   };
 }
 
