@@ -32,6 +32,12 @@ async function chatOf(cookie: string, offerId: string): Promise<string> {
   return chatId;
 }
 
+/** Two traders who share an offer, and the conversation A opened from it. */
+async function pairInChat() {
+  const traders = await pair();
+  return { ...traders, chatId: await chatOf(traders.a.cookie, traders.offerId) };
+}
+
 function sendMessage(cookie: string, chatId: string, text: string, clientId?: string) {
   return post(`${MESSAGES_PAGE}?chatId=${chatId}`, { intent: "send", text, ...(clientId ? { clientId } : {}) }, { cookie });
 }
@@ -248,8 +254,7 @@ describe("the list of conversations", () => {
 
 describe("a conversation without JavaScript", () => {
   it("a posted message is on the page after the redirect, mirrored to the list, and unread for the other side until opened", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     const sent = await sendMessage(a.cookie, chatId, "  Hello! Which anchor text would suit you?  ");
     expect(sent.status).toBe(302);
     expect(sent.headers.get("Location")).toBe(`${MESSAGES_PAGE}?chatId=${chatId}#latest`);
@@ -281,8 +286,7 @@ describe("a conversation without JavaScript", () => {
   });
 
   it("empty and over-long messages are not sent, and what was typed stays in the box", async () => {
-    const { a, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, chatId } = await pairInChat();
     const empty = await sendMessage(a.cookie, chatId, " \n\t ");
     expect(empty.status).toBe(400);
     expect(await read(empty)).toContain("Write a message before sending.");
@@ -302,8 +306,7 @@ describe("a conversation without JavaScript", () => {
   });
 
   it("the same form sent twice stores one message", async () => {
-    const { a, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, chatId } = await pairInChat();
     const clientId = crypto.randomUUID();
     expect((await sendMessage(a.cookie, chatId, "Only once, please", clientId)).status).toBe(302);
     expect((await sendMessage(a.cookie, chatId, "Only once, please", clientId)).status).toBe(302);
@@ -312,8 +315,7 @@ describe("a conversation without JavaScript", () => {
   });
 
   it("anyone but the two participants gets 404, as for a conversation that does not exist", async () => {
-    const { a, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, chatId } = await pairInChat();
     await sendMessage(a.cookie, chatId, "Private between us");
     const stranger = await trader();
     const page = await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: stranger.cookie });
@@ -327,8 +329,7 @@ describe("a conversation without JavaScript", () => {
   });
 
   it("the sender is limited to 30 messages a minute, with a message saying so", async () => {
-    const { a, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, chatId } = await pairInChat();
     const start = Date.now();
     await holdClock(chatId, start);
     for (let i = 0; i < 30; i++) expect((await sendMessage(a.cookie, chatId, `Message ${i}`)).status).toBe(302);
@@ -342,8 +343,7 @@ describe("a conversation without JavaScript", () => {
 
 describe("the conversation's live socket", () => {
   it("two sockets receive every message, in one order, while both sides send at once", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     const aSocket = await connect(chatId, a.cookie);
     const bSocket = await connect(chatId, b.cookie);
     for (let i = 0; i < 20; i++) {
@@ -371,8 +371,7 @@ describe("the conversation's live socket", () => {
   });
 
   it("presence: opening adds a participant to the active users and closing removes them", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     const aSocket = await connect(chatId, a.cookie);
     expect((await aSocket.received("presence", 1)).at(-1)!.activeUserIds).toEqual([a.userId]);
     const bSocket = await connect(chatId, b.cookie);
@@ -384,8 +383,7 @@ describe("the conversation's live socket", () => {
   });
 
   it("messages survive eviction, sockets stay, and a reconnect fetches exactly what it missed", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     const aSocket = await connect(chatId, a.cookie);
     const bSocket = await connect(chatId, b.cookie);
     for (let i = 1; i <= 3; i++) aSocket.send({ type: "send", clientId: `before-${i}-eviction`, text: `before ${i}` });
@@ -424,8 +422,7 @@ describe("the conversation's live socket", () => {
   });
 
   it("refuses a stranger and another site's page, and closes the socket of an expired or missing session with 4401", async () => {
-    const { a, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, chatId } = await pairInChat();
     const stranger = await trader();
     expect((await upgrade(chatId, stranger.cookie)).status).toBe(404);
     expect((await upgrade("no-such-conversation", a.cookie)).status).toBe(404);
@@ -443,8 +440,7 @@ describe("the conversation's live socket", () => {
   });
 
   it("the socket refuses an empty message, one over 4,000 characters and the 31st in a minute", async () => {
-    const { a, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, chatId } = await pairInChat();
     await holdClock(chatId, Date.now());
     const socket = await connect(chatId, a.cookie);
     socket.send({ type: "send", clientId: "empty-message", text: "   " });
@@ -468,8 +464,7 @@ describe("the conversation's live socket", () => {
 
 describe("a flood of frames", () => {
   it("closes the socket a participant floods with frames (120 a minute, over all their sockets), and the other side's stays", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     const flooder = await connect(chatId, a.cookie);
     const other = await connect(chatId, b.cookie);
     const closed = new Promise<number>((resolve) => flooder.socket.addEventListener("close", (event) => resolve(event.code)));
@@ -485,8 +480,7 @@ describe("a flood of frames", () => {
 
 describe("email when the other side is away", () => {
   it("one email covers a burst, at most one per 15 minutes, linking straight to the conversation", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     // An hour ahead of the real clock, so the alarm waits until the test runs it.
     const start = Date.now() + 60 * 60_000;
     await holdClock(chatId, start);
@@ -519,8 +513,7 @@ describe("email when the other side is away", () => {
   });
 
   it("no email when the other side has the conversation open, or reads it before the alarm", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     const start = Date.now();
     await holdClock(chatId, start);
     const aSocket = await connect(chatId, a.cookie);
@@ -550,8 +543,7 @@ describe("sockets and sessions", () => {
   }
 
   it("signing out closes that session's sockets; signing out everywhere else closes the others'", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     const phone = await secondSession(a.email);
     const laptop = await secondSession(a.email);
     const watcher = await connect(chatId, b.cookie);
@@ -575,8 +567,7 @@ describe("sockets and sessions", () => {
   });
 
   it("a socket whose session has run out is closed when it next speaks or is spoken to", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     const soon = Date.now() + 1500;
     await env.DB.prepare("UPDATE sessions SET absolute_expires_at = ? WHERE user_id = ?").bind(soon, b.userId).run();
     const bSocket = await connect(chatId, b.cookie);
@@ -588,8 +579,7 @@ describe("sockets and sessions", () => {
   });
 
   it("a socket trusts its session for a quarter of an hour at most, then runs out as above and the browser reconnects", async () => {
-    const { a, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, chatId } = await pairInChat();
     const opened = Date.now();
     const aSocket = await connect(chatId, a.cookie);
     const trusted = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) =>
@@ -603,8 +593,7 @@ describe("sockets and sessions", () => {
   });
 
   it("a socket that has gone silent does not count as active, so the email still goes", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     const start = Date.now() + 60 * 60_000;
     await holdClock(chatId, start);
     await connect(chatId, b.cookie);
@@ -620,8 +609,7 @@ describe("sockets and sessions", () => {
   });
 
   it("a message that arrives live is read; one that arrives while away is unread until the conversation is opened", async () => {
-    const { a, b, offerId } = await pair();
-    const chatId = await chatOf(a.cookie, offerId);
+    const { a, b, chatId } = await pairInChat();
     const bSocket = await connect(chatId, b.cookie);
     const aSocket = await connect(chatId, a.cookie);
     aSocket.send({ type: "send", clientId: "live-message-1", text: "Seen live" });
