@@ -36,7 +36,7 @@ export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeS
         </Form>
       ))}
       <Link to={`/sites/new?back=${encodeURIComponent(here)}`} className="menu-item menu-item-accent">
-        + New site
+        <span aria-hidden="true">+ </span>New site
       </Link>
     </HeaderMenu>
   );

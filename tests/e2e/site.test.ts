@@ -27,7 +27,7 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
     const { page, errors, close } = await openPage(chromium(), js);
     await logIn(page, email);
     await page.click(".site-switcher summary");
-    await page.getByRole("link", { name: "+ New site" }).click();
+    await page.getByRole("link", { name: "New site", exact: true }).click();
     await page.getByRole("heading", { name: messages.growthStartsHere }).waitFor();
     const host = `added-${crypto.randomUUID().slice(0, 6)}.com`;
     await page.fill('.modal input[name="url"]', host);
@@ -42,6 +42,7 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
       await page.getByText(messages.descriptionMinimum).waitFor();
       await page.fill('.modal input[name="url"]', "nope");
       await page.getByText(messages.linkIncomplete).waitFor();
+      expect(await page.getByRole("textbox", { name: "Website url", exact: true }).count()).toBe(1);
       await page.fill('.modal input[name="url"]', host);
       await expect.poll(() => page.getByText(messages.linkIncomplete).count()).toBe(0);
     }

@@ -23,6 +23,12 @@ describe.each(modes)("verifying a new site through the dev web sandbox $name", (
 
     // The copy button needs JavaScript; the field can be selected either way.
     expect(await page.getByRole("button", { name: "Copy" }).count()).toBe(js ? 1 : 0);
+    if (js) {
+      await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+      await page.getByRole("button", { name: "Copy" }).click();
+      await page.getByRole("status").filter({ hasText: "Copied" }).waitFor();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(tag);
+    }
 
     // Nothing is published for the host yet: the check says what went wrong, and the button reads Check again.
     if (js) {
