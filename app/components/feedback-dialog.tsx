@@ -28,7 +28,7 @@ export function FeedbackDialog({ closeTo, error, text = "" }: { closeTo: string;
         onSubmit={(event) => busy && event.preventDefault()}
       >
         <label className="field">
-          <span>Your feedback</span>
+          <span id="feedback-name">Your feedback</span>
           <textarea
             name="feedback"
             rows={5}
@@ -36,6 +36,7 @@ export function FeedbackDialog({ closeTo, error, text = "" }: { closeTo: string;
             defaultValue={text}
             onBlur={() => checks.leave("feedback")}
             {...checks.describe("feedback", "feedback-error")}
+            aria-labelledby="feedback-name"
           />
           <span className="field-error" id="feedback-error">
             {checks.messageOf("feedback")}

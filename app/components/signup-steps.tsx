@@ -51,15 +51,23 @@ export function SignupAccountStep({
         Already have an account? <Link to="/login">Log in</Link>
       </p>
       <label className="field">
-        <span>Email</span>
-        <input name="email" type="email" autoComplete="email" defaultValue={defaultEmail} {...checks.describe("email", "signup-email-error")} />
+        <span id="signup-email-name">Email</span>
+        <input
+          name="email"
+          type="email"
+          autoComplete="email"
+          defaultValue={defaultEmail}
+          {...checks.describe("email", "signup-email-error")}
+          aria-labelledby="signup-email-name"
+        />
         <span className="field-error" id="signup-email-error">
           {checks.messageOf("email")}
         </span>
       </label>
       <label className="field">
-        <span>Password</span>
+        <span id="signup-password-name">Password</span>
         <PasswordInput
+          aria-labelledby="signup-password-name"
           name="password"
           autoComplete="new-password"
           onChange={onPasswordEdit}

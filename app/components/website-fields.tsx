@@ -22,7 +22,7 @@ export function WebsiteFields({
   return (
     <>
       <label className="field">
-        <span>Website url</span>
+        <span id={`${idPrefix}-url-name`}>Website url</span>
         <input
           name="url"
           type="text"
@@ -32,13 +32,14 @@ export function WebsiteFields({
           defaultValue={defaults.url ?? ""}
           onBlur={() => checks.leave("url")}
           {...checks.describe("url", urlError)}
+          aria-labelledby={`${idPrefix}-url-name`}
         />
         <span className="field-error" id={urlError}>
           {checks.messageOf("url")}
         </span>
       </label>
       <label className="field">
-        <span>Description</span>
+        <span id={`${idPrefix}-description-name`}>Description</span>
         <textarea
           name="description"
           rows={3}
@@ -46,6 +47,7 @@ export function WebsiteFields({
           defaultValue={defaults.description ?? ""}
           onBlur={() => checks.leave("description")}
           {...checks.describe("description", descriptionError)}
+          aria-labelledby={`${idPrefix}-description-name`}
         />
         <span className="field-error" id={descriptionError}>
           {checks.messageOf("description")}

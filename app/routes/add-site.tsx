@@ -43,7 +43,8 @@ export default function SiteAddForm() {
       </span>
     ) : null;
   };
-  const invalid = (name: Field) => checks.describe(name, `${name}-error`);
+  // Named by its caption alone: the message beside it, inside the same label, is its description.
+  const invalid = (name: Field) => ({ ...checks.describe(name, `${name}-error`), "aria-labelledby": `${name}-name` });
   const edited = (event: FormEvent<HTMLFormElement>) => {
     form.read();
     checks.formEvents.onChange(event);
@@ -70,13 +71,13 @@ export default function SiteAddForm() {
           noValidate
         >
           <label className="field">
-            <span>Website url</span>
+            <span id="url-name">Website url</span>
             <input name="url" type="text" inputMode="url" placeholder="yourwebsite.com" defaultValue={typed.url ?? url} {...invalid("url")} />
             {error("url")}
           </label>
           {source === "hero" ? (
             <label className="field">
-              <span>Email</span>
+              <span id="email-name">Email</span>
               <input name="email" type="email" autoComplete="email" defaultValue={typed.email ?? ""} {...invalid("email")} />
               {error("email")}
             </label>
@@ -94,13 +95,13 @@ export default function SiteAddForm() {
             {error("category")}
           </fieldset>
           <label className="field">
-            <span>Description</span>
+            <span id="description-name">Description</span>
             <textarea name="description" rows={3} defaultValue={typed.description ?? ""} {...invalid("description")} />
             {error("description")}
           </label>
           {source === "market" ? (
             <label className="field">
-              <span>Connects a proposal needs</span>
+              <span id="connects-name">Connects a proposal needs</span>
               <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={typed.connects ?? ""} {...invalid("connects")} />
               {error("connects")}
             </label>

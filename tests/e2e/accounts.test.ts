@@ -14,6 +14,10 @@ describe.each(modes)("accounts $name", ({ js }) => {
     await page.fill('.modal input[name="password"]', "abc");
     if (js) {
       await expect.poll(() => page.locator(".field-error").first().textContent()).toBe(messages.emailIncomplete);
+      // The message describes the field; the field's name is still its caption alone.
+      const field = page.getByRole("textbox", { name: "Email", exact: true });
+      expect(await field.count()).toBe(1);
+      expect(await field.getAttribute("aria-describedby")).toBe("signup-email-error");
       expect(await page.locator(".checklist li.met").count()).toBe(1);
       expect(await page.getByRole("button", { name: "Continue" }).isDisabled()).toBe(true);
     }
