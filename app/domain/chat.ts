@@ -68,12 +68,18 @@ export function rateLimitedMessage(perMinute: number): string {
 }
 
 /**
- * The text as stored (trimmed, line breaks as "\n"), or why it cannot be sent. A form posted without JavaScript sends
- * each line break as "\r\n": counted as one character, as the text box counts it.
+ * Something a reader would see: not only spaces, line breaks, zero-width and other format characters, or the blank
+ * letters (Hangul fillers, the blank Braille pattern) that show as nothing.
+ */
+const VISIBLE = /[^\s\p{Cc}\p{Cf}\p{Z}\u115F\u1160\u2800\u3164\uFFA0]/u;
+
+/**
+ * The text as stored (trimmed, line breaks as "\n"), or why it cannot be sent: a text with nothing to see is empty. A
+ * form posted without JavaScript sends each line break as "\r\n": counted as one character, as the text box counts it.
  */
 export function checkMessageText(raw: unknown): { ok: true; text: string } | { ok: false; reason: "empty" | "too-long" } {
   const text = typeof raw === "string" ? raw.replace(/\r\n?/g, "\n").trim() : "";
-  if (text.length === 0) return { ok: false, reason: "empty" };
+  if (!VISIBLE.test(text)) return { ok: false, reason: "empty" };
   if (text.length > MAX_MESSAGE_LENGTH) return { ok: false, reason: "too-long" };
   return { ok: true, text };
 }

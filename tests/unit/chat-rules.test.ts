@@ -18,6 +18,11 @@ describe("a chat message's text", () => {
     ["", "empty"],
     ["   ", "empty"],
     ["\n\t \n", "empty"],
+    // Characters that show as nothing: zero-width space, joiner and no-break space, a word joiner, a Hangul filler,
+    // the blank Braille pattern, a soft hyphen alone.
+    ["\u200B\u200D\uFEFF", "empty"],
+    [" \u2060 \u3164 \u2800 ", "empty"],
+    ["\u00AD", "empty"],
     ["x".repeat(4001), "too-long"],
     [` ${"x".repeat(4001)} `, "too-long"],
   ])("%j is not sent (%s)", (text, reason) => {
@@ -28,6 +33,8 @@ describe("a chat message's text", () => {
     expect(checkMessageText("  Hello there \n")).toEqual({ ok: true, text: "Hello there" });
     expect(checkMessageText(`   ${"y".repeat(4000)}   `)).toEqual({ ok: true, text: "y".repeat(4000) });
     expect(checkMessageText(42)).toEqual({ ok: false, reason: "empty" });
+    // Invisible characters beside visible ones are kept as written (an emoji's joiner, for one).
+    expect(checkMessageText("\u200Bhi 👩\u200D💻")).toEqual({ ok: true, text: "\u200Bhi 👩\u200D💻" });
     // A form posted without JavaScript sends line breaks as CRLF: stored as "\n", each counted once.
     const lines = `${"z".repeat(3989)}${"\r\n".repeat(10)}z`;
     expect(checkMessageText(lines)).toEqual({ ok: true, text: `${"z".repeat(3989)}${"\n".repeat(10)}z` });
