@@ -1,3 +1,5 @@
+import { useMatches, useSearchParams } from "@remix-run/react";
+
 /**
  * The attribute that takes a part of the page out of reach (neither clicked nor reached by keyboard or screen reader)
  * while a dialog is open over it: server-rendered, so it holds without JavaScript too, where no script keeps the
@@ -19,4 +21,27 @@ export function feedbackOpen(searchParams: URLSearchParams): boolean {
 export function dialogOverHeader(pathname: string, searchParams: URLSearchParams): boolean {
   // Without regard to case, as Remix matches routes.
   return /^\/(feedback|sites\/new)\/?$/i.test(pathname) || (/^\/(market|mysite)\/?$/i.test(pathname) && feedbackOpen(searchParams));
+}
+
+/**
+ * Whether a page shows a slide-out panel over itself: the trade terms of the post its address names (`post=ID`, one of
+ * its posts or the one read on its own; a post that is gone is a notice in the page, not a panel), or an offer
+ * (`offer=ID`) the page could read. `data` is the page's loader data, or the posts it shows.
+ */
+export function panelShown(searchParams: URLSearchParams, data: unknown): boolean {
+  const page = (data ?? {}) as { posts?: { id: string }[]; selected?: { id: string } | null; detail?: unknown };
+  const post = searchParams.get("post");
+  if (post) return Boolean(page.posts?.some((candidate) => candidate.id === post) || page.selected?.id === post);
+  return Boolean(searchParams.get("offer") && page.detail);
+}
+
+/**
+ * Whether a dialog or the page's panel is over the layouts' header and navigation, which are then out of reach. The panel
+ * follows the innermost route's loader data, what the server rendered it from.
+ */
+export function useDialogOverHeader(): boolean {
+  const [searchParams] = useSearchParams();
+  // The innermost route's match: its address (the whole path) and its data.
+  const page = useMatches().at(-1);
+  return !!page && (dialogOverHeader(page.pathname, searchParams) || panelShown(searchParams, page.data));
 }

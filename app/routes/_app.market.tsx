@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
-import { feedbackOpen, inertWhen } from "~/components/inert";
+import { feedbackOpen, inertWhen, panelShown } from "~/components/inert";
 import { PostCard } from "~/components/post-card";
 import { AddressedPost } from "~/components/trade-panel";
 import { useAppendedPages } from "~/components/use-appended-pages";
@@ -46,7 +46,8 @@ export default function Market() {
 
   return (
     <main className="market" id="main">
-      <div {...inertWhen(feedbackOpen(searchParams))}>
+      {/* Behind a dialog or a post's trade terms, the list is out of reach (without JavaScript too). */}
+      <div {...inertWhen(feedbackOpen(searchParams) || panelShown(searchParams, { posts, selected: data.selected }))}>
         <div className="section-head">
           <h1>Market</h1>
           <div className="head-actions">
@@ -81,8 +82,8 @@ export default function Market() {
             </Link>
           ) : null}
         </nav>
-        <AddressedPost posts={posts} loaded={data.selected} failure={failure} />
       </div>
+      <AddressedPost posts={posts} loaded={data.selected} failure={failure} />
       {feedbackOpen(searchParams) ? <FeedbackDialog closeTo={addressWith("/market", searchParams, "feedback", null)} key={location.key} /> : null}
     </main>
   );

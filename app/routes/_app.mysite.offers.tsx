@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect, useRef } from "react";
+import { inertWhen } from "~/components/inert";
 import { focusLost, OfferDetailView } from "~/components/offer-detail";
 import { OfferProfile } from "~/components/offer-profile";
 import { OfferListPanel } from "~/components/offer-list-panel";
@@ -33,7 +34,8 @@ export default function OffersPage() {
           {refused}
         </p>
       ) : null}
-      <div className="two-columns">
+      {/* Behind an offer's panel, the lists are out of reach (without JavaScript too). */}
+      <div className="two-columns" {...inertWhen(Boolean(offerId && detail))}>
         <OfferListPanel title="Offers" param="offersAfter" page={offers} empty={messages.noOffers} list={list} now={now} />
         <OfferListPanel title="Trades" param="tradesAfter" page={trades} empty={messages.noTrades} list={list} now={now} />
       </div>

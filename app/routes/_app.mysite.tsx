@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useNavigation, useSearchParams } from "@remix-run/react";
-import { dialogOverHeader, inertWhen } from "~/components/inert";
+import { Form, Link, NavLink, Outlet, useLoaderData, useLocation, useNavigation } from "@remix-run/react";
+import { inertWhen, useDialogOverHeader } from "~/components/inert";
 import { ScoreBadge } from "~/components/score-badge";
 import { SiteIcon } from "~/components/site-icon";
 import { storedAttributes } from "~/domain/audit";
@@ -56,9 +56,9 @@ function SiteIconControl({ siteId, icon }: { siteId: string; icon: string | null
 /** The owner's area: left navigation and the site header around each page. */
 export default function MySiteLayout() {
   const { site } = useLoaderData<typeof loader>();
-  const [searchParams] = useSearchParams();
-  // The dashboard's feedback dialog is over the whole area: its navigation and the site's header are out of reach.
-  const behind = inertWhen(dialogOverHeader(useLocation().pathname, searchParams));
+  // The dashboard's feedback dialog and the Offers page's panel are over the whole area: its navigation and the site's
+  // header are out of reach.
+  const behind = inertWhen(useDialogOverHeader());
   return (
     <div className="mysite">
       <nav className="side-nav" aria-label="My site" {...behind}>

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Link, useActionData, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { PostCard } from "~/components/post-card";
 import { SearchFilters } from "~/components/search-filters";
+import { inertWhen, panelShown } from "~/components/inert";
 import { AddressedPost } from "~/components/trade-panel";
 import { messages } from "~/domain/messages";
 import { addressOf, addressWith, listReloads, paramsNamed } from "~/domain/page-address";
@@ -46,26 +47,29 @@ export default function SearchResults() {
   const filtered = hasFilters(query) || query.sort !== "newest";
   return (
     <main className="market" id="main">
-      <h1 className="user-text">{query.term ? `Results for ${query.term}` : "Search results"}</h1>
-      <SearchFilters query={query} clearTo={filtered ? addressOf(pathname, paramsNamed(searchParams, ["term"])) : null} />
-      {limited ? (
-        <p className="form-error" role="alert">
-          {messages.tooManySearches}
-        </p>
-      ) : (
-        <p className="count-line">{count}+ sites available</p>
-      )}
-      {count === 0 && !limited ? <p className="empty">{noMatchesMessage(query)}</p> : null}
-      <div className="post-grid">
-        {posts.map((post) => (
-          <PostCard key={post.id} post={post} to={addressWith(pathname, searchParams, "post", post.id)} />
-        ))}
+      {/* Behind a post's trade terms, the results are out of reach (without JavaScript too). */}
+      <div {...inertWhen(panelShown(searchParams, { posts, selected }))}>
+        <h1 className="user-text">{query.term ? `Results for ${query.term}` : "Search results"}</h1>
+        <SearchFilters query={query} clearTo={filtered ? addressOf(pathname, paramsNamed(searchParams, ["term"])) : null} />
+        {limited ? (
+          <p className="form-error" role="alert">
+            {messages.tooManySearches}
+          </p>
+        ) : (
+          <p className="count-line">{count}+ sites available</p>
+        )}
+        {count === 0 && !limited ? <p className="empty">{noMatchesMessage(query)}</p> : null}
+        <div className="post-grid">
+          {posts.map((post) => (
+            <PostCard key={post.id} post={post} to={addressWith(pathname, searchParams, "post", post.id)} />
+          ))}
+        </div>
+        {next ? (
+          <nav className="pager" aria-label="More results">
+            <Link to={addressWith(pathname, paramsNamed(searchParams, RESULTS_PARAMS), "after", String(next))}>More results</Link>
+          </nav>
+        ) : null}
       </div>
-      {next ? (
-        <nav className="pager" aria-label="More results">
-          <Link to={addressWith(pathname, paramsNamed(searchParams, RESULTS_PARAMS), "after", String(next))}>More results</Link>
-        </nav>
-      ) : null}
       <AddressedPost posts={posts} loaded={selected} failure={failure} />
     </main>
   );

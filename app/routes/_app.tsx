@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
-import { dialogOverHeader } from "~/components/inert";
+import { useDialogOverHeader } from "~/components/inert";
 import { SkipLink } from "~/components/skip-link";
 import { Toast, ToastRegion } from "~/components/toast";
 import { SignedInHeader } from "~/components/signed-in-header";
@@ -13,13 +13,18 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const auth = await requireAuth(request, context);
   const shell = await loadSignedInShell(context, auth);
   // A signed-in user without a website is asked for one first (docs/decisions/0029-first-site-at-sites-new.md).
-  if (shell.sites.length === 0 && new URL(request.url).pathname !== "/sites/new") throw redirect("/sites/new");
-  return shell;
+  const url = new URL(request.url);
+  if (shell.sites.length === 0 && url.pathname !== "/sites/new") throw redirect("/sites/new");
+  // The notice's words are read here, so that the browser's code carries none of them.
+  return { ...shell, notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
 }
 
-// The header's data changes only through actions or on another page.
-export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
-  formMethod ? defaultShouldRevalidate : currentUrl.pathname !== nextUrl.pathname;
+// The header's data changes only through actions or on another page; a new notice is read with it.
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) => {
+  if (formMethod) return defaultShouldRevalidate;
+  const notice = nextUrl.searchParams.get("notice");
+  return currentUrl.pathname !== nextUrl.pathname || (notice !== null && notice !== currentUrl.searchParams.get("notice"));
+};
 
 const NOTICES: Record<string, string> = {
   "feedback-sent": "Thanks for your feedback!",
@@ -43,12 +48,14 @@ const NOTICES: Record<string, string> = {
 };
 
 export default function SignedInLayout() {
-  const { sites, activeSite } = useLoaderData<typeof loader>();
+  const { sites, activeSite, notice: noticeText } = useLoaderData<typeof loader>();
   const location = useLocation();
   const [searchParams] = useSearchParams();
-  // A dialog over the header: the header is out of reach, and there is no skip link (to nothing, or to what is behind).
-  const dialog = dialogOverHeader(location.pathname, searchParams);
-  const notice = NOTICES[searchParams.get("notice") ?? ""];
+  // A dialog or a page's panel over the header: the header is out of reach, and there is no skip link (to nothing, or to
+  // what is behind).
+  const dialog = useDialogOverHeader();
+  // Shown while the address has it: dismissed, the address drops it.
+  const notice = searchParams.get("notice") ? noticeText : null;
   return (
     <div className="page app-page">
       {dialog ? null : <SkipLink />}

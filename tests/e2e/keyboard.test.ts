@@ -207,6 +207,33 @@ describe.each(modes)("a page that is a dialog over the header $name", ({ js }) =
   });
 });
 
+describe.each(modes)("a panel over a page $name", ({ js }) => {
+  it("keeps the keyboard in the trade terms and the offer, out of the header, the navigation and the list behind them", async () => {
+    const { buyer, listingId } = await twoVerifiedTraders("kpanel", { contentTypes: ["feature"] });
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, buyer.email);
+    const offerId = await proposeInBrowser(page, listingId);
+    const where = () => page.evaluate(() => (document.activeElement?.closest('[role="dialog"]') ? "dialog" : document.activeElement?.tagName));
+    for (const path of [`/market?post=${listingId}`, `/search?post=${listingId}`, `/mysite/offers?offer=${offerId}`]) {
+      await page.goto(path);
+      await page.getByRole("dialog").waitFor();
+      expect(await page.getByRole("link", { name: "Skip to content" }).count(), path).toBe(0);
+      for (const key of ["Tab", "Shift+Tab"]) {
+        for (let presses = 0; presses < 10; presses++) {
+          await page.keyboard.press(key);
+          expect(["dialog", "BODY"], `${path} ${key}`).toContain(await where());
+        }
+      }
+      // Closed, the header is in reach again.
+      await page.getByRole("link", { name: "Close", exact: true }).click();
+      await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
+      await tabTo(page, /^Backlink Market home/);
+    }
+    expect(unexpected(errors)).toEqual([]);
+    await close();
+  });
+});
+
 describe.each(modes)("Settings by keyboard alone $name", ({ js }) => {
   it("opens the description from its text, edits it and saves", async () => {
     const { a } = await tradersWithPages();
