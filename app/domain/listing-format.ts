@@ -4,7 +4,8 @@ export const DESCRIPTION_PREVIEW_LENGTH = 100;
 /** The one blogging platform whose addresses keep their path (the blog lives under it). */
 const PATH_KEEPING_HOSTS = ["medium.com"];
 
-export function shortenAddress(url: string): string {
+/** The address a site is shown by: its host (no scheme, no www.), with the path on a path-keeping platform. */
+export function siteAddress(url: string): string {
   let address = url
     .trim()
     .replace(/^https?:\/\//i, "")
@@ -14,7 +15,11 @@ export function shortenAddress(url: string): string {
     const host = address.slice(0, slash).toLowerCase();
     if (!PATH_KEEPING_HOSTS.includes(host)) address = address.slice(0, slash);
   }
-  address = address.replace(/\/+$/, "");
+  return address.replace(/\/+$/, "");
+}
+
+export function shortenAddress(url: string): string {
+  const address = siteAddress(url);
   return address.length > ADDRESS_DISPLAY_LENGTH ? `${address.slice(0, ADDRESS_DISPLAY_LENGTH)}...` : address;
 }
 

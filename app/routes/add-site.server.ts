@@ -42,8 +42,10 @@ async function addToAccount(request: Request, context: AppContext, formData: For
   const result = await addSiteWithListing(context.db, { userId: auth.user.id, url, category, description }, connects, context.now());
   if (!result.ok) return data({ errors: {}, values: typedValues(formData), formError: result.message }, { status: 409 });
   await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
-  lookUpIconLater(context, auth.user.id, result.siteId, url);
-  auditAfterResponse(context, auth.user.id, result.siteId, url, "added");
+  if (!result.existing) {
+    lookUpIconLater(context, auth.user.id, result.siteId, url);
+    auditAfterResponse(context, auth.user.id, result.siteId, url, "added");
+  }
   throw redirect("/market");
 }
 

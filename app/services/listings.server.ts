@@ -1,21 +1,49 @@
 /** Listings ("posts"): a site's offer in the market, one per site (docs/decisions/0010-listings.md). */
-import { listings } from "#drizzle/schema";
+import { and, eq } from "drizzle-orm";
+import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
+import { siteAddress } from "~/domain/listing-format";
 import { messages } from "~/domain/messages";
 import { newId } from "~/lib/ids";
-import { prepareSite, type AddSiteResult, type NewSite } from "./sites.server";
+import { listingUpsert, prepareSite, type NewSite } from "./sites.server";
 
-/** The site-add form with source market: the site and its listing, created together. */
-export async function addSiteWithListing(db: Database, site: NewSite, connects: number, now: number): Promise<AddSiteResult> {
+/**
+ * The site-add form with source market: the site and its listing, created together. A site the user already has is
+ * listed (or listed again) at this price, with the category and description of the form (`existing` then).
+ */
+export async function addSiteWithListing(
+  db: Database,
+  site: NewSite,
+  connects: number,
+  now: number,
+): Promise<{ ok: true; siteId: string; existing: boolean } | { ok: false; message: string }> {
   const prepared = prepareSite(db, site, now);
+  const own = await db
+    .select({ id: sites.id, url: sites.url })
+    .from(sites)
+    .where(and(eq(sites.userId, site.userId), eq(sites.host, prepared.host)))
+    .get();
+  // Another blog on the same platform (medium.com/@someone-else) is not the site the user has.
+  if (own && siteAddress(own.url).toLowerCase() !== siteAddress(site.url).toLowerCase()) return { ok: false, message: messages.websiteAlreadyAdded };
   try {
+    if (own) {
+      await db.batch([
+        db
+          .update(sites)
+          .set({ category: site.category, description: site.description.trim() })
+          .where(and(eq(sites.id, own.id), eq(sites.userId, site.userId))),
+        listingUpsert(db, site.userId, own.id, connects, now),
+      ]);
+      return { ok: true, siteId: own.id, existing: true };
+    }
     await db.batch([
       prepared.statement,
       db.insert(listings).values({ id: newId(), siteId: prepared.id, userId: site.userId, connects, createdAt: now }),
     ]);
-    return { ok: true, siteId: prepared.id };
+    return { ok: true, siteId: prepared.id, existing: false };
   } catch (error) {
+    // The same site added at the same moment from another tab.
     if (isUniqueConstraintError(error)) return { ok: false, message: messages.websiteAlreadyAdded };
     console.error("addSiteWithListing failed", error);
     return { ok: false, message: messages.addWebsiteFailed };

@@ -129,33 +129,42 @@ export async function updateSiteSettings(db: Database, userId: string, siteId: s
   const [updated] = await db.batch([
     db.update(sites).set(fields).where(owned).returning({ id: sites.id }),
     listed && connects !== undefined
-      ? db
-          .insert(listings)
-          .select(
-            db
-              .select({
-                id: sql<string>`${newId()}`.as("id"),
-                siteId: sites.id,
-                userId: sites.userId,
-                connects: sql<number>`${connects}`.as("connects"),
-                contentTypes: sites.contentTypes,
-                materials: sites.materials,
-                active: sql<boolean>`1`.as("active"),
-                createdAt: sql<number>`${now}`.as("created_at"),
-              })
-              .from(sites)
-              .where(owned),
-          )
-          .onConflictDoUpdate({
-            target: listings.siteId,
-            set: { active: true, connects, contentTypes: fields.contentTypes, materials: fields.materials },
-          })
+      ? listingUpsert(db, userId, siteId, connects, now)
       : db
           .update(listings)
           .set({ active: false })
           .where(and(eq(listings.siteId, siteId), eq(listings.userId, userId))),
   ]);
   return updated.length > 0;
+}
+
+/**
+ * The statement that lists a site the user owns at `connects` (nothing for anyone else's): its listing is created, or
+ * shown again at that price, with the site's content types and materials as they are when it runs (in a batch, after
+ * the statements that change them).
+ */
+export function listingUpsert(db: Database, userId: string, siteId: string, connects: number, now: number) {
+  return db
+    .insert(listings)
+    .select(
+      db
+        .select({
+          id: sql<string>`${newId()}`.as("id"),
+          siteId: sites.id,
+          userId: sites.userId,
+          connects: sql<number>`${connects}`.as("connects"),
+          contentTypes: sites.contentTypes,
+          materials: sites.materials,
+          active: sql<boolean>`1`.as("active"),
+          createdAt: sql<number>`${now}`.as("created_at"),
+        })
+        .from(sites)
+        .where(and(eq(sites.id, siteId), eq(sites.userId, userId))),
+    )
+    .onConflictDoUpdate({
+      target: listings.siteId,
+      set: { active: true, connects, contentTypes: sql`excluded.content_types`, materials: sql`excluded.materials` },
+    });
 }
 
 /** The site's listing, if it has one. */

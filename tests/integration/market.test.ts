@@ -1004,6 +1004,51 @@ describe("site-add form from the market", () => {
     expect(row).toEqual({ category: "product", connects: 12 });
   });
 
+  it("lists a site the user already has, at the new price and with the form's category and description, again and again", async () => {
+    const user = await signUp(undefined, `https://www.${uniqueHost("own")}/`);
+    const host = user.url.replace(/^https:\/\/www\.|\/$/g, "");
+    const listingOf = () =>
+      env.DB.prepare(
+        "SELECT s.category, s.description, l.connects, l.active, (SELECT COUNT(*) FROM sites WHERE host = s.host) AS sites FROM sites s JOIN listings l ON l.site_id = s.id WHERE s.host = ?",
+      )
+        .bind(host)
+        .all();
+    // Typed as it is shown, without the scheme and www. that the account's address has.
+    const response = await post(
+      "/add-site?source=market",
+      { url: host, category: "product", description: "Now in the market", connects: "9" },
+      { cookie: user.cookie },
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/market");
+    expect((await listingOf()).results).toEqual([{ category: "product", description: "Now in the market", connects: 9, active: 1, sites: 1 }]);
+
+    // Taken out of the market in Settings, then listed from the market again at another price.
+    await env.DB.prepare("UPDATE listings SET active = 0 WHERE site_id = (SELECT id FROM sites WHERE host = ?)").bind(host).run();
+    await post("/add-site?source=market", { url: host, category: "blog", description: "Back in the market", connects: "4" }, { cookie: user.cookie });
+    expect((await listingOf()).results).toEqual([{ category: "blog", description: "Back in the market", connects: 4, active: 1, sites: 1 }]);
+  });
+
+  it("does not take another blog on the same platform for the one the user has", async () => {
+    const user = await signUp();
+    const first = `medium.com/@${crypto.randomUUID().slice(0, 8)}`;
+    const listed = await post(
+      "/add-site?source=market",
+      { url: first, category: "blog", description: "My first blog", connects: "5" },
+      { cookie: user.cookie },
+    );
+    expect(listed.status).toBe(302);
+    const response = await post(
+      "/add-site?source=market",
+      { url: "medium.com/@someone-else", category: "blog", description: "Another blog", connects: "5" },
+      { cookie: user.cookie },
+    );
+    expect(response.status).toBe(409);
+    expect(await read(response)).toContain(messages.websiteAlreadyAdded);
+    const sites = await env.DB.prepare("SELECT url, description FROM sites WHERE user_id = ? AND host = 'medium.com'").bind(user.userId).all();
+    expect(sites.results).toEqual([{ url: first, description: "My first blog" }]);
+  });
+
   it("shows every message, including the connects range, and needs a signed-in user", async () => {
     const user = await signUp();
     const response = await post("/add-site?source=market", { url: "x", connects: "100" }, { cookie: user.cookie });
