@@ -17,6 +17,8 @@ import { useTimeZone } from "./use-time-zone";
 export interface OfferActionRefusal {
   error: string;
   contentUrl: string | null;
+  /** The materials a refused Accept asked for, chosen again on the page that shows the refusal. */
+  materials?: string[] | null;
 }
 
 /** One action form; with JavaScript it posts in the background and the page shows the result at once. */
@@ -220,7 +222,12 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
 
       {can("accept") ? (
         <fetcher.Form method="post" action={action} className="stack card" preventScrollReset>
-          <ChipGroup legend="Materials you want from them" name="materials" options={PROVIDED_MATERIALS} chosen={detail.other.materials} />
+          <ChipGroup
+            legend="Materials you want from them"
+            name="materials"
+            options={PROVIDED_MATERIALS}
+            chosen={refusedPost?.materials ?? detail.other.materials}
+          />
           <div className="button-row">
             <button type="submit" name="intent" value="accept" className="button button-primary">
               Accept

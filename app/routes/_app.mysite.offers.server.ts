@@ -65,9 +65,15 @@ export async function changeOffer(request: Request, context: AppContext) {
     input.intent === "move"
       ? await moveTradeEntry(context, auth.user, offerId, input.to, input.contentUrl || null)
       : await actOnOffer(context, auth.user, offerId, input.intent, input.intent === "accept" ? input.materials : []);
-  // A refusal keeps the content url that was typed (the page shows it again without JavaScript).
-  if (!result.ok)
-    return data({ error: result.message, contentUrl: input.intent === "move" ? input.contentUrl || null : null }, { status: result.status });
+  // A refusal keeps the content url that was typed and the materials chosen (the page shows them again without
+  // JavaScript).
+  if (!result.ok) {
+    const kept = {
+      contentUrl: input.intent === "move" ? input.contentUrl || null : null,
+      materials: input.intent === "accept" ? input.materials : null,
+    };
+    return data({ error: result.message, ...kept }, { status: result.status });
+  }
   // Back to the lists' pages the panel was opened from.
   const list = listQuery(listPositions(params).positions);
   throw redirect(input.intent === "trash" ? offersPageHref(list) : offersPageHref(list, { id: offerId }));

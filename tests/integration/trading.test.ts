@@ -453,9 +453,17 @@ describe("email written with the change it reports", () => {
     await env.DB.prepare("UPDATE offers SET answer_by = ? WHERE id = ?")
       .bind(Date.now() - 1_000, offer.id)
       .run();
-    const late = await act(b.cookie, offer.id, [["intent", "accept"]]);
+    const late = await act(b.cookie, offer.id, [
+      ["intent", "accept"],
+      ["materials", "blog-content"],
+      ["materials", "long-description"],
+    ]);
     expect(late.status).toBe(409);
-    expect(await read(late)).toContain(messages.offerAnswerWindowOver);
+    const page = await read(late);
+    expect(page).toContain(messages.offerAnswerWindowOver);
+    // The page that says so (without JavaScript) keeps the materials chosen (the sender offered a logo).
+    const checked = [...page.matchAll(/<input type="checkbox" name="materials"[^>]*>/g)].filter(([input]) => input.includes('checked=""'));
+    expect(checked.map(([input]) => input.match(/value="([a-z-]+)"/)?.[1])).toEqual(["blog-content", "long-description"]);
     expect((await latestOfferOf(a.userId))!.status).toBe("pending");
     expect(await balances(a.userId)).toEqual({ connects: 15, held: 5 });
   });
