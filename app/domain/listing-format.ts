@@ -2,10 +2,9 @@
 export const ADDRESS_DISPLAY_LENGTH = 19;
 export const DESCRIPTION_PREVIEW_LENGTH = 100;
 /** The one blogging platform whose addresses keep their path (the blog lives under it). */
-const PATH_KEEPING_HOSTS = ["medium.com"];
+export const PATH_KEEPING_HOSTS = ["medium.com"];
 
-/** The address a site is shown by: its host (no scheme, no www.), with the path on a path-keeping platform. */
-export function siteAddress(url: string): string {
+export function shortenAddress(url: string): string {
   let address = url
     .trim()
     .replace(/^https?:\/\//i, "")
@@ -15,11 +14,7 @@ export function siteAddress(url: string): string {
     const host = address.slice(0, slash).toLowerCase();
     if (!PATH_KEEPING_HOSTS.includes(host)) address = address.slice(0, slash);
   }
-  return address.replace(/\/+$/, "");
-}
-
-export function shortenAddress(url: string): string {
-  const address = siteAddress(url);
+  address = address.replace(/\/+$/, "");
   return address.length > ADDRESS_DISPLAY_LENGTH ? `${address.slice(0, ADDRESS_DISPLAY_LENGTH)}...` : address;
 }
 

@@ -48,6 +48,8 @@ export const messages = {
   connectsRange: "Enter a number of connects from 1 to 99",
   addWebsiteFailed: "There was an error adding your website",
   websiteAlreadyAdded: "This website is already in your account",
+  siteListed: "Your site is listed in the market.",
+  siteListedUnverified: "Your site is listed. Other sites see it in the market once it is verified.",
 
   // Trade
   selectContentType: "Please select a content type.",

@@ -45,6 +45,8 @@ const NOTICES: Record<string, string> = {
   "email-preferences-saved": "Email settings saved",
   "chat-limited": messages.tooManyChatOpens,
   "chat-verify": messages.verifyBanner,
+  "site-listed": messages.siteListed,
+  "site-listed-unverified": messages.siteListedUnverified,
 };
 
 export default function SignedInLayout() {

@@ -46,7 +46,7 @@ async function addToAccount(request: Request, context: AppContext, formData: For
     lookUpIconLater(context, auth.user.id, result.siteId, url);
     auditAfterResponse(context, auth.user.id, result.siteId, url, "added");
   }
-  throw redirect("/market");
+  throw redirect(`/market?notice=${result.verified ? "site-listed" : "site-listed-unverified"}`);
 }
 
 async function addToWaitlist(request: Request, context: AppContext, formData: FormData, source: Exclude<SiteAddSource, "market">) {

@@ -3,29 +3,42 @@ import { and, eq } from "drizzle-orm";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
-import { siteAddress } from "~/domain/listing-format";
+import { PATH_KEEPING_HOSTS } from "~/domain/listing-format";
 import { messages } from "~/domain/messages";
 import { newId } from "~/lib/ids";
 import { listingUpsert, prepareSite, type NewSite } from "./sites.server";
 
+/** The blog an address names on a platform whose addresses keep their path: its first path segment. */
+function blogOf(url: string): string {
+  const trimmed = url.trim();
+  try {
+    return new URL(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`).pathname.split("/")[1]?.toLowerCase() ?? "";
+  } catch {
+    return "";
+  }
+}
+
 /**
  * The site-add form with source market: the site and its listing, created together. A site the user already has is
- * listed (or listed again) at this price, with the category and description of the form (`existing` then).
+ * listed (or listed again) at this price, with the category and description of the form (`existing` then). `verified`:
+ * whether others see it in the market now.
  */
 export async function addSiteWithListing(
   db: Database,
   site: NewSite,
   connects: number,
   now: number,
-): Promise<{ ok: true; siteId: string; existing: boolean } | { ok: false; message: string }> {
+): Promise<{ ok: true; siteId: string; existing: boolean; verified: boolean } | { ok: false; message: string }> {
   const prepared = prepareSite(db, site, now);
   const own = await db
-    .select({ id: sites.id, url: sites.url })
+    .select({ id: sites.id, url: sites.url, verified: sites.verified })
     .from(sites)
     .where(and(eq(sites.userId, site.userId), eq(sites.host, prepared.host)))
     .get();
   // Another blog on the same platform (medium.com/@someone-else) is not the site the user has.
-  if (own && siteAddress(own.url).toLowerCase() !== siteAddress(site.url).toLowerCase()) return { ok: false, message: messages.websiteAlreadyAdded };
+  if (own && PATH_KEEPING_HOSTS.includes(prepared.host) && blogOf(own.url) !== blogOf(site.url)) {
+    return { ok: false, message: messages.websiteAlreadyAdded };
+  }
   try {
     if (own) {
       await db.batch([
@@ -35,13 +48,13 @@ export async function addSiteWithListing(
           .where(and(eq(sites.id, own.id), eq(sites.userId, site.userId))),
         listingUpsert(db, site.userId, own.id, connects, now),
       ]);
-      return { ok: true, siteId: own.id, existing: true };
+      return { ok: true, siteId: own.id, existing: true, verified: own.verified };
     }
     await db.batch([
       prepared.statement,
       db.insert(listings).values({ id: newId(), siteId: prepared.id, userId: site.userId, connects, createdAt: now }),
     ]);
-    return { ok: true, siteId: prepared.id, existing: false };
+    return { ok: true, siteId: prepared.id, existing: false, verified: false };
   } catch (error) {
     // The same site added at the same moment from another tab.
     if (isUniqueConstraintError(error)) return { ok: false, message: messages.websiteAlreadyAdded };

@@ -19,7 +19,8 @@ describe.each(modes)("a trade between two users $name", ({ js }) => {
     await bPage.fill('textarea[name="description"]', "A listed site that wants features.");
     await bPage.fill('input[name="connects"]', "5");
     await bPage.getByRole("button", { name: "Complete" }).click();
-    await bPage.waitForURL("**/market");
+    await bPage.getByRole("status").filter({ hasText: messages.siteListedUnverified }).waitFor();
+    expect(new URL(bPage.url()).pathname).toBe("/market");
     await verifyActiveSite(bPage, listed);
 
     const aSide = await openPage(chromium(), js);
