@@ -1,4 +1,5 @@
 import { useMatches, useSearchParams } from "@remix-run/react";
+import { createContext, useContext, useEffect } from "react";
 
 /**
  * The attribute that takes a part of the page out of reach (neither clicked nor reached by keyboard or screen reader)
@@ -44,4 +45,19 @@ export function useDialogOverHeader(): boolean {
   // The innermost route's match: its address (the whole path) and its data.
   const page = useMatches().at(-1);
   return !!page && (dialogOverHeader(page.pathname, searchParams) || panelShown(searchParams, page.data));
+}
+
+/**
+ * Where a page tells the signed-in layout that its panel is open, when the page knows more than its loader data: the
+ * market with JavaScript shows posts of pages appended in place, which its loader data does not hold.
+ */
+export const PanelReport = createContext<((open: boolean) => void) | null>(null);
+
+/** Tells the layout (with JavaScript) whether the page's panel is open, until the page goes. */
+export function useReportPanel(open: boolean) {
+  const report = useContext(PanelReport);
+  useEffect(() => {
+    report?.(open);
+    return () => report?.(false);
+  }, [report, open]);
 }

@@ -1,7 +1,7 @@
 import { type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/cloudflare";
 import { Link, useActionData, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { FeedbackDialog } from "~/components/feedback-dialog";
-import { feedbackOpen, inertWhen, panelShown } from "~/components/inert";
+import { feedbackOpen, inertWhen, panelShown, useReportPanel } from "~/components/inert";
 import { PostCard } from "~/components/post-card";
 import { AddressedPost } from "~/components/trade-panel";
 import { useAppendedPages } from "~/components/use-appended-pages";
@@ -44,10 +44,13 @@ export default function Market() {
     listAddress(data.sort, after),
   );
 
+  // The trade terms of a post on a page appended in place (with JavaScript), which the layout cannot tell from the data.
+  const panel = panelShown(searchParams, { posts, selected: data.selected });
+  useReportPanel(panel);
   return (
     <main className="market" id="main">
       {/* Behind a dialog or a post's trade terms, the list is out of reach (without JavaScript too). */}
-      <div {...inertWhen(feedbackOpen(searchParams) || panelShown(searchParams, { posts, selected: data.selected }))}>
+      <div {...inertWhen(feedbackOpen(searchParams) || panel)}>
         <div className="section-head">
           <h1>Market</h1>
           <div className="head-actions">

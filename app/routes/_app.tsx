@@ -1,6 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { Outlet, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
-import { useDialogOverHeader } from "~/components/inert";
+import { useState } from "react";
+import { PanelReport, useDialogOverHeader } from "~/components/inert";
 import { SkipLink } from "~/components/skip-link";
 import { Toast, ToastRegion } from "~/components/toast";
 import { SignedInHeader } from "~/components/signed-in-header";
@@ -54,15 +55,18 @@ export default function SignedInLayout() {
   const location = useLocation();
   const [searchParams] = useSearchParams();
   // A dialog or a page's panel over the header: the header is out of reach, and there is no skip link (to nothing, or to
-  // what is behind).
-  const dialog = useDialogOverHeader();
+  // what is behind). The page may report a panel its loader data does not show (PanelReport).
+  const [panelReported, reportPanel] = useState(false);
+  const dialog = useDialogOverHeader() || panelReported;
   // Shown while the address has it: dismissed, the address drops it.
   const notice = searchParams.get("notice") ? noticeText : null;
   return (
     <div className="page app-page">
       {dialog ? null : <SkipLink />}
       <SignedInHeader sites={sites} activeSite={activeSite} behindDialog={dialog} />
-      <Outlet />
+      <PanelReport.Provider value={reportPanel}>
+        <Outlet />
+      </PanelReport.Provider>
       <ToastRegion>
         {notice ? <Toast key={location.key} message={notice} dismissTo={addressWith(location.pathname, searchParams, "notice", null)} /> : null}
       </ToastRegion>
