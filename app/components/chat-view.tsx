@@ -1,6 +1,6 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { MAX_MESSAGE_LENGTH, mergeMessages, messagesAddress, type ChatMessage, type ServerEvent } from "~/domain/chat";
+import { checkMessageText, MAX_MESSAGE_LENGTH, mergeMessages, messagesAddress, type ChatMessage, type ServerEvent } from "~/domain/chat";
 import { formatMessageTime } from "~/domain/dates";
 import { SiteIcon } from "./site-icon";
 import { useChatSocket } from "./use-chat-socket";
@@ -120,20 +120,22 @@ export function ChatView(props: ChatViewProps) {
     wasPosting.current = posting;
   }, [posting, failure]);
 
-  const trimmed = text.trim();
+  // The server's own check: a text of spaces or of characters that show as nothing is not sent.
+  const checked = checkMessageText(text);
+  const empty = !checked.ok && checked.reason === "empty";
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     // Enter while a post made without the socket is out (the disabled Send button does not stop requestSubmit): the
     // same text would go a second time, by the socket if it has opened meanwhile, as another message.
-    if (posting || trimmed.length === 0 || trimmed.length > MAX_MESSAGE_LENGTH) {
+    if (posting || !checked.ok) {
       event.preventDefault();
       return;
     }
     const clientId = crypto.randomUUID();
     // Offline, the message waits as "Sending…" and goes when the socket is back; online without a socket, the
     // form posts instead.
-    if (!send({ type: "send", clientId, text: trimmed }) && navigator.onLine) return;
+    if (!send({ type: "send", clientId, text: checked.text }) && navigator.onLine) return;
     event.preventDefault();
-    setPending((current) => [...current, { clientId, text: trimmed }]);
+    setPending((current) => [...current, { clientId, text: checked.text }]);
     setText("");
     setError(undefined);
   };
@@ -221,7 +223,7 @@ export function ChatView(props: ChatViewProps) {
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? "chat-error" : undefined}
         />
-        <button type="submit" className="button button-primary" disabled={hydrated && (trimmed.length === 0 || posting)}>
+        <button type="submit" className="button button-primary" disabled={hydrated && (empty || posting)}>
           Send
         </button>
         {text.length > COUNTER_FROM ? (
