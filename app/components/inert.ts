@@ -1,4 +1,4 @@
-import { useMatches, useSearchParams } from "@remix-run/react";
+import { useLocation, useMatches, useSearchParams } from "@remix-run/react";
 import { createContext, useContext, useEffect } from "react";
 
 /**
@@ -51,13 +51,18 @@ export function useDialogOverHeader(): boolean {
  * Where a page tells the signed-in layout that its panel is open, when the page knows more than its loader data: the
  * market with JavaScript shows posts of pages appended in place, which its loader data does not hold.
  */
-export const PanelReport = createContext<((open: boolean) => void) | null>(null);
+export const PanelReport = createContext<((address: string | null) => void) | null>(null);
 
-/** Tells the layout (with JavaScript) whether the page's panel is open, until the page goes. */
+/**
+ * Tells the layout (with JavaScript) the address whose panel is open, until the page goes: the layout believes it only
+ * on that address, so the report of a page being left never holds the next one's header.
+ */
 export function useReportPanel(open: boolean) {
   const report = useContext(PanelReport);
+  const { pathname, search } = useLocation();
+  const address = open ? pathname + search : null;
   useEffect(() => {
-    report?.(open);
-    return () => report?.(false);
-  }, [report, open]);
+    report?.(address);
+    return () => report?.(null);
+  }, [report, address]);
 }

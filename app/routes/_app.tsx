@@ -56,8 +56,8 @@ export default function SignedInLayout() {
   const [searchParams] = useSearchParams();
   // A dialog or a page's panel over the header: the header is out of reach, and there is no skip link (to nothing, or to
   // what is behind). The page may report a panel its loader data does not show (PanelReport).
-  const [panelReported, reportPanel] = useState(false);
-  const dialog = useDialogOverHeader() || panelReported;
+  const [panelAt, reportPanel] = useState<string | null>(null);
+  const dialog = useDialogOverHeader() || panelAt === location.pathname + location.search;
   // Shown while the address has it: dismissed, the address drops it.
   const notice = searchParams.get("notice") ? noticeText : null;
   return (

@@ -83,6 +83,9 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await page.getByRole("button", { name: /^Send offer/ }).click();
     await page.getByRole("status").filter({ hasText: messages.offerSent }).waitFor();
     expect(await page.getByRole("dialog").count()).toBe(0);
+    // The panel closed, the header is in reach again.
+    expect(await page.locator("header.app-header").getAttribute("inert")).toBeNull();
+    expect(await page.getByRole("link", { name: "Skip to content" }).count()).toBe(1);
     await offered.waitFor();
     expect(await cards.count()).toBe(shown);
     expect(new URL(page.url()).searchParams.get("after")).toBe(new URLSearchParams(listAddress).get("after"));
