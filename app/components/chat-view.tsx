@@ -1,6 +1,14 @@
 import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
-import { checkMessageText, MAX_MESSAGE_LENGTH, mergeMessages, messagesAddress, type ChatMessage, type ServerEvent } from "~/domain/chat";
+import {
+  CHAT_REFUSALS,
+  checkMessageText,
+  MAX_MESSAGE_LENGTH,
+  mergeMessages,
+  messagesAddress,
+  type ChatMessage,
+  type ServerEvent,
+} from "~/domain/chat";
 import { formatMessageTime } from "~/domain/dates";
 import { SiteIcon } from "./site-icon";
 import { useChatSocket } from "./use-chat-socket";
@@ -128,6 +136,8 @@ export function ChatView(props: ChatViewProps) {
     // same text would go a second time, by the socket if it has opened meanwhile, as another message.
     if (posting || !checked.ok) {
       event.preventDefault();
+      // Too long (a refused message put back in the box can be, past the box's own limit): say so, as the server would.
+      if (!checked.ok && checked.reason === "too-long") setError(CHAT_REFUSALS["too-long"]);
       return;
     }
     const clientId = crypto.randomUUID();
