@@ -1021,12 +1021,12 @@ describe("site-add form from the market", () => {
     expect((await listingOf()).results).toEqual([{ category: "product", description: "Now in the market", connects: 9, active: 1, sites: 1 }]);
 
     // Verified, taken out of the market in Settings, then listed from the market again at another price (typed with
-    // a query, still the same site).
+    // a query right after the host, still the same site).
     await env.DB.batch([
       env.DB.prepare("UPDATE sites SET verified = 1 WHERE host = ?").bind(host),
       env.DB.prepare("UPDATE listings SET active = 0 WHERE site_id = (SELECT id FROM sites WHERE host = ?)").bind(host),
     ]);
-    await listFromMarket(user.cookie, { url: `${host}/?ref=market`, category: "blog", description: "Back in the market", connects: "4" }, true);
+    await listFromMarket(user.cookie, { url: `${host}?ref=market`, category: "blog", description: "Back in the market", connects: "4" }, true);
     expect((await listingOf()).results).toEqual([{ category: "blog", description: "Back in the market", connects: 4, active: 1, sites: 1 }]);
   });
 
@@ -1043,6 +1043,20 @@ describe("site-add form from the market", () => {
     expect(await read(response)).toContain(messages.websiteAlreadyAdded);
     const sites = await env.DB.prepare("SELECT url, description FROM sites WHERE user_id = ? AND host = 'medium.com'").bind(user.userId).all();
     expect(sites.results).toEqual([{ url: first, description: "My first blog" }]);
+
+    // The same blog, typed in capitals and with a post's path, is the blog the user has: listed again.
+    await listFromMarket(user.cookie, {
+      url: `https://MEDIUM.com/${first.slice("medium.com/".length).toUpperCase()}/a-post/`,
+      category: "blog",
+      description: "My blog again",
+      connects: "6",
+    });
+    const again = await env.DB.prepare(
+      "SELECT s.url, s.description, l.connects FROM sites s JOIN listings l ON l.site_id = s.id WHERE s.user_id = ? AND s.host = 'medium.com'",
+    )
+      .bind(user.userId)
+      .all();
+    expect(again.results).toEqual([{ url: first, description: "My blog again", connects: 6 }]);
   });
 
   it("shows every message, including the connects range, and needs a signed-in user", async () => {
