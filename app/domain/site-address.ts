@@ -15,13 +15,19 @@ export function isWebsiteUrl(value: string): boolean {
   return trimmed.length > 0 && trimmed.length <= MAX_URL_LENGTH && WEBSITE_URL.test(trimmed) && parsedHost(trimmed) !== null;
 }
 
-/** The host the URL parser reads from an address with or without its scheme; null when it refuses the address. */
-function parsedHost(trimmed: string): string | null {
+/** The URL parser's reading of an address with or without its scheme (https when none); null when it refuses it. */
+export function parsedAddress(value: string): URL | null {
+  const trimmed = value.trim();
   try {
-    return new URL(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`).hostname.toLowerCase().replace(/\.$/, "");
+    return new URL(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
   } catch {
     return null;
   }
+}
+
+/** The host the URL parser reads from an address with or without its scheme; null when it refuses the address. */
+function parsedHost(trimmed: string): string | null {
+  return parsedAddress(trimmed)?.hostname.toLowerCase().replace(/\.$/, "") ?? null;
 }
 
 /** Host of a website address, normalised; null when the address is not a website address. */

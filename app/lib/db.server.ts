@@ -1,4 +1,4 @@
-import { is, SQL } from "drizzle-orm";
+import { and, eq, is, lt, or, SQL, type Column, type Placeholder } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 const databases = new WeakMap<D1Database, ReturnType<typeof drizzle>>();
@@ -43,4 +43,12 @@ export function batchStatements(d1: D1Database, statements: Statement[]) {
       return d1.prepare(query.sql).bind(...query.params);
     }),
   );
+}
+
+/**
+ * The rows after a keyset position in a newest-first order by (`at`, `id`): older, or as old with a smaller id. The
+ * market's pages and the conversations' pages follow each other by it.
+ */
+export function olderThan(at: Column, id: Column, position: { at: number | Placeholder; id: string | Placeholder }): SQL {
+  return or(lt(at, position.at), and(eq(at, position.at), lt(id, position.id)))!;
 }

@@ -47,10 +47,11 @@ export default function Market() {
   // The trade terms of a post on a page appended in place (with JavaScript), which the layout cannot tell from the data.
   const panel = panelShown(searchParams, { posts, selected: data.selected });
   useReportPanel(panel);
+  const feedback = feedbackOpen(searchParams);
   return (
     <main className="market" id="main">
       {/* Behind a dialog or a post's trade terms, the list is out of reach (without JavaScript too). */}
-      <div {...inertWhen(feedbackOpen(searchParams) || panel)}>
+      <div {...inertWhen(feedback || panel)}>
         <div className="section-head">
           <h1>Market</h1>
           <div className="head-actions">
@@ -87,7 +88,7 @@ export default function Market() {
         </nav>
       </div>
       <AddressedPost posts={posts} loaded={data.selected} failure={failure} />
-      {feedbackOpen(searchParams) ? <FeedbackDialog closeTo={addressWith("/market", searchParams, "feedback", null)} key={location.key} /> : null}
+      {feedback ? <FeedbackDialog closeTo={addressWith("/market", searchParams, "feedback", null)} key={location.key} /> : null}
     </main>
   );
 }

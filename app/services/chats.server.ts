@@ -3,14 +3,14 @@
  * last message for the list; the messages themselves live in the conversation's Durable Object (ChatRoom).
  * See docs/decisions/0017-one-conversation-per-pair.md.
  */
-import { and, desc, eq, lt, or, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { chats, listings, offers, sites } from "#drizzle/schema";
 import type { ChatRef, EndedSessions } from "~/durable/chat-room";
 import { messagePreview, type ChatMessage, type Conversation } from "~/domain/chat";
 import { BEFORE_ALL, keysetPage, type Cursor } from "~/domain/cursor";
 import type { AppContext } from "~/lib/context";
-import type { Database } from "~/lib/db.server";
+import { olderThan, type Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
 import { newId } from "~/lib/ids";
 import { emailToUser } from "./email.server";
@@ -133,12 +133,7 @@ export async function listConversations(
   limit = CONVERSATIONS_PER_PAGE,
 ): Promise<{ rows: Conversation[]; next: string | null }> {
   const rows = await conversationQuery(db)
-    .where(
-      and(
-        or(eq(chats.userAId, userId), eq(chats.userBId, userId)),
-        or(lt(chats.lastUpdated, after.at), and(eq(chats.lastUpdated, after.at), lt(chats.id, after.id))),
-      ),
-    )
+    .where(and(or(eq(chats.userAId, userId), eq(chats.userBId, userId)), olderThan(chats.lastUpdated, chats.id, after)))
     .orderBy(desc(chats.lastUpdated), desc(chats.id))
     .limit(limit + 1)
     .all();

@@ -5,17 +5,13 @@ import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
 import { PATH_KEEPING_HOSTS } from "~/domain/listing-format";
 import { messages } from "~/domain/messages";
+import { parsedAddress } from "~/domain/site-address";
 import { newId } from "~/lib/ids";
 import { listingUpsert, prepareSite, type NewSite } from "./sites.server";
 
 /** The blog an address names on a platform whose addresses keep their path: its first path segment. */
 function blogOf(url: string): string {
-  const trimmed = url.trim();
-  try {
-    return new URL(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`).pathname.split("/")[1]?.toLowerCase() ?? "";
-  } catch {
-    return "";
-  }
+  return parsedAddress(url)?.pathname.split("/")[1]?.toLowerCase() ?? "";
 }
 
 /**

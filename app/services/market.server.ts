@@ -1,7 +1,7 @@
 /** The market: listings of verified sites other than the viewer's own, newest first or best record first. */
-import { and, desc, eq, inArray, lt, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, ne, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { listings, sites } from "#drizzle/schema";
-import type { Database } from "~/lib/db.server";
+import { olderThan, type Database } from "~/lib/db.server";
 import { valueOf } from "~/lib/statement-shapes.server";
 import { BEFORE_ALL, formatRecordCursor, keysetPage, type Cursor, type RecordPosition } from "~/domain/cursor";
 import { recordColumns } from "./reputation.server";
@@ -46,12 +46,7 @@ export function marketPageQuery(db: Database, viewerUserId: string | SQL, cursor
     .select(postColumns)
     .from(listings)
     .innerJoin(sites, eq(sites.id, listings.siteId))
-    .where(
-      and(
-        tradable(viewerUserId),
-        cursor ? or(lt(listings.createdAt, cursor.at), and(eq(listings.createdAt, cursor.at), lt(listings.id, cursor.id))) : undefined,
-      ),
-    )
+    .where(and(tradable(viewerUserId), cursor ? olderThan(listings.createdAt, listings.id, cursor) : undefined))
     .orderBy(desc(listings.createdAt), desc(listings.id))
     .limit(MARKET_PAGE_SIZE + 1);
 }
