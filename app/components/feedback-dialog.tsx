@@ -1,6 +1,7 @@
 import { useFetcher } from "@remix-run/react";
 import { feedbackProblems } from "~/domain/form-rules";
 import { FEEDBACK_MAX_LENGTH } from "~/domain/rules";
+import { CheckedField } from "./checked-field";
 import { Modal } from "./modal";
 import { SubmitButton } from "./submit-button";
 import { useFieldChecks, useFormValues } from "./use-field-checks";
@@ -27,21 +28,18 @@ export function FeedbackDialog({ closeTo, error, text = "" }: { closeTo: string;
         onChange={typed.read}
         onSubmit={(event) => busy && event.preventDefault()}
       >
-        <label className="field">
-          <span id="feedback-name">Your feedback</span>
-          <textarea
-            name="feedback"
-            rows={5}
-            maxLength={FEEDBACK_MAX_LENGTH}
-            defaultValue={text}
-            onBlur={() => checks.leave("feedback")}
-            {...checks.describe("feedback", "feedback-error")}
-            aria-labelledby="feedback-name"
-          />
-          <span className="field-error" id="feedback-error">
-            {checks.messageOf("feedback")}
-          </span>
-        </label>
+        <CheckedField id="feedback" caption="Your feedback" message={checks.messageOf("feedback")}>
+          {(control) => (
+            <textarea
+              {...control}
+              name="feedback"
+              rows={5}
+              maxLength={FEEDBACK_MAX_LENGTH}
+              defaultValue={text}
+              onBlur={() => checks.leave("feedback")}
+            />
+          )}
+        </CheckedField>
         {shown ? (
           <p className="form-error" role="alert">
             {shown}

@@ -1,6 +1,7 @@
 import { Link } from "@remix-run/react";
 import type { MouseEvent } from "react";
 import { messages } from "~/domain/messages";
+import { CheckedField } from "./checked-field";
 import { Modal } from "./modal";
 import { PasswordChecklist } from "./password-checklist";
 import { PasswordInput } from "./password-input";
@@ -50,34 +51,12 @@ export function SignupAccountStep({
       <p className="modal-sub">
         Already have an account? <Link to="/login">Log in</Link>
       </p>
-      <label className="field">
-        <span id="signup-email-name">Email</span>
-        <input
-          name="email"
-          type="email"
-          autoComplete="email"
-          defaultValue={defaultEmail}
-          {...checks.describe("email", "signup-email-error")}
-          aria-labelledby="signup-email-name"
-        />
-        <span className="field-error" id="signup-email-error">
-          {checks.messageOf("email")}
-        </span>
-      </label>
-      <label className="field">
-        <span id="signup-password-name">Password</span>
-        <PasswordInput
-          aria-labelledby="signup-password-name"
-          name="password"
-          autoComplete="new-password"
-          onChange={onPasswordEdit}
-          aria-describedby="signup-password-error signup-password-rules"
-          aria-invalid={Boolean(passwordError)}
-        />
-        <span className="field-error" id="signup-password-error">
-          {passwordError}
-        </span>
-      </label>
+      <CheckedField id="signup-email" caption="Email" message={checks.messageOf("email")}>
+        {(control) => <input {...control} name="email" type="email" autoComplete="email" defaultValue={defaultEmail} />}
+      </CheckedField>
+      <CheckedField id="signup-password" caption="Password" message={passwordError} describedBy="signup-password-rules">
+        {(control) => <PasswordInput {...control} name="password" autoComplete="new-password" onChange={onPasswordEdit} />}
+      </CheckedField>
       <PasswordChecklist password={password} id="signup-password-rules" />
       {passwordKept && current && !password ? <p className="muted small">Your password is kept. Type a new one to change it.</p> : null}
       {current ? <FormError message={formError} /> : null}

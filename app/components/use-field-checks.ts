@@ -6,8 +6,6 @@ export interface FieldChecks {
   messageOf: (name: string) => string | undefined;
   /** Marks a field as left: from now on its message follows what it holds. */
   leave: (name: string) => void;
-  /** `aria-invalid` and `aria-describedby` of a field whose message is in the element with id `errorId`. */
-  describe: (name: string, errorId: string) => { "aria-invalid": boolean; "aria-describedby": string | undefined };
   /** For the form element: leaving a field, or choosing in a group of radios or checkboxes, counts as leaving it. */
   formEvents: { onBlur: (event: FocusEvent<HTMLFormElement>) => void; onChange: (event: FormEvent<HTMLFormElement>) => void };
   /** Every field passes. */
@@ -31,7 +29,6 @@ export function useFieldChecks(problems: FieldErrors, serverErrors?: FieldErrors
   return {
     messageOf,
     leave,
-    describe: (name, errorId) => ({ "aria-invalid": Boolean(messageOf(name)), "aria-describedby": messageOf(name) ? errorId : undefined }),
     formEvents: {
       onBlur: (event) => {
         const name = (event.target as unknown as { name?: unknown }).name;

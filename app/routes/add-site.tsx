@@ -2,6 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { FormEvent } from "react";
 import { Wordmark } from "~/components/brand";
+import { CheckedField } from "~/components/checked-field";
 import { SubmitButton } from "~/components/submit-button";
 import { useFieldChecks, useFormValues } from "~/components/use-field-checks";
 import { SITE_CATEGORIES } from "~/domain/options";
@@ -21,8 +22,6 @@ export const loader = ({ request, context }: LoaderFunctionArgs) => loadSiteAdd(
 
 export const action = ({ request, context }: ActionFunctionArgs) => addSite(request, context);
 
-type Field = "url" | "email" | "category" | "description" | "connects";
-
 export default function SiteAddForm() {
   const { source, url } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -35,16 +34,6 @@ export default function SiteAddForm() {
   // Through the move to the next page too: pressed again then, it would send the site a second time.
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/add-site") === true;
 
-  const error = (name: Field) => {
-    const message = checks.messageOf(name);
-    return message ? (
-      <span className="field-error" id={`${name}-error`}>
-        {message}
-      </span>
-    ) : null;
-  };
-  // Named by its caption alone: the message beside it, inside the same label, is its description.
-  const invalid = (name: Field) => ({ ...checks.describe(name, `${name}-error`), "aria-labelledby": `${name}-name` });
   const edited = (event: FormEvent<HTMLFormElement>) => {
     form.read();
     checks.formEvents.onChange(event);
@@ -70,17 +59,13 @@ export default function SiteAddForm() {
           onSubmit={(event) => busy && event.preventDefault()}
           noValidate
         >
-          <label className="field">
-            <span id="url-name">Website url</span>
-            <input name="url" type="text" inputMode="url" placeholder="yourwebsite.com" defaultValue={typed.url ?? url} {...invalid("url")} />
-            {error("url")}
-          </label>
+          <CheckedField id="url" caption="Website url" message={checks.messageOf("url")}>
+            {(control) => <input {...control} name="url" type="text" inputMode="url" placeholder="yourwebsite.com" defaultValue={typed.url ?? url} />}
+          </CheckedField>
           {source === "hero" ? (
-            <label className="field">
-              <span id="email-name">Email</span>
-              <input name="email" type="email" autoComplete="email" defaultValue={typed.email ?? ""} {...invalid("email")} />
-              {error("email")}
-            </label>
+            <CheckedField id="email" caption="Email" message={checks.messageOf("email")}>
+              {(control) => <input {...control} name="email" type="email" autoComplete="email" defaultValue={typed.email ?? ""} />}
+            </CheckedField>
           ) : null}
           <fieldset className="field">
             <legend>Category</legend>
@@ -92,19 +77,19 @@ export default function SiteAddForm() {
                 </label>
               ))}
             </div>
-            {error("category")}
+            <span className="field-error" id="category-error">
+              {checks.messageOf("category")}
+            </span>
           </fieldset>
-          <label className="field">
-            <span id="description-name">Description</span>
-            <textarea name="description" rows={3} defaultValue={typed.description ?? ""} {...invalid("description")} />
-            {error("description")}
-          </label>
+          <CheckedField id="description" caption="Description" message={checks.messageOf("description")}>
+            {(control) => <textarea {...control} name="description" rows={3} defaultValue={typed.description ?? ""} />}
+          </CheckedField>
           {source === "market" ? (
-            <label className="field">
-              <span id="connects-name">Connects a proposal needs</span>
-              <input name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={typed.connects ?? ""} {...invalid("connects")} />
-              {error("connects")}
-            </label>
+            <CheckedField id="connects" caption="Connects a proposal needs" message={checks.messageOf("connects")}>
+              {(control) => (
+                <input {...control} name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={typed.connects ?? ""} />
+              )}
+            </CheckedField>
           ) : null}
           {actionData?.formError ? (
             <p className="form-error" role="alert">

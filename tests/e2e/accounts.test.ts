@@ -56,6 +56,7 @@ describe.each(modes)("accounts $name", ({ js }) => {
     await page.fill('.modal textarea[name="description"]', "A site whose owner once signed up already.");
     await page.getByRole("button", { name: "Create Account" }).click();
     await expect.poll(() => page.locator("#signup-email-error").textContent()).toBe(messages.emailInUse);
+    expect(await page.getByRole("textbox", { name: "Email", exact: true }).getAttribute("aria-describedby")).toBe("signup-email-error");
     expect(await page.inputValue('.modal input[name="email"]')).toBe(taken.email);
     // The password is not asked for again.
     await page.fill('.modal input[name="email"]', newEmail("untaken"));
