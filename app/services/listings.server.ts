@@ -27,7 +27,7 @@ export async function addSiteWithListing(
 ): Promise<{ ok: true; siteId: string; existing: boolean; verified: boolean } | { ok: false; message: string }> {
   const prepared = prepareSite(db, site, now);
   const own = await db
-    .select({ id: sites.id, url: sites.url, verified: sites.verified })
+    .select({ id: sites.id, url: sites.url })
     .from(sites)
     .where(and(eq(sites.userId, site.userId), eq(sites.host, prepared.host)))
     .get();
@@ -37,14 +37,18 @@ export async function addSiteWithListing(
   }
   try {
     if (own) {
-      await db.batch([
+      // Whether it is verified as the batch leaves it (a re-check may have changed it since the read above).
+      const [updated] = await db.batch([
         db
           .update(sites)
           .set({ category: site.category, description: site.description.trim() })
-          .where(and(eq(sites.id, own.id), eq(sites.userId, site.userId))),
+          .where(and(eq(sites.id, own.id), eq(sites.userId, site.userId)))
+          .returning({ verified: sites.verified }),
         listingUpsert(db, site.userId, own.id, connects, now),
       ]);
-      return { ok: true, siteId: own.id, existing: true, verified: own.verified };
+      // Deleted from another tab in between: nothing was listed.
+      if (!updated[0]) return { ok: false, message: messages.addWebsiteFailed };
+      return { ok: true, siteId: own.id, existing: true, verified: updated[0].verified };
     }
     await db.batch([
       prepared.statement,

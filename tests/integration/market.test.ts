@@ -6,6 +6,7 @@ import { AUTHORITY_BANDS, type AuthorityBand } from "~/domain/score";
 import type { SearchQuery } from "~/domain/search";
 import { database } from "~/lib/db.server";
 import { dashboardFor } from "~/services/dashboard.server";
+import { addSiteWithListing } from "~/services/listings.server";
 import { SEARCH_PAGE_SIZE, searchListings } from "~/services/search.server";
 import { updateSiteSettings } from "~/services/sites.server";
 import { act, get, listSite, POST_LINK, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
@@ -1028,6 +1029,29 @@ describe("site-add form from the market", () => {
     ]);
     await listFromMarket(user.cookie, { url: `${host}?ref=market`, category: "blog", description: "Back in the market", connects: "4" }, true);
     expect((await listingOf()).results).toEqual([{ category: "blog", description: "Back in the market", connects: 4, active: 1, sites: 1 }]);
+  });
+
+  it("says whether others see the site as the listing leaves it, when a re-check or a deletion comes in between", async () => {
+    const user = await signUp();
+    const site = await env.DB.prepare("SELECT id, host FROM sites WHERE user_id = ?").bind(user.userId).first<{ id: string; host: string }>();
+    await env.DB.prepare("UPDATE sites SET verified = 1 WHERE id = ?").bind(site!.id).run();
+    const db = database(env.DB);
+    // The database as another request changes it between the form's read of the site and its batch.
+    const meanwhile = (sql: string): typeof db =>
+      Object.assign(Object.create(db), {
+        batch: async (statements: Parameters<typeof db.batch>[0]) => {
+          await env.DB.prepare(sql).bind(site!.id).run();
+          return db.batch(statements);
+        },
+      });
+    const form = { userId: user.userId, url: site!.host, category: "blog", description: "Listed while it was re-checked" };
+
+    const unverified = await addSiteWithListing(meanwhile("UPDATE sites SET verified = 0 WHERE id = ?"), form, 7, Date.now());
+    expect(unverified).toEqual({ ok: true, siteId: site!.id, existing: true, verified: false });
+
+    const deleted = await addSiteWithListing(meanwhile("DELETE FROM sites WHERE id = ?"), form, 7, Date.now());
+    expect(deleted).toEqual({ ok: false, message: messages.addWebsiteFailed });
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM listings WHERE site_id = ?").bind(site!.id).first("n")).toBe(0);
   });
 
   it("does not take another blog on the same platform for the one the user has", async () => {
