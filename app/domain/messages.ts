@@ -48,6 +48,8 @@ export const messages = {
   connectsRange: "Enter a number of connects from 1 to 99",
   addWebsiteFailed: "There was an error adding your website",
   websiteAlreadyAdded: "This website is already in your account",
+  // One site per host in an account: a second blog on medium.com is refused with what is true of it.
+  siteOnHostAlready: (host: string) => `Your account already has a site on ${host}. An account can have one site per domain.`,
   siteListed: "Your site is listed in the market.",
   siteListedUnverified: "Your site is listed. Other sites see it in the market once it is verified.",
 

@@ -2,6 +2,8 @@
  * Website addresses: the "domain-like" rule of the specification (optional scheme and www) and the one
  * normalisation every stored site goes through (lower-case host, no scheme, no www., no trailing slash).
  */
+import { PATH_KEEPING_HOSTS } from "./listing-format";
+
 const WEBSITE_URL = /^(?:https?:\/\/)?(?:www\.)?(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]{0,61}[\p{L}\p{N}])?\.)+[\p{L}]{2,63}(?::\d{1,5})?(?:[/?#][^\s]*)?$/iu;
 
 export const MAX_URL_LENGTH = 2048;
@@ -57,4 +59,17 @@ export function isSameSite(address: string, host: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The blog an address names on a platform whose addresses keep their path (medium.com/@name): its first path segment. */
+function blogOf(url: string): string {
+  return parsedAddress(url)?.pathname.split("/")[1]?.toLowerCase() ?? "";
+}
+
+/**
+ * Whether `url` names another site than `ownUrl`, the user's site on the same host `host`: only on a platform whose
+ * addresses keep their path, for another blog there (any other two addresses on one host are one site).
+ */
+export function isOtherBlog(host: string, ownUrl: string, url: string): boolean {
+  return PATH_KEEPING_HOSTS.includes(host) && blogOf(ownUrl) !== blogOf(url);
 }

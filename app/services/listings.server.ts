@@ -3,16 +3,10 @@ import { and, eq } from "drizzle-orm";
 import { listings, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
-import { PATH_KEEPING_HOSTS } from "~/domain/listing-format";
 import { messages } from "~/domain/messages";
-import { parsedAddress } from "~/domain/site-address";
+import { isOtherBlog } from "~/domain/site-address";
 import { newId } from "~/lib/ids";
-import { listingUpsert, prepareSite, type NewSite } from "./sites.server";
-
-/** The blog an address names on a platform whose addresses keep their path: its first path segment. */
-function blogOf(url: string): string {
-  return parsedAddress(url)?.pathname.split("/")[1]?.toLowerCase() ?? "";
-}
+import { listingUpsert, prepareSite, sameHostRefusal, type NewSite } from "./sites.server";
 
 /**
  * The site-add form with source market: the site and its listing, created together. A site the user already has is
@@ -32,8 +26,8 @@ export async function addSiteWithListing(
     .where(and(eq(sites.userId, site.userId), eq(sites.host, prepared.host)))
     .get();
   // Another blog on the same platform (medium.com/@someone-else) is not the site the user has.
-  if (own && PATH_KEEPING_HOSTS.includes(prepared.host) && blogOf(own.url) !== blogOf(site.url)) {
-    return { ok: false, message: messages.websiteAlreadyAdded };
+  if (own && isOtherBlog(prepared.host, own.url, site.url)) {
+    return { ok: false, message: messages.siteOnHostAlready(prepared.host) };
   }
   try {
     if (own) {
@@ -57,7 +51,7 @@ export async function addSiteWithListing(
     return { ok: true, siteId: prepared.id, existing: false, verified: false };
   } catch (error) {
     // The same site added at the same moment from another tab.
-    if (isUniqueConstraintError(error)) return { ok: false, message: messages.websiteAlreadyAdded };
+    if (isUniqueConstraintError(error)) return { ok: false, message: await sameHostRefusal(db, site) };
     console.error("addSiteWithListing failed", error);
     return { ok: false, message: messages.addWebsiteFailed };
   }

@@ -3,7 +3,7 @@ import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { listings, sessions, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
-import { normaliseHost } from "~/domain/site-address";
+import { isOtherBlog, normaliseHost } from "~/domain/site-address";
 import { messages } from "~/domain/messages";
 import { newId } from "~/lib/ids";
 import { generateToken } from "./sessions.server";
@@ -33,6 +33,20 @@ export function prepareSite(db: Database, site: NewSite, now: number) {
   return { id, host, statement };
 }
 
+/**
+ * Why a site is refused beside the user's site on the same host (one site per host in an account): it is that site, or
+ * another blog on a platform whose addresses keep their path (medium.com/@someone-else).
+ */
+export async function sameHostRefusal(db: Database, site: NewSite): Promise<string> {
+  const host = normaliseHost(site.url) ?? "";
+  const own = await db
+    .select({ url: sites.url })
+    .from(sites)
+    .where(and(eq(sites.userId, site.userId), eq(sites.host, host)))
+    .get();
+  return own && isOtherBlog(host, own.url, site.url) ? messages.siteOnHostAlready(host) : messages.websiteAlreadyAdded;
+}
+
 export type AddSiteResult = { ok: true; siteId: string } | { ok: false; message: string };
 
 export async function addSite(db: Database, site: NewSite, now: number): Promise<AddSiteResult> {
@@ -41,7 +55,7 @@ export async function addSite(db: Database, site: NewSite, now: number): Promise
     await statement;
     return { ok: true, siteId: id };
   } catch (error) {
-    if (isUniqueConstraintError(error)) return { ok: false, message: messages.websiteAlreadyAdded };
+    if (isUniqueConstraintError(error)) return { ok: false, message: await sameHostRefusal(db, site) };
     console.error("addSite failed", error);
     return { ok: false, message: messages.addWebsiteFailed };
   }

@@ -1064,7 +1064,7 @@ describe("site-add form from the market", () => {
       { cookie: user.cookie },
     );
     expect(response.status).toBe(409);
-    expect(await read(response)).toContain(messages.websiteAlreadyAdded);
+    expect(await read(response)).toContain(messages.siteOnHostAlready("medium.com"));
     const sites = await env.DB.prepare("SELECT url, description FROM sites WHERE user_id = ? AND host = 'medium.com'").bind(user.userId).all();
     expect(sites.results).toEqual([{ url: first, description: "My first blog" }]);
 

@@ -101,6 +101,19 @@ describe("add-website dialog", () => {
     expect(response.status).toBe(409);
     expect(await response.text()).toContain(messages.websiteAlreadyAdded);
   });
+
+  it("refuses a second blog on medium.com saying the account has a site there, and the same blog as already there", async () => {
+    const blog = `medium.com/@${crypto.randomUUID().slice(0, 8)}`;
+    const { cookie } = await signUp(undefined, blog);
+    const other = await post("/sites/new", { url: "https://medium.com/@someone-else", description: DESCRIPTION }, { cookie });
+    expect(other.status).toBe(409);
+    const page = await read(other);
+    expect(page).toContain(messages.siteOnHostAlready("medium.com"));
+    expect(page).not.toContain(messages.websiteAlreadyAdded);
+    const same = await post("/sites/new", { url: `https://${blog}/a-post`, description: DESCRIPTION }, { cookie });
+    expect(same.status).toBe(409);
+    expect(await read(same)).toContain(messages.websiteAlreadyAdded);
+  });
 });
 
 describe("site switcher", () => {
