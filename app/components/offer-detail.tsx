@@ -2,7 +2,7 @@ import { Link, useActionData, useFetcher } from "@remix-run/react";
 import { useEffect, useRef, useState, type RefObject } from "react";
 import { formatShortDate } from "~/domain/dates";
 import { offersPageHref } from "~/domain/offer-links";
-import { ENTRY_ACTION_LABELS, ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, type EntryStatus } from "~/domain/offer-rules";
+import { ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, entryActionLabel, type EntryStatus } from "~/domain/offer-rules";
 import { STATUS_LABELS, type StatusCode } from "~/domain/offer-status";
 import { LINK_PROBLEMS, type LinkCheckSummary, type OfferDetail, type OfferSide } from "~/domain/offer-view";
 import { CONTENT_TYPES, PROVIDED_MATERIALS, labelOf, labelsOf } from "~/domain/options";
@@ -299,7 +299,7 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
                     // could answer beside the state before it.
                     disabled={fetcher.state !== "idle"}
                   >
-                    {ENTRY_ACTION_LABELS[to]}
+                    {entryActionLabel(ownStatus, to)}
                   </button>
                 ))}
               </div>

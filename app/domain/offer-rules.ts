@@ -69,12 +69,17 @@ export function offerStatusCode(offer: { status: OfferState; trashed: boolean; e
 }
 
 /** Labels of the buttons that move one's own entry. */
-export const ENTRY_ACTION_LABELS: Record<EntryStatus, string> = {
+const ENTRY_ACTION_LABELS: Record<EntryStatus, string> = {
   in_progress: "Start",
   completed: "Mark completed",
   stopped: "Stop",
   not_started: "",
 };
+
+/** The label of the button that moves one's own entry from `from` to `to`: work stopped is resumed, not started. */
+export function entryActionLabel(from: EntryStatus, to: EntryStatus): string {
+  return from === "stopped" && to === "in_progress" ? "Resume" : ENTRY_ACTION_LABELS[to];
+}
 
 /** The addresses a content url (from `contentUrlOf`) may be typed as for the same page: either scheme, www. or not. */
 export function samePageAddresses(contentUrl: string): string[] {

@@ -246,6 +246,10 @@ describe("only the right party can act", () => {
     expect((await move(a.cookie, offer.id, "stopped")).status).toBe(409);
     await move(a.cookie, offer.id, "in_progress");
     expect((await move(a.cookie, offer.id, "stopped")).status).toBe(302);
+    // Stopped work is resumed: its button says so.
+    const stopped = await read(await get(`/mysite/offers?offer=${offer.id}`, { cookie: a.cookie }));
+    expect(stopped).toContain(">Resume</button>");
+    expect(stopped).not.toContain(">Start</button>");
     expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(302);
     mockWeb({ [`https://${a.url}/x`]: html(`<a href="https://${rulesHost}/">partner</a>`) });
     expect((await move(a.cookie, offer.id, "completed", `https://${a.url}/x`)).status).toBe(302);

@@ -3,6 +3,7 @@ import {
   canActOnOffer,
   canMoveEntry,
   contentUrlOf,
+  entryActionLabel,
   samePageAddresses,
   entryStatesBefore,
   offerStatusCode,
@@ -55,6 +56,12 @@ describe("trade progress of each participant", () => {
       });
     }
   }
+  it("labels each move's button, resuming stopped work", () => {
+    expect(entryActionLabel("not_started", "in_progress")).toBe("Start");
+    expect(entryActionLabel("stopped", "in_progress")).toBe("Resume");
+    expect(entryActionLabel("in_progress", "stopped")).toBe("Stop");
+    expect(entryActionLabel("in_progress", "completed")).toBe("Mark completed");
+  });
   it("lists where each move may start", () => {
     expect(entryStatesBefore("in_progress").sort()).toEqual(["not_started", "stopped"]);
     expect(entryStatesBefore("completed")).toEqual(["in_progress"]);
