@@ -1,5 +1,5 @@
 import { useLocation, useMatches, useSearchParams } from "@remix-run/react";
-import { createContext, useContext, useEffect } from "react";
+import { createContext, useContext, useEffect, useLayoutEffect } from "react";
 
 /**
  * The attribute that takes a part of the page out of reach (neither clicked nor reached by keyboard or screen reader)
@@ -54,14 +54,21 @@ export function useDialogOverHeader(): boolean {
 export const PanelReport = createContext<((address: string | null) => void) | null>(null);
 
 /**
+ * An effect run before the browser paints what was rendered (a layout effect), so that what it changes shows in the
+ * same frame; on the server, where no effect runs, the plain one (React warns of a layout effect there).
+ */
+const useBeforePaint = typeof document === "undefined" ? useEffect : useLayoutEffect;
+
+/**
  * Tells the layout (with JavaScript) the address whose panel is open, until the page goes: the layout believes it only
- * on that address, so the report of a page being left never holds the next one's header.
+ * on that address, so the report of a page being left never holds the next one's header. Before the paint: the header
+ * is out of reach from the panel's first frame.
  */
 export function useReportPanel(open: boolean) {
   const report = useContext(PanelReport);
   const { pathname, search } = useLocation();
   const address = open ? pathname + search : null;
-  useEffect(() => {
+  useBeforePaint(() => {
     report?.(address);
     return () => report?.(null);
   }, [report, address]);

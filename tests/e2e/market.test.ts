@@ -73,9 +73,22 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     else expect(new URL(page.url()).searchParams.get("after")).not.toBeNull();
     const listAddress = new URL(page.url()).search;
 
+    // With JavaScript, whether the header is out of reach in the first frame painted with the panel.
+    if (js)
+      await page.evaluate(() => {
+        const seen = new MutationObserver(() => {
+          if (!document.querySelector(".slide-out")) return;
+          seen.disconnect();
+          requestAnimationFrame(
+            () => (document.body.dataset.headerInertAtPanel = String(document.querySelector<HTMLElement>("header.app-header")?.inert)),
+          );
+        });
+        seen.observe(document.body, { childList: true, subtree: true });
+      });
     await offered.click();
-    // A post of an appended page: the header behind its trade terms is out of reach too.
+    // A post of an appended page: the header behind its trade terms is out of reach too, from the panel's first frame.
     await expect.poll(() => page.locator("header.app-header").getAttribute("inert")).toBe("");
+    if (js) expect(await page.locator("body").getAttribute("data-header-inert-at-panel")).toBe("true");
     expect(await page.getByRole("link", { name: "Skip to content" }).count()).toBe(0);
     const proposal = page.locator(".proposal");
     await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();
