@@ -60,6 +60,15 @@ describe("add-website dialog", () => {
     expect(session).toEqual({ active_site_id: site!.id });
   });
 
+  it("adds sites on internationalised domains, typed in their script or in their ASCII form", async () => {
+    const { cookie, userId } = await signUp();
+    for (const url of ["उदाहरण.भारत", "https://www.xn--e1afmkfd.xn--p1ai/"]) {
+      expect((await post("/sites/new", { url, description: DESCRIPTION }, { cookie })).status).toBe(302);
+    }
+    const hosts = await env.DB.prepare("SELECT host FROM sites WHERE user_id = ? AND host LIKE 'xn--%' ORDER BY host").bind(userId).all();
+    expect(hosts.results).toEqual([{ host: "xn--e1afmkfd.xn--p1ai" }, { host: "xn--p1b6ci4b4b3a.xn--h2brj9c" }]);
+  });
+
   it("shows the rule messages and keeps what was typed", async () => {
     const { cookie } = await signUp();
     const response = await post("/sites/new", { url: "not a url", description: "short" }, { cookie });

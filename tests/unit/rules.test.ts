@@ -13,6 +13,13 @@ describe("normaliseHost", () => {
     ["http://blog.example.com/path?q=1", "blog.example.com"],
     ["www.example.co.uk", "example.co.uk"],
     ["münchen.de", "xn--mnchen-3ya.de"],
+    // An internationalised top-level domain, in its own script or in the ASCII form it is also written in.
+    ["пример.рф", "xn--e1afmkfd.xn--p1ai"],
+    ["https://www.xn--e1afmkfd.xn--p1ai/", "xn--e1afmkfd.xn--p1ai"],
+    ["shop.example.XN--P1AI", "shop.example.xn--p1ai"],
+    // Scripts whose words carry combining marks (Devanagari, Thai).
+    ["उदाहरण.भारत", "xn--p1b6ci4b4b3a.xn--h2brj9c"],
+    ["ตัวอย่าง.ไทย", "xn--72c1a1bt4awk9o.xn--o3cw4h"],
   ])("%s -> %s", (input, host) => {
     expect(normaliseHost(input)).toBe(host);
   });
