@@ -59,15 +59,15 @@ export default function SiteAddForm() {
           onSubmit={(event) => busy && event.preventDefault()}
           noValidate
         >
-          <CheckedField id="url" caption="Website url" message={checks.messageOf("url")}>
+          <CheckedField id="site-add-url" caption="Website url" message={checks.messageOf("url")}>
             {(control) => <input {...control} name="url" type="text" inputMode="url" placeholder="yourwebsite.com" defaultValue={typed.url ?? url} />}
           </CheckedField>
           {source === "hero" ? (
-            <CheckedField id="email" caption="Email" message={checks.messageOf("email")}>
+            <CheckedField id="site-add-email" caption="Email" message={checks.messageOf("email")}>
               {(control) => <input {...control} name="email" type="email" autoComplete="email" defaultValue={typed.email ?? ""} />}
             </CheckedField>
           ) : null}
-          <fieldset className="field">
+          <fieldset className="field" aria-describedby={checks.messageOf("category") ? "site-add-category-error" : undefined}>
             <legend>Category</legend>
             <div className="choice-row">
               {SITE_CATEGORIES.map((category) => (
@@ -77,15 +77,15 @@ export default function SiteAddForm() {
                 </label>
               ))}
             </div>
-            <span className="field-error" id="category-error">
+            <span className="field-error" id="site-add-category-error">
               {checks.messageOf("category")}
             </span>
           </fieldset>
-          <CheckedField id="description" caption="Description" message={checks.messageOf("description")}>
+          <CheckedField id="site-add-description" caption="Description" message={checks.messageOf("description")}>
             {(control) => <textarea {...control} name="description" rows={3} defaultValue={typed.description ?? ""} />}
           </CheckedField>
           {source === "market" ? (
-            <CheckedField id="connects" caption="Connects a proposal needs" message={checks.messageOf("connects")}>
+            <CheckedField id="site-add-connects" caption="Connects a proposal needs" message={checks.messageOf("connects")}>
               {(control) => (
                 <input {...control} name="connects" type="number" min={1} max={99} placeholder="10" defaultValue={typed.connects ?? ""} />
               )}

@@ -50,7 +50,7 @@ export async function addSiteWithListing(
     ]);
     return { ok: true, siteId: prepared.id, existing: false, verified: false };
   } catch (error) {
-    // The same site added at the same moment from another tab.
+    // A site on the same host added at the same moment from another tab: that site, or another blog on medium.com.
     if (isUniqueConstraintError(error)) return { ok: false, message: await sameHostRefusal(db, site) };
     console.error("addSiteWithListing failed", error);
     return { ok: false, message: messages.addWebsiteFailed };

@@ -88,7 +88,7 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await offered.click();
     // A post of an appended page: the header behind its trade terms is out of reach too, from the panel's first frame.
     await expect.poll(() => page.locator("header.app-header").getAttribute("inert")).toBe("");
-    if (js) expect(await page.locator("body").getAttribute("data-header-inert-at-panel")).toBe("true");
+    if (js) await expect.poll(() => page.locator("body").getAttribute("data-header-inert-at-panel")).toBe("true");
     expect(await page.getByRole("link", { name: "Skip to content" }).count()).toBe(0);
     const proposal = page.locator(".proposal");
     await proposal.locator("fieldset", { hasText: "You will create" }).locator("label.chip", { hasText: "Blog post" }).click();

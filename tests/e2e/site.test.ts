@@ -72,8 +72,8 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
     await page.getByText(messages.invalidEmailAddress).waitFor();
     // The message, after the field's caption, describes the field; its name is the caption alone.
     const email = page.getByRole("textbox", { name: "Email", exact: true });
-    expect(await email.getAttribute("aria-describedby")).toBe("email-error");
-    expect(await page.locator("#email-error").textContent()).toBe(messages.invalidEmailAddress);
+    expect(await email.getAttribute("aria-describedby")).toBe("site-add-email-error");
+    expect(await page.locator("#site-add-email-error").textContent()).toBe(messages.invalidEmailAddress);
     await page.fill('input[name="email"]', "hero@example.com");
     await page.check('input[value="blog"]');
     await page.fill('textarea[name="description"]', "Hero description");

@@ -34,6 +34,9 @@ describe("normaliseHost", () => {
       expect(normaliseHost(input)).toBeNull();
     },
   );
+  it.each(["example.xn--p1ai-", "example.xn---", "example.xn--"])("refuses %s, an ASCII form of a top-level domain cut short", (input) => {
+    expect(isWebsiteUrl(input)).toBe(false);
+  });
   it("keeps a port the parser takes", () => {
     expect(normaliseHost("mysite.com:8080")).toBe("mysite.com");
   });
