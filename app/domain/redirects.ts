@@ -16,3 +16,11 @@ export function withNotice(path: string, notice: string): string {
   url.searchParams.set("notice", notice);
   return `${url.pathname}${url.search}`;
 }
+
+/**
+ * The words of the notice an address names (`?notice=`), among a page's `notices`; null for any other name, including
+ * the names every object inherits (`__proto__`, `constructor`), which are not notices.
+ */
+export function noticeNamed(notices: Readonly<Record<string, string>>, name: string | null): string | null {
+  return name !== null && Object.hasOwn(notices, name) ? notices[name]! : null;
+}

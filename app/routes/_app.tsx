@@ -7,6 +7,7 @@ import { Toast, ToastRegion } from "~/components/toast";
 import { SignedInHeader } from "~/components/signed-in-header";
 import { messages } from "~/domain/messages";
 import { addressWith } from "~/domain/page-address";
+import { noticeNamed } from "~/domain/redirects";
 import { requireAuth } from "~/services/auth.server";
 import { loadSignedInShell } from "~/services/layout.server";
 
@@ -17,7 +18,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   if (shell.sites.length === 0 && url.pathname !== "/sites/new") throw redirect("/sites/new");
   // The notice's words are read here, so that the browser's code carries none of them.
-  return { ...shell, notice: NOTICES[url.searchParams.get("notice") ?? ""] ?? null };
+  return { ...shell, notice: noticeNamed(NOTICES, url.searchParams.get("notice")) };
 }
 
 // The header's data changes only through actions or on another page; a new notice is read with it.

@@ -6,7 +6,7 @@ import { OAuthButtons } from "~/components/oauth-buttons";
 import { PasswordInput } from "~/components/password-input";
 import { Spinner } from "~/components/spinner";
 import { messages } from "~/domain/messages";
-import { safeRedirectPath } from "~/domain/redirects";
+import { noticeNamed, safeRedirectPath } from "~/domain/redirects";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { logIn } from "~/services/accounts.server";
 import { newSessionCookie, requireSignedOut } from "~/services/auth.server";
@@ -34,7 +34,7 @@ export async function loader({ request, context }: LoaderFunctionArgs) {
   return {
     email: (params.get("email") ?? "").slice(0, 254),
     redirectTo: safeRedirectPath(params.get("redirectTo"), "") || null,
-    notice: NOTICES[params.get("notice") ?? ""] ?? null,
+    notice: noticeNamed(NOTICES, params.get("notice")),
     providers: configuredProviders(context.env),
   };
 }
