@@ -78,10 +78,11 @@ export async function postToMessages(request: Request, context: AppContext) {
     if (input.offer) origin = { offerId: input.offer };
     else if (input.listing) {
       // A message to a post's owner out of the blue goes from a verified site only: anyone may add any host (a famous
-      // brand's) unverified, and the conversation and its emails name the sender by that host.
+      // brand's) unverified, and the conversation and its emails name the sender by that host. An account without a
+      // site (signed up with Google or GitHub, before its first site) has none to send from.
       const own = await loadActiveSite(context, auth);
-      if (own && !own.verified) throw redirect(withNotice(returnTo, "chat-verify"));
-      origin = { listingId: input.listing, ownSiteId: own?.id ?? null };
+      if (!own?.verified) throw redirect(withNotice(returnTo, "chat-verify"));
+      origin = { listingId: input.listing, ownSiteId: own.id };
     }
     const opened = origin ? await openConversation(context, auth.user.id, origin) : ({ ok: false, reason: "not-found" } as const);
     if (!opened.ok) throw redirect(withNotice(returnTo, opened.reason === "limited" ? "chat-limited" : "chat-failed"));

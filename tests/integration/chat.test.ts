@@ -144,6 +144,15 @@ describe("opening a conversation", () => {
       .bind(stranger.userId, stranger.userId)
       .first();
     expect(chats).toEqual({ n: 0 });
+
+    // An account without a site (as one signed up with Google or GitHub is, before its first) has none to send from.
+    const siteless = await signUp();
+    await env.DB.prepare("DELETE FROM sites WHERE user_id = ?").bind(siteless.userId).run();
+    expect(await openChat(siteless.cookie, { listing: listingId, returnTo: "/market" })).toBe("/market?notice=chat-verify");
+    const sitelessChats = await env.DB.prepare("SELECT count(*) AS n FROM chats WHERE user_a_id = ? OR user_b_id = ?")
+      .bind(siteless.userId, siteless.userId)
+      .first();
+    expect(sitelessChats).toEqual({ n: 0 });
   });
 
   it("the offer, the trade, the profile and the market panel each carry the form that opens it", async () => {
