@@ -68,11 +68,16 @@ export const signupSchema = signupAccountSchema.extend({
 
 /** Login and reset have no client-side rules; the server only bounds the input. */
 export const loginSchema = z.object({
-  email: z.string({ required_error: messages.incorrectCredentials }).trim().max(MAX_EMAIL_LENGTH, messages.incorrectCredentials),
-  password: z.string({ required_error: messages.incorrectCredentials }).max(1024, messages.incorrectCredentials),
+  email: z
+    .string({ required_error: messages.incorrectCredentials, invalid_type_error: messages.incorrectCredentials })
+    .trim()
+    .max(MAX_EMAIL_LENGTH, messages.incorrectCredentials),
+  password: z
+    .string({ required_error: messages.incorrectCredentials, invalid_type_error: messages.incorrectCredentials })
+    .max(1024, messages.incorrectCredentials),
   // Where to go after signing in, however long the page's address: `safeRedirectPath` drops one of another site, and
-  // it is never a reason to refuse the sign-in.
-  redirectTo: z.string().optional(),
+  // it is never a reason to refuse the sign-in (sent twice, or as a file, it is dropped too).
+  redirectTo: z.preprocess((value) => (typeof value === "string" ? value : undefined), z.string().optional()),
 });
 
 export const resetRequestSchema = z.object({
@@ -80,13 +85,15 @@ export const resetRequestSchema = z.object({
 });
 
 export const resetPasswordSchema = z.object({
-  token: z.string({ required_error: messages.resetLinkInvalid }).max(200, messages.resetLinkInvalid),
+  token: z.string({ required_error: messages.resetLinkInvalid, invalid_type_error: messages.resetLinkInvalid }).max(200, messages.resetLinkInvalid),
   password: newPasswordField,
 });
 
 /** A signed-in owner's new password: the current one proves it is them. */
 export const changePasswordSchema = z.object({
-  currentPassword: z.string({ required_error: messages.currentPasswordWrong }).max(128, messages.currentPasswordWrong),
+  currentPassword: z
+    .string({ required_error: messages.currentPasswordWrong, invalid_type_error: messages.currentPasswordWrong })
+    .max(128, messages.currentPasswordWrong),
   newPassword: newPasswordField,
 });
 
@@ -162,7 +169,9 @@ const contentTypeField = ruled(contentTypeProblem, messages.selectContentType);
 
 /** A trade proposal: for each party a content type (required) and the materials it provides. */
 export const proposalSchema = z.object({
-  listingId: z.string({ required_error: messages.couldNotSendOffer }).max(64, messages.couldNotSendOffer),
+  listingId: z
+    .string({ required_error: messages.couldNotSendOffer, invalid_type_error: messages.couldNotSendOffer })
+    .max(64, messages.couldNotSendOffer),
   /** The price the sender was shown (the panel sends it): the proposal is refused if the post's price is another now. */
   price: priceField(messages.couldNotSendOffer).optional(),
   myContentType: contentTypeField,
@@ -179,7 +188,7 @@ export const offerActionSchema = z.discriminatedUnion("intent", [
     intent: z.literal("move"),
     to: z.enum(["in_progress", "completed", "stopped"]),
     // As typed: only completing reads it (contentUrlOf, in the move), so a half-typed address never blocks a stop.
-    contentUrl: z.string().trim().max(2048, messages.enterContentUrl).optional(),
+    contentUrl: z.string({ invalid_type_error: messages.enterContentUrl }).trim().max(2048, messages.enterContentUrl).optional(),
   }),
 ]);
 

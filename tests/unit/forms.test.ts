@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loginSchema, offerActionSchema } from "~/domain/validation";
+import { messages } from "~/domain/messages";
+import { changePasswordSchema, loginSchema, offerActionSchema, resetPasswordSchema } from "~/domain/validation";
 import { parseForm } from "~/lib/forms.server";
 
 function form(body: string): FormData {
@@ -18,6 +19,19 @@ describe("reading a form post", () => {
     expect(parseForm(form("intent=accept&materials[20000000]=logo&materials=logo&materials.x=1"), offerActionSchema)).toEqual({
       ok: true,
       value: { intent: "accept", materials: ["logo"] },
+    });
+  });
+
+  it("answers a field sent twice with the form's own message, and never refuses a sign-in for where it goes next", () => {
+    const errorsOf = (result: ReturnType<typeof parseForm>) => (result.ok ? null : Object.values(result.errors).flat());
+    expect(errorsOf(parseForm(form("intent=move&to=completed&contentUrl=a&contentUrl=b"), offerActionSchema))).toEqual([messages.enterContentUrl]);
+    expect(errorsOf(parseForm(form("token=a&token=b&password=Abcdefg1"), resetPasswordSchema))).toEqual([messages.resetLinkInvalid]);
+    expect(errorsOf(parseForm(form("currentPassword=a&currentPassword=b&newPassword=Abcdefg1"), changePasswordSchema))).toEqual([
+      messages.currentPasswordWrong,
+    ]);
+    expect(parseForm(form("email=a@b.com&password=x&redirectTo=/mysite&redirectTo=/market"), loginSchema)).toMatchObject({
+      ok: true,
+      value: { email: "a@b.com", redirectTo: undefined },
     });
   });
 });
