@@ -22,6 +22,12 @@ export function isUniqueConstraintError(error: unknown): boolean {
   return /UNIQUE constraint failed/i.test(text);
 }
 
+/** Whether a statement failed on a row it references that is not there (in a batch, the whole batch is undone). */
+export function isForeignKeyError(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
+  return /FOREIGN KEY constraint failed/i.test(text);
+}
+
 const dialect = new SQLiteAsyncDialect();
 
 /** Raw SQL as D1 takes it: its text with `?` for each value, and the values (or placeholders) in order. */

@@ -1,14 +1,17 @@
 /** Sending a proposal: an offer from the user's active site for a listing, holding its price at once. */
-import { and, eq } from "drizzle-orm";
+import { and, eq, exists, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { listings, offerEntries, offers, sites } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
-import { isUniqueConstraintError } from "~/lib/db.server";
+import { isForeignKeyError, isUniqueConstraintError } from "~/lib/db.server";
 import { newId } from "~/lib/ids";
 import { messages } from "~/domain/messages";
 import { ANSWER_WITHIN_MS, type Role } from "~/domain/offer-rules";
 import { deliverSoon, emailToUser } from "./email.server";
 import { offerEmail, withDefaultMaterial, type Outcome } from "./offer-changes.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
+
+const senderSite = alias(sites, "sender_site");
 
 export interface PartyTerms {
   contentType: string;
@@ -19,6 +22,28 @@ export interface PartyTerms {
 export interface Proposer {
   user: { id: string; connects: number };
   site: { id: string; host: string; verified: boolean } | null;
+}
+
+/**
+ * The answer to a proposal whose offer was not made because the post or the sender's site changed between the
+ * proposal's read and its batch (the price, the listing taken down, a verification lost).
+ */
+async function changedMeanwhile(context: AppContext, { user, site }: Proposer, listingId: string): Promise<Outcome> {
+  const { db } = context;
+  const [own, listing] = await db.batch([
+    db
+      .select({ verified: sites.verified })
+      .from(sites)
+      .where(and(eq(sites.id, site!.id), eq(sites.userId, user.id))),
+    db
+      .select({ connects: listings.connects })
+      .from(listings)
+      .innerJoin(sites, eq(sites.id, listings.siteId))
+      .where(and(eq(listings.id, listingId), eq(listings.active, true), eq(sites.verified, true))),
+  ]);
+  if (!own[0]?.verified) return { ok: false, status: 403, message: messages.verifyYourWebsite };
+  if (listing[0]) return { ok: false, status: 409, message: messages.priceChanged(listing[0].connects) };
+  return { ok: false, status: 409, message: messages.couldNotSendOffer };
 }
 
 function isInsufficientConnects(error: unknown) {
@@ -68,18 +93,42 @@ export async function propose(
     });
   try {
     await db.batch([
-      db.insert(offers).values({
-        id: offerId,
-        listingId: listing.id,
-        senderUserId: user.id,
-        senderSiteId: sender.id,
-        receiverUserId: listing.userId,
-        receiverSiteId: listing.siteId,
-        connects: listing.connects,
-        answerBy: now + ANSWER_WITHIN_MS,
-        createdAt: now,
-        updatedAt: now,
-      }),
+      // Only while what was read above still holds: the post listed at that price on a verified site, and the
+      // sender's site theirs and verified. Otherwise no offer, and its entries (which reference it) fail the batch.
+      db.insert(offers).select(
+        db
+          .select({
+            id: sql<string>`${offerId}`.as("id"),
+            listingId: listings.id,
+            senderUserId: sql<string>`${user.id}`.as("sender_user_id"),
+            senderSiteId: sql<string>`${sender.id}`.as("sender_site_id"),
+            receiverUserId: listings.userId,
+            receiverSiteId: listings.siteId,
+            connects: listings.connects,
+            status: sql<"pending">`'pending'`.as("status"),
+            answerBy: sql<number>`${now + ANSWER_WITHIN_MS}`.as("answer_by"),
+            answeredAt: sql<null>`NULL`.as("answered_at"),
+            expiredAt: sql<null>`NULL`.as("expired_at"),
+            createdAt: sql<number>`${now}`.as("created_at"),
+            updatedAt: sql<number>`${now}`.as("updated_at"),
+          })
+          .from(listings)
+          .innerJoin(sites, eq(sites.id, listings.siteId))
+          .where(
+            and(
+              eq(listings.id, listing.id),
+              eq(listings.active, true),
+              eq(listings.connects, listing.connects),
+              eq(sites.verified, true),
+              exists(
+                db
+                  .select({ one: sql`1` })
+                  .from(senderSite)
+                  .where(and(eq(senderSite.id, sender.id), eq(senderSite.userId, user.id), eq(senderSite.verified, true))),
+              ),
+            ),
+          ),
+      ),
       entry(user.id, sender.id, "sender", input.mine),
       entry(listing.userId, listing.siteId, "receiver", input.theirs),
       emailToUser(
@@ -98,6 +147,7 @@ export async function propose(
   } catch (error) {
     if (isInsufficientConnects(error)) return { ok: false, status: 402, message: messages.notEnoughConnects };
     if (isUniqueConstraintError(error)) return { ok: false, status: 409, message: messages.duplicateOffer };
+    if (isForeignKeyError(error)) return changedMeanwhile(context, { user, site: sender }, listing.id);
     console.error("propose failed", error);
     return { ok: false, status: 500, message: messages.offerSendFailed };
   }

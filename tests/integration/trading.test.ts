@@ -1,6 +1,8 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import worker from "~/worker";
+import worker, { createContext } from "~/worker";
+import { database } from "~/lib/db.server";
+import { propose as proposeOffer } from "~/services/offer-proposal.server";
 import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
 import { act, get, listSite, move, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
@@ -543,5 +545,49 @@ describe("races", () => {
       const mails = await mailsTo(status === "accepted" ? a.email : b.email);
       expect(mails.filter((subject) => subject === `Your offer was ${status === "accepted" ? "accepted" : "rescinded"}`)).toHaveLength(1);
     }
+  });
+
+  it("a proposal whose post or site changes between its read and its write makes no offer and says what changed", async () => {
+    const a = await trader();
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("moving"), connects: 7 });
+    const db = database(env.DB);
+    // Another request changes the database right before the proposal's batch.
+    const proposeWhile = async (change: string, value: unknown) => {
+      const meanwhile: typeof db = Object.assign(Object.create(db), {
+        batch: async (statements: Parameters<typeof db.batch>[0]) => {
+          await env.DB.prepare(change).bind(value).run();
+          return db.batch(statements);
+        },
+      });
+      const context = { ...createContext(env as never, createExecutionContext()), db: meanwhile, deliversAtEnd: true };
+      const terms = { contentType: "blog-post", materials: ["logo"] };
+      return proposeOffer(
+        context,
+        { user: { id: a.userId, connects: 20 }, site: { id: a.siteId, host: "a.example", verified: true } },
+        { listingId, price: 7, mine: terms, theirs: terms },
+      );
+    };
+
+    expect(await proposeWhile("UPDATE listings SET connects = 12 WHERE id = ?", listingId)).toEqual({
+      ok: false,
+      status: 409,
+      message: messages.priceChanged(12),
+    });
+    await env.DB.prepare("UPDATE listings SET connects = 7 WHERE id = ?").bind(listingId).run();
+    expect(await proposeWhile("UPDATE listings SET active = 0 WHERE id = ?", listingId)).toEqual({
+      ok: false,
+      status: 409,
+      message: messages.couldNotSendOffer,
+    });
+    await env.DB.prepare("UPDATE listings SET active = 1 WHERE id = ?").bind(listingId).run();
+    expect(await proposeWhile("UPDATE sites SET verified = 0 WHERE id = ?", a.siteId)).toEqual({
+      ok: false,
+      status: 403,
+      message: messages.verifyYourWebsite,
+    });
+    expect(await latestOfferOf(a.userId)).toBeNull();
+    expect(await balances(a.userId)).toEqual({ connects: 20, held: 0 });
+    expect(await mailsTo(b.email)).toEqual([]);
   });
 });
