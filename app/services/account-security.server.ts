@@ -1,5 +1,5 @@
 /** A signed-in owner's account security: change the password, sign out every other session. */
-import { and, eq, ne } from "drizzle-orm";
+import { and, eq, exists, ne, sql, type SQL } from "drizzle-orm";
 import { passwordCredentials, passwordResetTokens, sessions } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { isCommonPassword } from "~/lib/common-passwords.server";
@@ -30,11 +30,35 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
   if (isCommonPassword(newPassword)) return { ok: false, status: 400, field: "newPassword", message: messages.passwordTooCommon };
   const now = context.now();
   const passwordHash = await hashPassword(newPassword);
-  await db.batch([
-    db.update(passwordCredentials).set({ passwordHash, updatedAt: now }).where(eq(passwordCredentials.userId, auth.user.id)),
-    endOtherSessions(context, auth),
+  // The change holds only over the password just checked and from a session that still exists: a reset finished while
+  // the new password was hashed (it sets another and ends every session) is not undone. The statements after it run
+  // only if it did (the new hash, salted, is this change's alone).
+  const changed = exists(
+    db
+      .select({ one: sql`1` })
+      .from(passwordCredentials)
+      .where(and(eq(passwordCredentials.userId, auth.user.id), eq(passwordCredentials.passwordHash, passwordHash))),
+  );
+  const [updated] = await db.batch([
+    db
+      .update(passwordCredentials)
+      .set({ passwordHash, updatedAt: now })
+      .where(
+        and(
+          eq(passwordCredentials.userId, auth.user.id),
+          eq(passwordCredentials.passwordHash, stored.hash),
+          exists(
+            db
+              .select({ one: sql`1` })
+              .from(sessions)
+              .where(eq(sessions.id, auth.session.id)),
+          ),
+        ),
+      )
+      .returning({ userId: passwordCredentials.userId }),
+    endOtherSessions(context, auth, changed),
     // A reset link asked for earlier must not undo this change.
-    db.delete(passwordResetTokens).where(eq(passwordResetTokens.userId, auth.user.id)),
+    db.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, auth.user.id), changed)),
     emailToUser(
       db,
       {
@@ -42,17 +66,19 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
         kind: "password-changed",
         subject: "Your password was changed",
         text: "The password of your account was just changed, and every other session was signed out. If this was not you, reset your password now.",
+        onlyIf: changed,
       },
       now,
     ),
   ]);
+  if (updated.length === 0) return { ok: false, status: 409, field: "currentPassword", message: messages.currentPasswordWrong };
   await closeChatSockets(context, auth.user.id, { allBut: auth.session.id });
   deliverSoon(context);
   return { ok: true };
 }
 
-function endOtherSessions(context: AppContext, auth: CurrentAuth) {
-  return context.db.delete(sessions).where(and(eq(sessions.userId, auth.user.id), ne(sessions.id, auth.session.id)));
+function endOtherSessions(context: AppContext, auth: CurrentAuth, onlyIf?: SQL) {
+  return context.db.delete(sessions).where(and(eq(sessions.userId, auth.user.id), ne(sessions.id, auth.session.id), onlyIf));
 }
 
 /** Ends every session of the account but this one (a lost phone, a shared computer). */

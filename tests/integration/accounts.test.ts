@@ -2,7 +2,10 @@ import { createExecutionContext, createScheduledController, env, SELF, waitOnExe
 import { describe, expect, it, vi } from "vitest";
 import worker, { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
+import { database } from "~/lib/db.server";
+import { changePassword } from "~/services/account-security.server";
 import { logIn } from "~/services/accounts.server";
+import type { CurrentAuth } from "~/services/auth.server";
 import { devFetch, get, newAddress, newEmail, PASSWORD, post, read, sessionCookieOf, signUp, uniqueHost, windowStart } from "./helpers";
 
 const escaped = (text: string) => text.replaceAll("'", "&#x27;");
@@ -758,6 +761,32 @@ describe("account security for signed-in owners", () => {
     expect((await post("/reset-password", { intent: "reset", token: resetToken, password: "Sneaky-Reset-55" })).status).toBe(400);
     const mail = await env.DB.prepare("SELECT subject FROM email_outbox WHERE to_address = ? AND kind = 'password-changed'").bind(user.email).first();
     expect(mail).toEqual({ subject: "Your password was changed" });
+  });
+
+  it("a change whose password a reset replaced while it was hashed is not made, and says nothing by email", async () => {
+    const user = await signUp();
+    const session = await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ?").bind(user.userId).first<{ id: string }>();
+    const db = database(env.DB);
+    // The reset finishes between the change's check of the current password and its batch.
+    const resetMeanwhile: typeof db = Object.assign(Object.create(db), {
+      batch: async (statements: Parameters<typeof db.batch>[0]) => {
+        await env.DB.batch([
+          env.DB.prepare("UPDATE password_credentials SET password_hash = 'set-by-the-reset' WHERE user_id = ?").bind(user.userId),
+          env.DB.prepare("DELETE FROM sessions WHERE user_id = ?").bind(user.userId),
+        ]);
+        return db.batch(statements);
+      },
+    });
+    const context = { ...createContext(env as never, createExecutionContext()), db: resetMeanwhile };
+    const auth = { user: { id: user.userId }, session: { id: session!.id } } as unknown as CurrentAuth;
+    const result = await changePassword(context, auth, PASSWORD, "Fresh-Secret-77");
+    expect(result).toEqual({ ok: false, status: 409, field: "currentPassword", message: messages.currentPasswordWrong });
+    const stored = await env.DB.prepare("SELECT password_hash AS hash FROM password_credentials WHERE user_id = ?").bind(user.userId).first();
+    expect(stored).toEqual({ hash: "set-by-the-reset" });
+    const mail = await env.DB.prepare("SELECT COUNT(*) AS n FROM email_outbox WHERE to_address = ? AND kind = 'password-changed'")
+      .bind(user.email)
+      .first();
+    expect(mail).toEqual({ n: 0 });
   });
 
   it("signs out everywhere else, keeping this session", async () => {
