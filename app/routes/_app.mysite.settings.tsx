@@ -57,6 +57,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       return data({ account: { field, error: firstError(change.errors, field) ?? messages.currentPasswordWrong } }, { status: 400 });
     }
     const changed = await changePassword(context, auth, change.value.currentPassword, change.value.newPassword);
+    if (!changed.ok && "signedOut" in changed) throw redirect(`/login?redirectTo=${encodeURIComponent("/mysite/settings")}`);
     if (!changed.ok) return data({ account: { field: changed.field ?? null, error: changed.message } }, { status: changed.status });
     throw redirect("/mysite/settings?notice=password-changed-here");
   }

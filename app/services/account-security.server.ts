@@ -10,7 +10,11 @@ import { deliverSoon, emailToUser } from "./email.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
 
-export type AccountChange = { ok: true } | { ok: false; status: number; field?: "currentPassword" | "newPassword"; message: string };
+export type AccountChange =
+  | { ok: true }
+  | { ok: false; status: number; field?: "currentPassword" | "newPassword"; message: string }
+  /** The session ended while the change was made (signed out elsewhere, or a reset): sign in again. */
+  | { ok: false; signedOut: true };
 
 /** Needs the current password; sets the new one and ends every other session, with an email saying so. */
 export async function changePassword(context: AppContext, auth: CurrentAuth, currentPassword: string, newPassword: string): Promise<AccountChange> {
@@ -71,14 +75,43 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
       now,
     ),
   ]);
-  if (updated.length === 0) return { ok: false, status: 409, field: "currentPassword", message: messages.currentPasswordWrong };
+  if (updated.length === 0) return notChanged(context, auth, newPassword);
   await closeChatSockets(context, auth.user.id, { allBut: auth.session.id });
   deliverSoon(context);
   return { ok: true };
 }
 
+/**
+ * Why a change whose guarded update applied to nothing was not made: this session ended meanwhile, or the password was
+ * already changed, to this new one (the same form sent twice: done) or by a reset (the current password is wrong now).
+ */
+async function notChanged(context: AppContext, auth: CurrentAuth, newPassword: string): Promise<AccountChange> {
+  const { db } = context;
+  const [session, stored] = await db.batch([
+    db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, auth.session.id)),
+    db.select({ hash: passwordCredentials.passwordHash }).from(passwordCredentials).where(eq(passwordCredentials.userId, auth.user.id)),
+  ]);
+  if (!session[0]) return { ok: false, signedOut: true };
+  if (stored[0] && (await verifyPassword(newPassword, stored[0].hash))) return { ok: true };
+  return { ok: false, status: 409, field: "currentPassword", message: messages.currentPasswordWrong };
+}
+
+/** Ends the account's other sessions, from this one only while it exists (a request in flight from an ended session ends nothing). */
 function endOtherSessions(context: AppContext, auth: CurrentAuth, onlyIf?: SQL) {
-  return context.db.delete(sessions).where(and(eq(sessions.userId, auth.user.id), ne(sessions.id, auth.session.id), onlyIf));
+  const { db } = context;
+  return db.delete(sessions).where(
+    and(
+      eq(sessions.userId, auth.user.id),
+      ne(sessions.id, auth.session.id),
+      exists(
+        db
+          .select({ one: sql`1` })
+          .from(sessions)
+          .where(eq(sessions.id, auth.session.id)),
+      ),
+      onlyIf,
+    ),
+  );
 }
 
 /** Ends every session of the account but this one (a lost phone, a shared computer). */

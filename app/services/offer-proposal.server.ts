@@ -28,7 +28,7 @@ export interface Proposer {
  * The answer to a proposal whose offer was not made because the post or the sender's site changed between the
  * proposal's read and its batch (the price, the listing taken down, a verification lost).
  */
-async function changedMeanwhile(context: AppContext, { user, site }: Proposer, listingId: string): Promise<Outcome> {
+async function changedMeanwhile(context: AppContext, { user, site }: Proposer, listingId: string, price: number): Promise<Outcome> {
   const { db } = context;
   const [own, listing] = await db.batch([
     db
@@ -41,8 +41,10 @@ async function changedMeanwhile(context: AppContext, { user, site }: Proposer, l
       .innerJoin(sites, eq(sites.id, listings.siteId))
       .where(and(eq(listings.id, listingId), eq(listings.active, true), eq(sites.verified, true))),
   ]);
-  if (!own[0]?.verified) return { ok: false, status: 403, message: messages.verifyYourWebsite };
-  if (listing[0]) return { ok: false, status: 409, message: messages.priceChanged(listing[0].connects) };
+  // A site deleted meanwhile (from another tab) sends nothing; one that lost its verification is verified again.
+  if (!own[0]) return { ok: false, status: 409, message: messages.couldNotSendOffer };
+  if (!own[0].verified) return { ok: false, status: 403, message: messages.verifyYourWebsite };
+  if (listing[0] && listing[0].connects !== price) return { ok: false, status: 409, message: messages.priceChanged(listing[0].connects) };
   return { ok: false, status: 409, message: messages.couldNotSendOffer };
 }
 
@@ -147,7 +149,7 @@ export async function propose(
   } catch (error) {
     if (isInsufficientConnects(error)) return { ok: false, status: 402, message: messages.notEnoughConnects };
     if (isUniqueConstraintError(error)) return { ok: false, status: 409, message: messages.duplicateOffer };
-    if (isForeignKeyError(error)) return changedMeanwhile(context, { user, site: sender }, listing.id);
+    if (isForeignKeyError(error)) return changedMeanwhile(context, { user, site: sender }, listing.id, listing.connects);
     console.error("propose failed", error);
     return { ok: false, status: 500, message: messages.offerSendFailed };
   }

@@ -4,6 +4,7 @@ import worker, { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import { changePassword } from "~/services/account-security.server";
+import { hashPassword } from "~/services/passwords.server";
 import { logIn } from "~/services/accounts.server";
 import type { CurrentAuth } from "~/services/auth.server";
 import { devFetch, get, newAddress, newEmail, PASSWORD, post, read, sessionCookieOf, signUp, uniqueHost, windowStart } from "./helpers";
@@ -763,30 +764,60 @@ describe("account security for signed-in owners", () => {
     expect(mail).toEqual({ subject: "Your password was changed" });
   });
 
-  it("a change whose password a reset replaced while it was hashed is not made, and says nothing by email", async () => {
-    const user = await signUp();
-    const session = await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ?").bind(user.userId).first<{ id: string }>();
-    const db = database(env.DB);
-    // The reset finishes between the change's check of the current password and its batch.
-    const resetMeanwhile: typeof db = Object.assign(Object.create(db), {
-      batch: async (statements: Parameters<typeof db.batch>[0]) => {
-        await env.DB.batch([
-          env.DB.prepare("UPDATE password_credentials SET password_hash = 'set-by-the-reset' WHERE user_id = ?").bind(user.userId),
-          env.DB.prepare("DELETE FROM sessions WHERE user_id = ?").bind(user.userId),
-        ]);
-        return db.batch(statements);
-      },
+  it("a change whose password or session changed while it was hashed is not made over them, and says what happened", async () => {
+    /** Changes the user's password, with `meanwhile` run between the check of the current password and the batch. */
+    async function changeWhile(user: { userId: string }, meanwhile: D1PreparedStatement[]) {
+      const session = await env.DB.prepare("SELECT id FROM sessions WHERE user_id = ? ORDER BY created_at LIMIT 1")
+        .bind(user.userId)
+        .first<{ id: string }>();
+      const db = database(env.DB);
+      const racing: typeof db = Object.assign(Object.create(db), {
+        batch: async (statements: Parameters<typeof db.batch>[0]) => {
+          if (meanwhile.length > 0) await env.DB.batch(meanwhile.splice(0));
+          return db.batch(statements);
+        },
+      });
+      const context = { ...createContext(env as never, createExecutionContext()), db: racing };
+      const auth = { user: { id: user.userId }, session: { id: session!.id } } as unknown as CurrentAuth;
+      return changePassword(context, auth, PASSWORD, "Fresh-Secret-77");
+    }
+    const count = async (sql: string, user: { userId: string }) => (await env.DB.prepare(sql).bind(user.userId).first<{ n: number }>())!.n;
+    const mails = (user: { email: string }) =>
+      env.DB.prepare("SELECT COUNT(*) AS n FROM email_outbox WHERE to_address = ? AND kind = 'password-changed'").bind(user.email).first("n");
+
+    // A reset (or a change from another session) set another password: nothing of this change is made, the account's
+    // other session and its reset link stay, and no email says the password was changed.
+    const reset = await signUp();
+    await secondSession(reset.email);
+    await post("/reset-password", { intent: "request", email: reset.email });
+    const setElsewhere = env.DB.prepare("UPDATE password_credentials SET password_hash = 'set-elsewhere' WHERE user_id = ?").bind(reset.userId);
+    expect(await changeWhile(reset, [setElsewhere])).toEqual({
+      ok: false,
+      status: 409,
+      field: "currentPassword",
+      message: messages.currentPasswordWrong,
     });
-    const context = { ...createContext(env as never, createExecutionContext()), db: resetMeanwhile };
-    const auth = { user: { id: user.userId }, session: { id: session!.id } } as unknown as CurrentAuth;
-    const result = await changePassword(context, auth, PASSWORD, "Fresh-Secret-77");
-    expect(result).toEqual({ ok: false, status: 409, field: "currentPassword", message: messages.currentPasswordWrong });
-    const stored = await env.DB.prepare("SELECT password_hash AS hash FROM password_credentials WHERE user_id = ?").bind(user.userId).first();
-    expect(stored).toEqual({ hash: "set-by-the-reset" });
-    const mail = await env.DB.prepare("SELECT COUNT(*) AS n FROM email_outbox WHERE to_address = ? AND kind = 'password-changed'")
-      .bind(user.email)
-      .first();
-    expect(mail).toEqual({ n: 0 });
+    expect(await env.DB.prepare("SELECT password_hash AS hash FROM password_credentials WHERE user_id = ?").bind(reset.userId).first()).toEqual({
+      hash: "set-elsewhere",
+    });
+    expect(await count("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?", reset)).toBe(2);
+    expect(await count("SELECT COUNT(*) AS n FROM password_reset_tokens WHERE user_id = ?", reset)).toBe(1);
+    expect(await mails(reset)).toBe(0);
+
+    // This session ended meanwhile (signed out elsewhere): nothing is changed, and the user is asked to sign in again.
+    const ended = await signUp();
+    const endSessions = env.DB.prepare("DELETE FROM sessions WHERE user_id = ?").bind(ended.userId);
+    expect(await changeWhile(ended, [endSessions])).toEqual({ ok: false, signedOut: true });
+    expect((await post("/login", { email: ended.email, password: PASSWORD })).status).toBe(302);
+    expect(await mails(ended)).toBe(0);
+
+    // The same form sent twice: the first changed the password to this new one, so the second is done too.
+    const twice = await signUp();
+    const first = env.DB.prepare("UPDATE password_credentials SET password_hash = ? WHERE user_id = ?").bind(
+      await hashPassword("Fresh-Secret-77"),
+      twice.userId,
+    );
+    expect(await changeWhile(twice, [first])).toEqual({ ok: true });
   });
 
   it("signs out everywhere else, keeping this session", async () => {

@@ -586,6 +586,16 @@ describe("races", () => {
       status: 403,
       message: messages.verifyYourWebsite,
     });
+    await env.DB.prepare("UPDATE sites SET verified = 1 WHERE id = ?").bind(a.siteId).run();
+    // The post's site lost its verification: the post is out of the market.
+    expect(await proposeWhile("UPDATE sites SET verified = 0 WHERE id = (SELECT site_id FROM listings WHERE id = ?)", listingId)).toEqual({
+      ok: false,
+      status: 409,
+      message: messages.couldNotSendOffer,
+    });
+    await env.DB.prepare("UPDATE sites SET verified = 1 WHERE id = (SELECT site_id FROM listings WHERE id = ?)").bind(listingId).run();
+    // The sender's site deleted from another tab: nothing to send from.
+    expect(await proposeWhile("DELETE FROM sites WHERE id = ?", a.siteId)).toEqual({ ok: false, status: 409, message: messages.couldNotSendOffer });
     expect(await latestOfferOf(a.userId)).toBeNull();
     expect(await balances(a.userId)).toEqual({ connects: 20, held: 0 });
     expect(await mailsTo(b.email)).toEqual([]);

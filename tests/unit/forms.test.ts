@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { changePasswordSchema, loginSchema, offerActionSchema, resetPasswordSchema } from "~/domain/validation";
+import { changePasswordSchema, loginSchema, offerActionSchema, proposalSchema, resetPasswordSchema } from "~/domain/validation";
 import { parseForm } from "~/lib/forms.server";
 
 function form(body: string): FormData {
@@ -29,6 +29,13 @@ describe("reading a form post", () => {
     expect(errorsOf(parseForm(form("currentPassword=a&currentPassword=b&newPassword=Abcdefg1"), changePasswordSchema))).toEqual([
       messages.currentPasswordWrong,
     ]);
+    expect(errorsOf(parseForm(form("email=a@b.com&email=c@d.com&password=x&password=y"), loginSchema))).toEqual([
+      messages.incorrectCredentials,
+      messages.incorrectCredentials,
+    ]);
+    expect(errorsOf(parseForm(form("listingId=a&listingId=b&myContentType=blog-post&theirContentType=feature"), proposalSchema))).toContain(
+      messages.couldNotSendOffer,
+    );
     expect(parseForm(form("email=a@b.com&password=x&redirectTo=/mysite&redirectTo=/market"), loginSchema)).toMatchObject({
       ok: true,
       value: { email: "a@b.com", redirectTo: undefined },
