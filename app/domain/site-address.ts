@@ -6,7 +6,7 @@ import { PATH_KEEPING_HOSTS } from "./listing-format";
 
 // Labels of letters in any script (with their combining marks: the vowel signs of Devanagari or Thai), digits and
 // hyphens; the top-level domain in letters, or in the ASCII form an internationalised one is also written in
-// (xn--p1ai for .рф).
+// (xn--p1ai for .рф; docs/decisions/0052-website-addresses-in-any-script.md).
 const WEBSITE_URL =
   /^(?:https?:\/\/)?(?:www\.)?(?:[\p{L}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?\.)+(?:\p{L}[\p{L}\p{M}]{1,62}|xn--[a-z0-9](?:[a-z0-9-]{0,57}[a-z0-9])?)(?::\d{1,5})?(?:[/?#][^\s]*)?$/iu;
 

@@ -36,7 +36,7 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
   const passwordHash = await hashPassword(newPassword);
   // The change holds only over the password just checked and from a session that still exists: a reset finished while
   // the new password was hashed (it sets another and ends every session) is not undone. The statements after it run
-  // only if it did (the new hash, salted, is this change's alone).
+  // only if it did (the new hash, salted, is this change's alone; docs/decisions/0051-writes-recheck-what-they-read.md).
   const changed = exists(
     db
       .select({ one: sql`1` })

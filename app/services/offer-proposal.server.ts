@@ -96,7 +96,8 @@ export async function propose(
   try {
     await db.batch([
       // Only while what was read above still holds: the post listed at that price on a verified site, and the
-      // sender's site theirs and verified. Otherwise no offer, and its entries (which reference it) fail the batch.
+      // sender's site theirs and verified. Otherwise no offer, and its entries (which reference it) fail the batch
+      // (docs/decisions/0051-writes-recheck-what-they-read.md).
       db.insert(offers).select(
         db
           .select({
