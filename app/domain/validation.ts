@@ -26,16 +26,20 @@ export type FieldErrors = Record<string, string[] | undefined>;
 
 export * from "./rules";
 
+/**
+ * A form's text field whose problems with its presence or its kind (missing, sent twice, a file) all say `message`: a
+ * user never reads zod's own English.
+ */
+const textField = (message: string) => z.string({ required_error: message, invalid_type_error: message });
+
 const emailField = (message: string) =>
-  z
-    .string({ required_error: message, invalid_type_error: message })
+  textField(message)
     .trim()
     .max(MAX_EMAIL_LENGTH, message)
     .regex(EMAIL_PATTERN, message)
     .transform((email) => email.toLowerCase());
 
-export const newPasswordField = z
-  .string({ required_error: messages.passwordMinLength, invalid_type_error: messages.passwordMinLength })
+export const newPasswordField = textField(messages.passwordMinLength)
   .max(PASSWORD_MAX_LENGTH, messages.passwordTooLong)
   .superRefine((password, ctx) => {
     for (const rule of PASSWORD_RULES) {
@@ -43,11 +47,11 @@ export const newPasswordField = z
     }
   });
 
-const websiteUrlField = (message: string) => z.string({ required_error: message, invalid_type_error: message }).trim().refine(isWebsiteUrl, message);
+const websiteUrlField = (message: string) => textField(message).trim().refine(isWebsiteUrl, message);
 
 /** A zod string checked by one of the rules' problem functions (rules.ts), with the same message. */
 const ruled = (problem: (value: string) => string | null, missing: string) =>
-  z.string({ required_error: missing, invalid_type_error: missing }).superRefine((value, ctx) => {
+  textField(missing).superRefine((value, ctx) => {
     const message = problem(value);
     if (message) ctx.addIssue({ code: z.ZodIssueCode.custom, message });
   });
@@ -68,13 +72,8 @@ export const signupSchema = signupAccountSchema.extend({
 
 /** Login and reset have no client-side rules; the server only bounds the input. */
 export const loginSchema = z.object({
-  email: z
-    .string({ required_error: messages.incorrectCredentials, invalid_type_error: messages.incorrectCredentials })
-    .trim()
-    .max(MAX_EMAIL_LENGTH, messages.incorrectCredentials),
-  password: z
-    .string({ required_error: messages.incorrectCredentials, invalid_type_error: messages.incorrectCredentials })
-    .max(1024, messages.incorrectCredentials),
+  email: textField(messages.incorrectCredentials).trim().max(MAX_EMAIL_LENGTH, messages.incorrectCredentials),
+  password: textField(messages.incorrectCredentials).max(1024, messages.incorrectCredentials),
   // Where to go after signing in, however long the page's address: `safeRedirectPath` drops one of another site, and
   // it is never a reason to refuse the sign-in (sent twice, or as a file, it is dropped too).
   redirectTo: z.preprocess((value) => (typeof value === "string" ? value : undefined), z.string().optional()),
@@ -85,15 +84,13 @@ export const resetRequestSchema = z.object({
 });
 
 export const resetPasswordSchema = z.object({
-  token: z.string({ required_error: messages.resetLinkInvalid, invalid_type_error: messages.resetLinkInvalid }).max(200, messages.resetLinkInvalid),
+  token: textField(messages.resetLinkInvalid).max(200, messages.resetLinkInvalid),
   password: newPasswordField,
 });
 
 /** A signed-in owner's new password: the current one proves it is them. */
 export const changePasswordSchema = z.object({
-  currentPassword: z
-    .string({ required_error: messages.currentPasswordWrong, invalid_type_error: messages.currentPasswordWrong })
-    .max(128, messages.currentPasswordWrong),
+  currentPassword: textField(messages.currentPasswordWrong).max(128, messages.currentPasswordWrong),
   newPassword: newPasswordField,
 });
 
@@ -114,11 +111,7 @@ const siteAddBase = {
   category: z.enum(SITE_CATEGORIES.map((c) => c.id) as ["blog", "product"], {
     errorMap: () => ({ message: messages.selectCategory }),
   }),
-  description: z
-    .string({ required_error: messages.enterDescription, invalid_type_error: messages.enterDescription })
-    .trim()
-    .min(1, messages.enterDescription)
-    .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
+  description: textField(messages.enterDescription).trim().min(1, messages.enterDescription).max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
 };
 
 const heroSiteAddSchema = z.object({ ...siteAddBase, email: emailField(messages.invalidEmailAddress) });
@@ -148,8 +141,7 @@ const idsOf = (options: readonly { id: string }[]) =>
 /** Site settings: the description and the three chip lists (content types, materials, tags). */
 export const siteSettingsSchema = z
   .object({
-    description: z
-      .string({ required_error: messages.enterDescription, invalid_type_error: messages.enterDescription })
+    description: textField(messages.enterDescription)
       .trim()
       .min(1, messages.enterDescription)
       .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
@@ -169,9 +161,7 @@ const contentTypeField = ruled(contentTypeProblem, messages.selectContentType);
 
 /** A trade proposal: for each party a content type (required) and the materials it provides. */
 export const proposalSchema = z.object({
-  listingId: z
-    .string({ required_error: messages.couldNotSendOffer, invalid_type_error: messages.couldNotSendOffer })
-    .max(64, messages.couldNotSendOffer),
+  listingId: textField(messages.couldNotSendOffer).max(64, messages.couldNotSendOffer),
   /** The price the sender was shown (the panel sends it): the proposal is refused if the post's price is another now. */
   price: priceField(messages.couldNotSendOffer).optional(),
   myContentType: contentTypeField,
@@ -188,7 +178,7 @@ export const offerActionSchema = z.discriminatedUnion("intent", [
     intent: z.literal("move"),
     to: z.enum(["in_progress", "completed", "stopped"]),
     // As typed: only completing reads it (contentUrlOf, in the move), so a half-typed address never blocks a stop.
-    contentUrl: z.string({ invalid_type_error: messages.enterContentUrl }).trim().max(2048, messages.enterContentUrl).optional(),
+    contentUrl: textField(messages.enterContentUrl).trim().max(2048, messages.enterContentUrl).optional(),
   }),
 ]);
 

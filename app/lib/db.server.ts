@@ -16,16 +16,23 @@ export function database(d1: D1Database) {
 
 export type Database = ReturnType<typeof database>;
 
-/** D1 reports constraint failures as errors whose message names the constraint. */
-export function isUniqueConstraintError(error: unknown): boolean {
+/**
+ * Whether a failed statement's error says `pattern`: D1 reports a failed constraint (or a trigger's RAISE) as an error
+ * whose message, or the cause under it, names it.
+ */
+export function databaseErrorSays(error: unknown, pattern: RegExp): boolean {
   const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
-  return /UNIQUE constraint failed/i.test(text);
+  return pattern.test(text);
+}
+
+/** Whether a statement failed on a unique constraint (the row is there already). */
+export function isUniqueConstraintError(error: unknown): boolean {
+  return databaseErrorSays(error, /UNIQUE constraint failed/i);
 }
 
 /** Whether a statement failed on a row it references that is not there (in a batch, the whole batch is undone). */
 export function isForeignKeyError(error: unknown): boolean {
-  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
-  return /FOREIGN KEY constraint failed/i.test(text);
+  return databaseErrorSays(error, /FOREIGN KEY constraint failed/i);
 }
 
 const dialect = new SQLiteAsyncDialect();

@@ -3,7 +3,7 @@ import { and, eq, exists, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { listings, offerEntries, offers, sites } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
-import { isForeignKeyError, isUniqueConstraintError } from "~/lib/db.server";
+import { databaseErrorSays, isForeignKeyError, isUniqueConstraintError } from "~/lib/db.server";
 import { newId } from "~/lib/ids";
 import { messages } from "~/domain/messages";
 import { ANSWER_WITHIN_MS, type Role } from "~/domain/offer-rules";
@@ -49,8 +49,7 @@ async function changedMeanwhile(context: AppContext, { user, site }: Proposer, l
 }
 
 function isInsufficientConnects(error: unknown) {
-  const text = error instanceof Error ? `${error.message} ${String(error.cause ?? "")}` : String(error);
-  return text.includes("insufficient connects");
+  return databaseErrorSays(error, /insufficient connects/);
 }
 
 /**
