@@ -82,6 +82,7 @@ export const messages = {
 
   // Verification and site icons
   tagNotFound: "Could not find your tag",
+  tagRenewedMeanwhile: "You asked for a new tag while we were checking. Put the new tag in the head of your home page and check again.",
   checkAgain: "Check again",
   siteVerified: "Your website is verified.",
   tooManyChecks: "You can check at most 10 times an hour. Please try again later.",

@@ -84,7 +84,7 @@ export async function findVerificationTag(
   return { found: false, reason: "missing", message: messages.tagNotFound, url: page.url };
 }
 
-export type CheckResult = { ok: true; verified: boolean; message: string } | { ok: false; status: 429; message: string };
+export type CheckResult = { ok: true; verified: boolean; message: string } | { ok: false; status: 409 | 429; message: string };
 
 /** The owner's check of their site (as `getOwnedSite` read it): rate-limited; success verifies and takes the host over. */
 export async function checkSiteVerification(context: AppContext, site: OwnedSite): Promise<CheckResult> {
@@ -94,12 +94,18 @@ export async function checkSiteVerification(context: AppContext, site: OwnedSite
   const check = await findVerificationTag(site, safeFetchOptionsFor(context.env, context.db));
   const now = context.now();
   if (check.found) {
-    await markVerified(context, site, now);
-    return { ok: true, verified: true, message: messages.siteVerified };
+    if (await markVerified(context, site, now)) return { ok: true, verified: true, message: messages.siteVerified };
+  } else {
+    // A verified site whose owner checks and fails keeps its verification; the monthly re-check decides.
+    const stored = await context.db
+      .update(sites)
+      .set({ verificationCheckedAt: now, verificationError: check.message })
+      .where(and(eq(sites.id, site.id), eq(sites.verificationToken, site.verificationToken)))
+      .returning({ id: sites.id });
+    if (stored.length > 0) return { ok: true, verified: site.verified, message: check.message };
   }
-  // A verified site whose owner checks and fails keeps its verification; the monthly re-check decides.
-  await context.db.update(sites).set({ verificationCheckedAt: now, verificationError: check.message }).where(eq(sites.id, site.id));
-  return { ok: true, verified: site.verified, message: check.message };
+  // "New tag" was asked for (another tab) while this check read the page: what it read was about the old tag.
+  return { ok: false, status: 409, message: messages.tagRenewedMeanwhile };
 }
 
 function nextRecheck(now: number): number {
@@ -107,10 +113,18 @@ function nextRecheck(now: number): number {
   return now + (RECHECK_INTERVAL_DAYS - 3) * DAY_MS + Math.floor(Math.random() * 7 * DAY_MS);
 }
 
-/** Verifies the site and, in the same batch, takes the verification of the same host away from other accounts. */
-async function markVerified(context: AppContext, site: { id: string; userId: string; host: string }, now: number) {
+/**
+ * Verifies the site if its tag is still the one found (not renewed meanwhile) and, in the same batch and only then,
+ * takes the verification of the same host away from other accounts. Whether the site was verified.
+ */
+async function markVerified(
+  context: AppContext,
+  site: { id: string; userId: string; host: string; verificationToken: string },
+  now: number,
+): Promise<boolean> {
   const { db } = context;
-  const [, takenOver] = await db.batch([
+  const sameTag = and(eq(sites.id, site.id), eq(sites.verificationToken, site.verificationToken));
+  const [verified, takenOver] = await db.batch([
     db
       .update(sites)
       .set({
@@ -122,14 +136,23 @@ async function markVerified(context: AppContext, site: { id: string; userId: str
         verificationFailures: 0,
         verificationDueAt: nextRecheck(now),
       })
-      .where(eq(sites.id, site.id)),
+      .where(sameTag)
+      .returning({ id: sites.id }),
     db
       .update(sites)
       .set({ verified: false, verifiedAt: null, verificationDueAt: null, verificationFailures: 0, verificationError: messages.verificationTakenOver })
-      .where(and(eq(sites.host, site.host), eq(sites.verified, true), ne(sites.userId, site.userId)))
+      .where(
+        and(
+          eq(sites.host, site.host),
+          eq(sites.verified, true),
+          ne(sites.userId, site.userId),
+          sql`EXISTS (SELECT 1 FROM sites WHERE id = ${site.id} AND verification_token = ${site.verificationToken})`,
+        ),
+      )
       .returning({ userId: sites.userId, host: sites.host }),
   ]);
-  if (takenOver.length === 0) return;
+  if (verified.length === 0) return false;
+  if (takenOver.length === 0) return true;
   const emailOf = await emailsOf(
     db,
     takenOver.map((row) => row.userId),
@@ -145,6 +168,7 @@ async function markVerified(context: AppContext, site: { id: string; userId: str
         `If this is a mistake, put your own tag back in the head of the home page and check again: ${verifyLink(context)}`,
     });
   }
+  return true;
 }
 
 /** The email address of each of these users, by id (one read; none for an empty list). */
@@ -238,7 +262,8 @@ async function recheckOne(
   now: number,
 ) {
   const { db } = context;
-  const stillVerified = and(eq(sites.id, site.id), eq(sites.verified, true));
+  // A tag renewed since the claim is the owner's to check: this result, about the old tag, is not stored.
+  const stillVerified = and(eq(sites.id, site.id), eq(sites.verified, true), eq(sites.verificationToken, site.verificationToken));
   if (check.found) {
     await db
       .update(sites)
@@ -273,11 +298,12 @@ async function recheckOne(
     });
     return;
   }
-  await db
+  const counted = await db
     .update(sites)
     .set({ verificationFailures: failures, verificationCheckedAt: now, verificationError: check.message, verificationDueAt: now + DAY_MS })
-    .where(stillVerified);
-  if (failures === 1) {
+    .where(stillVerified)
+    .returning({ id: sites.id });
+  if (counted.length > 0 && failures === 1) {
     await sendEmail(context, {
       to: site.email,
       kind: "verification-warning",

@@ -338,6 +338,34 @@ describe("the Verify Site page", () => {
     expect(await read(await get(`/search?term=${host}`, { cookie: owner.cookie }))).not.toContain("Trade for 3 connects");
   });
 
+  it("does not count a tag renewed while the check read the page (another tab): not verified, no takeover, says so", async () => {
+    const host = `renewed-${crypto.randomUUID().slice(0, 6)}.com`;
+    const holder = await signUpAndCheck((token) => homeWith(tagOf(token)), host);
+    expect(holder.after.verified).toBe(1);
+    vi.restoreAllMocks();
+    const user = await signUp(undefined, `https://www.${host}/`);
+    const site = await siteOf(user.userId);
+    for (const found of [true, false]) {
+      const before = await siteOf(user.userId);
+      // The page answers with the tag the check started with (or none), after the owner asked for a new one.
+      mockWeb({
+        [`https://www.${host}/`]: async (request) => {
+          expect((await post("/mysite/verify", { intent: "new-tag" }, { cookie: user.cookie })).status).toBe(302);
+          return homeWith(found ? tagOf(before.verification_token) : "")(request);
+        },
+      });
+      const response = await check(user.cookie);
+      expect(response.status).toBe(409);
+      expect(await read(response)).toContain(messages.tagRenewedMeanwhile);
+      const after = await siteOf(user.userId);
+      expect(after).toMatchObject({ verified: 0, verified_at: null, verification_error: null });
+      expect(after.verification_token).not.toBe(before.verification_token);
+      vi.restoreAllMocks();
+    }
+    expect(site.verification_token).not.toBe((await siteOf(user.userId)).verification_token);
+    expect(await siteOf(holder.user.userId)).toMatchObject({ verified: 1, verification_error: null });
+  });
+
   it("works without JavaScript from the 'Not verified' link of the site header and the dashboard banner", async () => {
     const user = await signUp();
     const dashboard = await read(await get("/mysite", { cookie: user.cookie }));
@@ -389,6 +417,26 @@ describe("the monthly re-check", () => {
     await Promise.all([runRecheckJob(at), runRecheckJob(at)]);
     expect(web.urls().filter((url) => url === `https://${user.url}/`)).toHaveLength(1);
     expect((await siteOf(user.userId)).verification_due_at).toBeGreaterThan(at + 26 * DAY);
+  });
+
+  it("stores nothing about a tag the owner renewed while the re-check read the page; the site is checked again later", async () => {
+    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
+    vi.restoreAllMocks();
+    mockWeb({
+      [`https://${user.url}/`]: async (request) => {
+        await env.DB.prepare("UPDATE sites SET verification_token = ? WHERE id = ?").bind(crypto.randomUUID(), after.id).run();
+        return homeWith("")(request);
+      },
+    });
+    const at = after.verification_due_at! + 1;
+    await runRecheckJob(at);
+    expect(await siteOf(user.userId)).toMatchObject({
+      verified: 1,
+      verification_failures: 0,
+      verification_error: null,
+      verification_due_at: at + 3600_000,
+    });
+    expect(await emailsTo(user.email)).toEqual([]);
   });
 
   it("warns after the first failure and removes the verification after three in a row, with a second email", async () => {
