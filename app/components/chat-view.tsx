@@ -215,7 +215,16 @@ export function ChatView(props: ChatViewProps) {
         </div>
       </div>
 
-      <Form method="post" action={messagesAddress({ chatId, list })} className="chat-compose" id="latest" onSubmit={onSubmit} preventScrollReset>
+      <Form
+        method="post"
+        action={messagesAddress({ chatId, list })}
+        className="chat-compose"
+        id="latest"
+        onSubmit={onSubmit}
+        preventScrollReset
+        // A page restored by Back must not bring back the last message's id with new text.
+        autoComplete="off"
+      >
         <input type="hidden" name="intent" value="send" />
         <input type="hidden" name="clientId" value={props.clientId} />
         <label className="visually-hidden" htmlFor="chat-text">

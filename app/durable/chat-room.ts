@@ -3,6 +3,7 @@
  * an away participant about new messages (an alarm). Reached only through the Worker, which has already checked
  * the session and that the user takes part in this conversation (`app/services/chat-socket.server.ts`).
  */
+import { createHash } from "node:crypto";
 import { DurableObject } from "cloudflare:workers";
 import {
   CHAT_REFUSALS,
@@ -317,18 +318,24 @@ export class ChatRoom extends DurableObject<Env> {
       if (socket && clientId) this.send(socket, { type: "refused", clientId, reason, message });
       return { ok: false, reason, message };
     };
-    if (clientId) {
-      // A retry of a message this sender already stored: the same message again, to this sender only.
-      const stored = this.sql
-        .exec<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = ? AND client_id = ?`, userId, clientId)
-        .toArray()[0];
-      if (stored) {
-        if (socket) this.send(socket, { type: "message", message: asMessage(stored) });
-        return { ok: true, message: asMessage(stored) };
-      }
-    }
     const checked = checkMessageText(raw);
     if (!checked.ok) return refuse(checked.reason, CHAT_REFUSALS[checked.reason]);
+    let newClientId = clientId;
+    if (clientId) {
+      // A retry of a message this sender already stored: the same message again, to this sender only. Other text
+      // under a used id (the form sent again after Back and an edit) is a new message, kept under the id and its
+      // text's digest, so that form sent twice is stored once too.
+      const edited = `${clientId}.${createHash("sha256").update(checked.text).digest("hex").slice(0, 16)}`;
+      const stored = this.sql
+        .exec<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = ? AND client_id IN (?, ?)`, userId, clientId, edited)
+        .toArray();
+      const retried = stored.find((row) => row.text === checked.text);
+      if (retried) {
+        if (socket) this.send(socket, { type: "message", message: asMessage(retried) });
+        return { ok: true, message: asMessage(retried) };
+      }
+      if (stored.length > 0) newClientId = edited;
+    }
     const now = this.now();
     const perMinute = this.messagesPerMinute();
     const recent = this.sql
@@ -343,7 +350,7 @@ export class ChatRoom extends DurableObject<Env> {
           userId,
           checked.text,
           now,
-          clientId,
+          newClientId,
         )
         .one(),
     );

@@ -9,7 +9,7 @@ import type { AppContext } from "~/lib/context";
 import { readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { chatRoom, conversationFor, listConversations, markReadUpTo, openConversation } from "~/services/chats.server";
-import { loadActiveSite } from "~/services/layout.server";
+import { loadSiteOfForm } from "~/services/layout.server";
 
 const MESSAGES_PATH = "/mysite/messages";
 
@@ -56,7 +56,8 @@ export async function loadMessagesPage(request: Request, context: AppContext) {
 /** Opening a conversation (from an offer, a trade, a profile or a listing) and posting a message without JavaScript. */
 export async function postToMessages(request: Request, context: AppContext) {
   const auth = await requireAuth(request, context);
-  const form = Object.fromEntries(await readFormData(request));
+  const formData = await readFormData(request);
+  const form = Object.fromEntries(formData);
   const id = z.string().trim().min(1).max(64);
   const parsed = z
     .discriminatedUnion("intent", [
@@ -80,7 +81,7 @@ export async function postToMessages(request: Request, context: AppContext) {
       // A message to a post's owner out of the blue goes from a verified site only: anyone may add any host (a famous
       // brand's) unverified, and the conversation and its emails name the sender by that host. An account without a
       // site (signed up with Google or GitHub, before its first site) has none to send from.
-      const own = await loadActiveSite(context, auth);
+      const own = await loadSiteOfForm(context, auth, formData);
       if (!own?.verified) throw redirect(withNotice(returnTo, "chat-verify"));
       origin = { listingId: input.listing, ownSiteId: own.id };
     }

@@ -29,9 +29,10 @@ export async function openChatSocket(request: Request, context: AppContext, chat
     return { status: 426, message: "This address takes a WebSocket." };
   }
   if (!fromOwnOrigin(request, context.env.APP_URL)) return { status: 403, message: "This socket opens from the product's own pages only." };
-  // The session as every page reads it (an expired or ended session is no session); the socket refreshes nothing.
+  // The session as every page reads it (an expired or ended session is no session). The socket refreshes nothing:
+  // an upgrade sends no cookie back, so a server-side slide would outlive the browser's cookie.
   const token = readCookie(request, sessionCookieName(context.env));
-  const auth = token ? await validateSessionToken(context.db, token, context.now()) : null;
+  const auth = token ? await validateSessionToken(context.db, token, context.now(), { slide: false }) : null;
   if (!auth) return signedOutSocket();
   const chat = await conversationFor(context.db, auth.user.id, chatId);
   if (!chat) return { status: 404, message: "Not found" };

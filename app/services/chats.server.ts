@@ -58,8 +58,11 @@ export type OpenResult = { ok: true; chatId: string } | { ok: false; reason: "no
 export async function openConversation(context: AppContext, userId: string, origin: ChatOrigin): Promise<OpenResult> {
   const parties = await partiesOf(context.db, userId, origin);
   if (!parties || parties.otherUserId === userId) return { ok: false, reason: "not-found" };
-  if (!(await allow(context, RATE_LIMITS.chatOpensPerUser, userId))) return { ok: false, reason: "limited" };
   const userIsA = userId < parties.otherUserId;
+  const pair = and(eq(chats.userAId, userIsA ? userId : parties.otherUserId), eq(chats.userBId, userIsA ? parties.otherUserId : userId));
+  // The limit is on new conversations: going back to an existing one (from another offer with the same person) is free.
+  const existing = await context.db.select({ id: chats.id }).from(chats).where(pair).get();
+  if (!existing && !(await allow(context, RATE_LIMITS.chatOpensPerUser, userId))) return { ok: false, reason: "limited" };
   const now = context.now();
   const row = await context.db
     .insert(chats)

@@ -89,14 +89,23 @@ export function sessionQuery(db: Database, id: string | Placeholder) {
 
 type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>["all"]>>[number];
 
-export async function validateSessionToken(db: Database, token: string, now: number): Promise<ValidSession | null> {
+/**
+ * The session of this token, if still valid at `now`. `slide: false` where no cookie can go back (a socket's
+ * upgrade): the idle expiry moves only where the browser's cookie moves with it.
+ */
+export async function validateSessionToken(db: Database, token: string, now: number, { slide = true } = {}): Promise<ValidSession | null> {
   const id = hashToken(token);
   const [row] = await sessionQuery(db, id).all();
-  return validateSessionRow(db, row, now);
+  return validateSessionRow(db, row, now, { slide });
 }
 
 /** Whether the stored session is still valid at `now`: ends an expired one, slides the idle expiry when due. */
-export async function validateSessionRow(db: Database, row: SessionRow | undefined, now: number): Promise<ValidSession | null> {
+export async function validateSessionRow(
+  db: Database,
+  row: SessionRow | undefined,
+  now: number,
+  { slide = true } = {},
+): Promise<ValidSession | null> {
   if (!row) return null;
   const { session } = row;
   const id = session.id;
@@ -105,7 +114,7 @@ export async function validateSessionRow(db: Database, row: SessionRow | undefin
     return null;
   }
   let refreshedExpiresAt: number | null = null;
-  if (session.expiresAt - now < SESSION_REFRESH_BELOW_MS) {
+  if (slide && session.expiresAt - now < SESSION_REFRESH_BELOW_MS) {
     refreshedExpiresAt = Math.min(now + SESSION_IDLE_MS, session.absoluteExpiresAt);
     if (refreshedExpiresAt > session.expiresAt) {
       await db.update(sessions).set({ expiresAt: refreshedExpiresAt }).where(eq(sessions.id, id));

@@ -4,7 +4,22 @@ import type { ChatRoom } from "~/durable/chat-room";
 import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS, FRAMES_PER_MESSAGE_ALLOWED, SOCKET_SILENCE_MS } from "~/durable/chat-room";
 import { SOCKET_TRUST_MS, type ClientEvent, type ServerEvent } from "~/domain/chat";
 import { messages } from "~/domain/messages";
-import { act, BASE, get, listSite, newAddress, PASSWORD, post, propose, read, sessionCookieOf, signUp, trader, uniqueHost } from "./helpers";
+import {
+  act,
+  BASE,
+  get,
+  listSite,
+  newAddress,
+  PASSWORD,
+  post,
+  propose,
+  read,
+  sessionCookieOf,
+  signUp,
+  trader,
+  uniqueHost,
+  windowStart,
+} from "./helpers";
 
 const MESSAGES_PAGE = "/mysite/messages";
 
@@ -153,6 +168,38 @@ describe("opening a conversation", () => {
       .bind(siteless.userId, siteless.userId)
       .first();
     expect(sitelessChats).toEqual({ n: 0 });
+  });
+
+  it("from a listing, the conversation is about the site the page showed, even after another tab switched sites", async () => {
+    const a = await trader();
+    const second = await listSite(a.userId, { host: uniqueHost("second"), verified: false });
+    const b = await trader();
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("listed") });
+    // The market's panel carries the site it was shown for.
+    expect(await read(await get(`/market?post=${listingId}`, { cookie: a.cookie }))).toContain(`name="siteId" value="${a.siteId}"`);
+    // Another tab switches to the (unverified) second site; the panel shown before still sends from the first.
+    expect((await post("/sites/active", { siteId: second.siteId }, { cookie: a.cookie })).status).toBe(302);
+    const location = await openChat(a.cookie, { listing: listingId, siteId: a.siteId, returnTo: "/market" });
+    expect(new URL(location, BASE).searchParams.get("chatId")).toBeTruthy();
+    const chat = await env.DB.prepare("SELECT site_a_id, site_b_id FROM chats WHERE user_a_id = ? OR user_b_id = ?").bind(a.userId, a.userId).first();
+    expect(Object.values(chat!)).toContain(a.siteId);
+    expect(Object.values(chat!)).not.toContain(second.siteId);
+  });
+
+  it("60 new conversations an hour: past them, going back to an existing one still works; a new one says so", async () => {
+    const { a, offerId, listingId } = await pairInChat();
+    // This hour's (and, should the test cross into it, the next hour's) 60 new conversations are used up.
+    const hour = windowStart(60 * 60_000);
+    for (const start of [hour, hour + 60 * 60_000]) {
+      await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, 60) ON CONFLICT DO UPDATE SET count = 60")
+        .bind(`chat-open:user:${a.userId}`, start)
+        .run();
+    }
+    expect(new URL(await openChat(a.cookie, { offer: offerId }), BASE).searchParams.get("chatId")).toBeTruthy();
+    expect(new URL(await openChat(a.cookie, { listing: listingId }), BASE).searchParams.get("chatId")).toBeTruthy();
+    const c = await trader();
+    const other = await listSite(c.userId, { host: uniqueHost("new-partner") });
+    expect(await openChat(a.cookie, { listing: other.listingId, returnTo: "/market" })).toBe("/market?notice=chat-limited");
   });
 
   it("the offer, the trade, the profile and the market panel each carry the form that opens it", async () => {
@@ -323,6 +370,17 @@ describe("a conversation without JavaScript", () => {
     expect(page.split("Only once, please")).toHaveLength(2);
   });
 
+  it("the form sent again with other text (Back, an edit, Send) stores the new text too", async () => {
+    const { a, chatId } = await pairInChat();
+    const clientId = crypto.randomUUID();
+    expect((await sendMessage(a.cookie, chatId, "First wording", clientId)).status).toBe(302);
+    expect((await sendMessage(a.cookie, chatId, "Second wording", clientId)).status).toBe(302);
+    expect((await sendMessage(a.cookie, chatId, "Second wording", clientId)).status).toBe(302);
+    const page = logOf(await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: a.cookie })));
+    expect(page.split("First wording")).toHaveLength(2);
+    expect(page.split("Second wording")).toHaveLength(2);
+  });
+
   it("anyone but the two participants gets 404, as for a conversation that does not exist", async () => {
     const { a, chatId } = await pairInChat();
     await sendMessage(a.cookie, chatId, "Private between us");
@@ -446,6 +504,21 @@ describe("the conversation's live socket", () => {
       .run();
     // The browser cannot read a refused upgrade's status: the socket opens and closes with the code it stops on.
     expect(await closedWith(await upgrade(chatId, a.cookie))).toEqual({ code: 4401, reason: "Log in to open this conversation." });
+  });
+
+  it("opening a socket does not move the session's idle end, which only a page (whose cookie moves with it) does", async () => {
+    const { a, chatId } = await pairInChat();
+    const soon = Date.now() + 10 * 24 * 3600_000; // within the days where a page would slide it
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE user_id = ?").bind(soon, a.userId).run();
+    const socket = (await upgrade(chatId, a.cookie)).webSocket!;
+    socket.accept();
+    socket.close();
+    expect(await env.DB.prepare("SELECT expires_at FROM sessions WHERE user_id = ?").bind(a.userId).first()).toEqual({ expires_at: soon });
+    // A page does slide it, and sends the cookie that says so.
+    const page = await get(MESSAGES_PAGE, { cookie: a.cookie });
+    expect(page.headers.get("Set-Cookie")).toBeTruthy();
+    const slid = await env.DB.prepare("SELECT expires_at FROM sessions WHERE user_id = ?").bind(a.userId).first<{ expires_at: number }>();
+    expect(slid!.expires_at).toBeGreaterThan(soon);
   });
 
   it("the socket refuses an empty message, one over 4,000 characters and the 31st in a minute", async () => {
