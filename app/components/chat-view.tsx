@@ -119,14 +119,18 @@ export function ChatView(props: ChatViewProps) {
     },
   });
 
-  // A post made while the socket was away empties the box once the server has taken it.
+  // A post made while the socket was away takes its text out of the box once the server has taken it; what was
+  // typed meanwhile stays.
   const navigation = useNavigation();
   const posting = navigation.state !== "idle" && navigation.formData?.get("intent") === "send";
-  const wasPosting = useRef(false);
+  const postingText = posting ? String(navigation.formData?.get("text") ?? "") : null;
+  const posted = useRef<string | null>(null);
   useEffect(() => {
-    if (wasPosting.current && !posting && !failure) setText("");
-    wasPosting.current = posting;
-  }, [posting, failure]);
+    const sent = posted.current;
+    posted.current = postingText;
+    if (postingText !== null || sent === null || failure) return;
+    setText((current) => (current.startsWith(sent) ? current.slice(sent.length).trimStart() : current));
+  }, [postingText, failure]);
 
   // The server's own check: a text of spaces or of characters that show as nothing is not sent.
   const checked = checkMessageText(text);

@@ -133,6 +133,34 @@ describe("a live conversation that loses its connection", () => {
   });
 });
 
+describe("a conversation whose socket cannot open (a proxy that drops WebSockets)", () => {
+  it("posts the form instead, and keeps what was typed while that post was on its way", async () => {
+    const { aSide } = await chatOpenedByA("no-socket", {
+      prepare: (page) => page.routeWebSocket(/\/chats\/[^/]+\/socket$/, (socket) => socket.close()),
+    });
+    const page = aSide.page;
+    await page.getByRole("status").filter({ hasText: "Connecting" }).waitFor();
+    // The post is held until the next message has been typed.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/mysite\/messages\?/, async (route) => {
+      if (route.request().method() === "POST") await held;
+      await route.continue();
+    });
+    await page.fill("#chat-text", "Sent by the form");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.getByRole("button", { name: "Send" }).and(page.locator("[disabled]")).waitFor();
+    await page.fill("#chat-text", "Sent by the form\n\nTyped while it went");
+    release();
+    await page.locator(".chat-message.mine:not(.pending)", { hasText: "Sent by the form" }).waitFor();
+    await expect.poll(() => page.inputValue("#chat-text")).toBe("Typed while it went");
+    expect(await page.locator(".chat-message", { hasText: "Typed while it went" }).count()).toBe(0);
+
+    expect(unexpected(aSide.errors).filter((error) => !/WebSocket/.test(error))).toEqual([]);
+    await aSide.close();
+  });
+});
+
 describe("a conversation left open", () => {
   it("says the visitor was signed out when its session ended while the socket was away, instead of connecting for good", async () => {
     const { a, aSide } = await chatOpenedByA("asleep");
