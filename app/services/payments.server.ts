@@ -4,7 +4,7 @@
  * session is credited once (unique keys written in the same batch as the credit, not checked first), and a refund
  * or a lost dispute takes back what is left of that purchase. See docs/decisions/0019-payments-hosted-links-webhook.md.
  */
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { paymentEvents, users } from "#drizzle/schema";
 import { CONNECT_BUNDLES, type ConnectBundle } from "~/domain/bundles";
@@ -131,8 +131,9 @@ async function actOn(context: AppContext, config: PaymentConfig, event: Stripe.E
   switch (event.type) {
     case "checkout.session.completed": {
       const session = event.data.object;
-      if (session.payment_status === "paid") return credit(context, config, event, session);
-      // A pending payment (a bank debit): credited by async_payment_succeeded when it clears.
+      // Paid, or nothing to pay (a promotion code took the whole price off): credited now. A pending payment (a bank
+      // debit) is credited by async_payment_succeeded when it clears.
+      if (session.payment_status !== "unpaid") return credit(context, config, event, session);
       return ignore(context.db, event, `payment ${session.payment_status}; waiting`, context.now());
     }
     case "checkout.session.async_payment_succeeded":
@@ -155,9 +156,15 @@ async function actOn(context: AppContext, config: PaymentConfig, event: Stripe.E
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === "string" ? value : value?.id ?? null);
 
-/** Records an event that changes nothing (once), so the log says what came and why it was left. */
-async function ignore(db: Database, event: Stripe.Event, note: string, now: number): Promise<WebhookAnswer> {
-  await db.insert(paymentEvents).values({ id: event.id, type: event.type, outcome: "ignored", note, processedAt: now }).onConflictDoNothing();
+/**
+ * Records an event that changes nothing (once), so the log says what came and why it was left; with its payment, for
+ * a refund or lost dispute left (so a credit of that payment sent later knows).
+ */
+async function ignore(db: Database, event: Stripe.Event, note: string, now: number, paymentIntentId: string | null = null): Promise<WebhookAnswer> {
+  await db
+    .insert(paymentEvents)
+    .values({ id: event.id, type: event.type, outcome: "ignored", note, paymentIntentId, processedAt: now })
+    .onConflictDoNothing();
   return { status: 200, message: note };
 }
 
@@ -197,18 +204,24 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
   }
   if (bought === "unavailable") return { status: 500, message: "STRIPE_SECRET_KEY is needed to read the line items" };
   if (bought === "unknown") return ignore(db, event, "unknown price", now);
+  // A checkout sent again (once its price is configured, say) after its payment was refunded or disputed and lost:
+  // that money went back, so nothing is credited.
+  const paymentIntentId = idOf(session.payment_intent);
+  if (paymentIntentId && (await takenBackBeforeCredit(db, paymentIntentId)))
+    return ignore(db, event, "refunded or disputed before it was credited", now);
 
   const connects = bought.bundle.connects * bought.quantity;
   const claim = newId();
   const lotId = newId();
   const purchasedAt = Math.min(now, event.created * 1000);
   const mine = claimed(event.id, claim);
-  const paid = session.amount_total !== null ? `${formatMoney(session.amount_total, session.currency ?? "usd")} ` : "";
+  // Nothing paid (a promotion code took the whole price off): the receipt names no amount.
+  const paid = session.amount_total ? `${formatMoney(session.amount_total, session.currency ?? "usd")} ` : "";
   await batchStatements(context.env.DB, [
     // A replay or a second event of this session writes nothing; an event recorded as ignored (an unknown price,
     // say) and sent again once the configuration is fixed is taken over and credited.
     sql`INSERT INTO payment_events (id, type, outcome, checkout_session_id, payment_intent_id, user_id, connects, lot_id, amount_total, currency, claim, processed_at)
-      VALUES (${event.id}, ${event.type}, 'credited', ${session.id}, ${idOf(session.payment_intent)}, ${userId}, ${connects}, ${lotId},
+      VALUES (${event.id}, ${event.type}, 'credited', ${session.id}, ${paymentIntentId}, ${userId}, ${connects}, ${lotId},
               ${session.amount_total}, ${session.currency}, ${claim}, ${now})
       ON CONFLICT (id) DO UPDATE SET outcome = 'credited', note = NULL, checkout_session_id = excluded.checkout_session_id,
         payment_intent_id = excluded.payment_intent_id, user_id = excluded.user_id, connects = excluded.connects, lot_id = excluded.lot_id,
@@ -229,9 +242,9 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
         subject: `Your ${connects} connects are ready`,
         text: `Thank you for your purchase: ${connects} connects${
           paid ? ` for ${paid.trim()}` : ""
-        }. They are in your balance now and can be spent until ${new Date(purchasedAt + CONNECTS_LIFETIME_MS)
-          .toISOString()
-          .slice(0, 10)}.\n\nYour connects and their history: ${new URL("/mysite/connects", context.env.APP_URL).toString()}`,
+        }. They are in your balance now and can be spent until ${utcMinute(
+          purchasedAt + CONNECTS_LIFETIME_MS,
+        )}.\n\nYour connects and their history: ${new URL("/mysite/connects", context.env.APP_URL).toString()}`,
         dedupeKey: `receipt:${session.id}`,
         onlyIf: mine,
       },
@@ -242,6 +255,25 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
   if (row?.claim !== claim) return { status: 200, message: "already credited" };
   deliverSoon(context);
   return { status: 200, message: "ok" };
+}
+
+/** A moment as an email names it to someone whose time zone the server does not know: "2027-11-27 14:03 UTC". */
+const utcMinute = (at: number) => `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** Whether a refund or lost dispute of this payment came when it had no credit to take back, and was left. */
+async function takenBackBeforeCredit(db: Database, paymentIntentId: string): Promise<boolean> {
+  const left = await db
+    .select({ id: paymentEvents.id })
+    .from(paymentEvents)
+    .where(
+      and(
+        eq(paymentEvents.paymentIntentId, paymentIntentId),
+        eq(paymentEvents.outcome, "ignored"),
+        inArray(paymentEvents.type, ["charge.refunded", "charge.dispute.closed"]),
+      ),
+    )
+    .get();
+  return left !== undefined;
 }
 
 /** How long after a payment its credit may still be on its way (Stripe sends a checkout's events within seconds). */
@@ -276,7 +308,7 @@ async function revoke(
     // handled in full. A payment older than that was never credited here (a checkout left as ignored, another
     // product's charge on the same account): the event is recorded as left, not retried for days.
     if (now - paidAt < CREDIT_WAIT_MS) return { status: 503, message: "no credited purchase for this payment (yet)" };
-    return ignore(db, event, "no credited purchase for this payment", now);
+    return ignore(db, event, "no credited purchase for this payment", now, paymentIntentId);
   }
   const target = Math.ceil(purchase.connects * fraction);
   const claim = newId();

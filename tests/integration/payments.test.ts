@@ -100,6 +100,8 @@ describe("the Stripe webhook credits connects", () => {
       .first<{ subject: string; text_body: string }>();
     expect(receipt!.subject).toBe("Your 60 connects are ready");
     expect(receipt!.text_body).toContain("$20.00");
+    const until = new Date(lot!.expires_at).toISOString();
+    expect(receipt!.text_body).toContain(`can be spent until ${until.slice(0, 10)} ${until.slice(11, 16)} UTC.`);
     expect(receipt!.text_body).toContain("https://market.test/mysite/connects");
 
     const page = await read(await get("/mysite/connects", { cookie: user.cookie }));
@@ -114,6 +116,18 @@ describe("the Stripe webhook credits connects", () => {
     expect(await balanceOf(user.userId)).toBe(20);
     expect((await deliver(checkoutEvent("checkout.session.async_payment_succeeded", { userId: user.userId, sessionId }))).status).toBe(200);
     expect(await balanceOf(user.userId)).toBe(50);
+  });
+
+  it("a checkout with nothing to pay (a promotion code took the whole price off) is credited at once, its receipt naming no amount", async () => {
+    const user = await trader();
+    const event = checkoutEvent("checkout.session.completed", { userId: user.userId });
+    Object.assign(event.data.object, { payment_status: "no_payment_required", amount_total: 0 });
+    expect((await deliver(event)).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(50);
+    const receipt = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND kind = 'receipt'")
+      .bind(user.email)
+      .first<{ text_body: string }>();
+    expect(receipt!.text_body).toMatch(/^Thank you for your purchase: 30 connects\. /);
   });
 
   it("the same event replayed 10 times, one after another and at once, is credited once", async () => {
@@ -255,15 +269,35 @@ describe("events the webhook refuses or leaves", () => {
       });
     }
 
-    // The checkout is credited later (sent again once its price is configured, say); the refund sent again then
-    // takes back what it refunded.
+    // The checkout sent later (again, once its price is configured, say) credits nothing: that money went back. No
+    // one has to think of sending the refund again.
     const user = await trader();
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    expect((await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, paymentIntent }))).status).toBe(200);
-    expect(await balanceOf(user.userId)).toBe(50);
+    const checkout = checkoutEvent("checkout.session.completed", { userId: user.userId, paymentIntent });
+    expect((await deliver(checkout)).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(20);
+    expect(await env.DB.prepare("SELECT outcome, note FROM payment_events WHERE id = ?").bind(checkout.id).first()).toEqual({
+      outcome: "ignored",
+      note: "refunded or disputed before it was credited",
+    });
     expect((await deliver(refund)).status).toBe(200);
     expect(await balanceOf(user.userId)).toBe(20);
-    expect(await env.DB.prepare("SELECT outcome FROM payment_events WHERE id = ?").bind(refund.id).first()).toEqual({ outcome: "revoked" });
+    expect(await purchasesOf(user.userId)).toEqual([]);
+  });
+
+  it("a dispute won, left as it is, does not stop its payment's credit", async () => {
+    const user = await trader();
+    const paymentIntent = uniqueId("pi");
+    const won = {
+      id: uniqueId("evt"),
+      object: "event",
+      type: "charge.dispute.closed",
+      created: Math.floor(Date.now() / 1000),
+      data: { object: { id: uniqueId("dp"), object: "dispute", status: "won", payment_intent: paymentIntent } },
+    };
+    expect((await deliver(won)).status).toBe(200);
+    expect((await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, paymentIntent }))).status).toBe(200);
+    expect(await balanceOf(user.userId)).toBe(50);
   });
 
   it("the webhook is exempt from the cross-site check (Stripe is another site) but still needs its signature", async () => {
@@ -405,8 +439,11 @@ describe("refunds and disputes", () => {
     expect(await balanceOf(buyer.userId)).toBe(20);
     const [offer] = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ?").bind(listingId).all<{ id: string }>()).results;
     expect((await act(seller.cookie, offer!.id, [["intent", "decline"]])).status).toBe(302);
-    // Declined: the 30 would come back, but they were the disputed purchase's.
+    // Declined: the 30 would come back, but they were the disputed purchase's; the history says so.
     expect(await balanceOf(buyer.userId)).toBe(20);
+    const takenBack = (await ledgerKinds(buyer.userId)).filter((row) => row.kind === "refund" || row.kind === "chargeback");
+    expect(takenBack).toEqual([{ kind: "chargeback", amount: -30 }]);
+    expect(await read(await get("/mysite/connects", { cookie: buyer.cookie }))).toContain("Taken back: payment disputed");
   });
 
   it("a partial refund of an unspent purchase takes back its share, once per refunded amount", async () => {
