@@ -14,6 +14,14 @@ export const DESCRIPTION_MIN_LENGTH = 30;
 export const DESCRIPTION_MAX_LENGTH = 500;
 export const LISTING_CONNECTS_MAX = 99;
 
+/**
+ * A price typed in a form as the number it says, if it is written as people write a whole number ("12", " 12 ",
+ * "12.0"; not "0x0C" or "1.2e1", which JavaScript would also read as 12); NaN otherwise. Range is checked apart.
+ */
+export function typedWholeNumber(value: string): number {
+  return /^\s*\d+(\.0*)?\s*$/.test(value) ? Number(value) : Number.NaN;
+}
+
 export function isEmail(value: string): boolean {
   const trimmed = value.trim();
   return trimmed.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(trimmed);

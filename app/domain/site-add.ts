@@ -5,7 +5,7 @@
 import type { FieldErrors } from "./validation";
 import { messages } from "./messages";
 import { SITE_CATEGORIES } from "./options";
-import { EMAIL_PATTERN, DESCRIPTION_MAX_LENGTH, LISTING_CONNECTS_MAX, MAX_EMAIL_LENGTH } from "./rules";
+import { EMAIL_PATTERN, DESCRIPTION_MAX_LENGTH, LISTING_CONNECTS_MAX, MAX_EMAIL_LENGTH, typedWholeNumber } from "./rules";
 import { isWebsiteUrl } from "./site-address";
 
 export const SITE_ADD_SOURCES = ["hero", "market", "other"] as const;
@@ -29,7 +29,7 @@ export function siteAddProblems(source: SiteAddSource, values: Record<string, st
   if (description.length === 0) problems.description = [messages.enterDescription];
   else if (description.length > DESCRIPTION_MAX_LENGTH) problems.description = [messages.descriptionMaximum];
   if (source === "market") {
-    const connects = Number(values.connects ?? "");
+    const connects = typedWholeNumber(values.connects ?? "");
     if (!Number.isInteger(connects) || connects < 1 || connects > LISTING_CONNECTS_MAX) problems.connects = [messages.connectsRange];
   }
   return problems;

@@ -18,6 +18,7 @@ import {
   MAX_EMAIL_LENGTH,
   PASSWORD_MAX_LENGTH,
   PASSWORD_RULES,
+  typedWholeNumber,
 } from "./rules";
 import { SITE_ADD_SOURCES, siteAddSource, type SiteAddSource } from "./site-add";
 
@@ -102,9 +103,15 @@ export const addWebsiteSchema = z.object({
 
 export { SITE_ADD_SOURCES, siteAddSource, type SiteAddSource };
 
-/** A listing's price in connects, a whole number from 1 to 99: the site-add form's, the settings' and a proposal's. */
+/**
+ * A listing's price in connects, a whole number from 1 to 99 written as people write one ("12", not "0x0C" or
+ * "1.2e1"): the site-add form's, the settings' and a proposal's.
+ */
 const priceField = (message: string) =>
-  z.coerce.number({ required_error: message, invalid_type_error: message }).int(message).min(1, message).max(LISTING_CONNECTS_MAX, message);
+  z.preprocess(
+    (value) => (typeof value === "string" ? typedWholeNumber(value) : value),
+    z.number({ required_error: message, invalid_type_error: message }).int(message).min(1, message).max(LISTING_CONNECTS_MAX, message),
+  );
 
 const siteAddBase = {
   url: websiteUrlField(messages.invalidUrl),

@@ -178,7 +178,8 @@ describe("site-add form", () => {
   });
   it("asks for connects from 1 to 99 only from the market", () => {
     expect(siteAddSchema("market").safeParse({ ...base, connects: "10" }).success).toBe(true);
-    for (const connects of ["0", "100", "5.5", "ten", undefined]) {
+    for (const connects of [" 12 ", "12.0"]) expect(siteAddSchema("market").safeParse({ ...base, connects }).data?.connects).toBe(12);
+    for (const connects of ["0", "100", "5.5", "ten", "0x0A", "1e1", "+5", "", undefined]) {
       expect(errorsOf(siteAddSchema("market").safeParse({ ...base, connects })).connects).toEqual([messages.connectsRange]);
     }
   });
@@ -254,6 +255,8 @@ describe("the site-add form's rules in the browser", () => {
     { url: "example.com", category: "blog", description: "ok", connects: "5.5" },
     { url: "example.com", category: "blog", description: "ok", connects: "100" },
     { url: "example.com", category: "blog", description: "ok", connects: "abc" },
+    { url: "example.com", category: "blog", description: "ok", connects: "1e1" },
+    { url: "example.com", category: "blog", description: "ok", connects: "12.0" },
     { url: "example.com", category: "blog", description: "ok", connects: " 99 " },
   ];
   it.each(["hero", "market", "other"] as const)("give the same messages as the server's schema (%s)", (source) => {
