@@ -38,17 +38,17 @@ export async function loadActiveSite(context: AppContext, auth: CurrentAuth) {
  * The site a form of the owner's area acts on: the one its page showed (the form's `siteId`). The active site lives in
  * the session, so another tab may have switched it since the page was shown; the form still acts on the site the user
  * saw, which becomes the active site again (as the switcher would make it). Only the user's own sites count: another
- * id is no site (null). A form without `siteId` acts on the active site.
+ * id answers 404. A form without `siteId` acts on the active site (null for an account without a site).
  */
 export async function loadSiteOfForm(context: AppContext, auth: CurrentAuth, formData: FormData): Promise<OwnedSite | null> {
   const sites = await loadSites(context, auth);
   const shown = formData.get("siteId");
   if (typeof shown !== "string" || shown === "" || shown === sites.activeRow?.id) return sites.activeRow;
-  const site = sites.rows.find((row) => row.id === shown) ?? null;
-  if (site) {
-    await setActiveSite(context.db, auth.session.id, auth.user.id, site.id);
-    // A page rendered by this same request (a refused form without JavaScript) shows the site now active.
-    context.memo.set("sites", Promise.resolve({ ...sites, activeRow: site }));
-  }
+  const site = sites.rows.find((row) => row.id === shown);
+  // Another account's site (or none at all): nothing of it is read or touched, as for an address that does not exist.
+  if (!site) throw new Response("Not found", { status: 404 });
+  await setActiveSite(context.db, auth.session.id, auth.user.id, site.id);
+  // A page rendered by this same request (a refused form without JavaScript) shows the site now active.
+  context.memo.set("sites", Promise.resolve({ ...sites, activeRow: site }));
   return site;
 }

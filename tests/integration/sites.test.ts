@@ -204,6 +204,18 @@ describe("a page's forms act on the site it showed", () => {
       description: strangers.description,
     });
     expect(await active()).toEqual({ id: siteA });
+    // Every other form of the owner's area answers the same, and touches nothing of the other site.
+    const strangerBefore = await env.DB.prepare("SELECT * FROM sites WHERE id = ?").bind(strangers.id).first();
+    for (const [path, fields] of [
+      ["/mysite/verify", { intent: "new-tag" }],
+      ["/mysite/verify", { intent: "check" }],
+      ["/mysite/icon", {}],
+      ["/mysite/your-score", { intent: "audit" }],
+    ] as const) {
+      expect((await post(path, { ...fields, siteId: strangers.id }, { cookie: owner.cookie })).status, `${path} ${JSON.stringify(fields)}`).toBe(404);
+    }
+    expect(await env.DB.prepare("SELECT * FROM sites WHERE id = ?").bind(strangers.id).first()).toEqual(strangerBefore);
+    expect(await active()).toEqual({ id: siteA });
   });
 });
 
