@@ -24,7 +24,7 @@ export function OfferProfile({ detail, offerTo }: { detail: OfferDetail; offerTo
           <h2 id="offer-title" className="user-text" tabIndex={-1} ref={title}>
             {site.host}
           </h2>
-          <a href={site.url.startsWith("http") ? site.url : `https://${site.host}`} target="_blank" rel="noreferrer noopener">
+          <a href={/^https?:\/\//i.test(site.url) ? site.url : `https://${site.host}`} target="_blank" rel="noreferrer noopener">
             Visit site
           </a>
         </div>

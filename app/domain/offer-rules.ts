@@ -81,17 +81,26 @@ export function entryActionLabel(from: EntryStatus, to: EntryStatus): string {
   return from === "stopped" && to === "in_progress" ? "Resume" : ENTRY_ACTION_LABELS[to];
 }
 
-/** The addresses a content url (from `contentUrlOf`) may be typed as for the same page: either scheme, www. or not. */
+/**
+ * The addresses a content url (from `contentUrlOf`) may be typed as for the same page: either scheme, www. or not, a
+ * slash at the end of its path or not.
+ */
 export function samePageAddresses(contentUrl: string): string[] {
   const url = new URL(contentUrl);
   const bare = url.hostname.replace(/^www\./, "");
+  const path = url.pathname.replace(/(.)\/+$/, "$1");
+  // With a slash at its end or without ("/guide", "/guide/"): servers answer both with the same page.
+  const paths = path === "/" ? [path] : [path, `${path}/`];
   const addresses: string[] = [];
   for (const protocol of ["https:", "http:"]) {
     for (const hostname of [bare, `www.${bare}`]) {
-      const variant = new URL(url.href);
-      variant.protocol = protocol;
-      variant.hostname = hostname;
-      addresses.push(variant.href);
+      for (const pathname of paths) {
+        const variant = new URL(url.href);
+        variant.protocol = protocol;
+        variant.hostname = hostname;
+        variant.pathname = pathname;
+        addresses.push(variant.href);
+      }
     }
   }
   return addresses;
@@ -109,8 +118,11 @@ export function contentUrlOf(value: string): string | null {
     const web = url.protocol === "https:" || url.protocol === "http:";
     // A fragment names a place in the page, never another page: it is left out.
     url.hash = "";
-    // No user name or password in it: the address is shown to the other party and fetched by the link checks.
-    return web && url.hostname.includes(".") && !url.username && !url.password ? url.href : null;
+    // An empty query ("page?") is the page itself.
+    if (url.search === "") url.search = "";
+    // No user name or password in it: the address is shown to the other party and fetched by the link checks. At
+    // most 2,048 characters as stored (a path in another script takes several times its length once encoded).
+    return web && url.hostname.includes(".") && !url.username && !url.password && url.href.length <= 2048 ? url.href : null;
   } catch {
     return null;
   }

@@ -14,6 +14,17 @@ export type DeliveredLinkStatus = "live" | "nofollow" | "hidden" | "lost" | "mov
  */
 export const LINK_PROBLEMS: Record<Exclude<DeliveredLinkStatus, "live">, string> = {
   lost: "is gone from the page",
+  moved: "points to another site",
+  nofollow: "is nofollow (or sponsored or ugc)",
+  hidden: "is hidden on the page",
+};
+
+/**
+ * The same, said of a change (the emails sent when a check finds the link changed). The panel and the dashboard say
+ * what is (`LINK_PROBLEMS`): a link delivered nofollow was never anything else.
+ */
+export const LINK_CHANGES: Record<Exclude<DeliveredLinkStatus, "live">, string> = {
+  lost: "is gone from the page",
   moved: "now points to another site",
   nofollow: "is now nofollow (or sponsored or ugc)",
   hidden: "is now hidden on the page",

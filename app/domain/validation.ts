@@ -185,7 +185,7 @@ export const offerActionSchema = z.discriminatedUnion("intent", [
     intent: z.literal("move"),
     to: z.enum(["in_progress", "completed", "stopped"]),
     // As typed: only completing reads it (contentUrlOf, in the move), so a half-typed address never blocks a stop.
-    contentUrl: textField(messages.enterContentUrl).trim().max(2048, messages.enterContentUrl).optional(),
+    contentUrl: textField(messages.enterContentUrl).optional(),
   }),
 ]);
 

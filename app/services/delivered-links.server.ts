@@ -7,7 +7,7 @@ import { and, asc, desc, eq, gt, isNotNull, lte, sql, type Placeholder, type SQL
 import { alias } from "drizzle-orm/sqlite-core";
 import { linkChecks, offerEntries, offers, sites } from "#drizzle/schema";
 import { messages } from "~/domain/messages";
-import { LINK_PROBLEMS, type DeliveredLinkStatus } from "~/domain/offer-view";
+import { LINK_CHANGES, type DeliveredLinkStatus } from "~/domain/offer-view";
 import type { AppContext } from "~/lib/context";
 import { forEachConcurrently } from "~/lib/concurrency";
 import { LINK_MARK_DAYS, LINK_WATCH_MS } from "~/domain/reputation";
@@ -262,12 +262,11 @@ async function recheckOne(
       .where(entryWhere),
   ];
   if (changed && status) {
-    const subject =
-      status === "live" ? `Your link on ${entry.delivererHost} is back` : `Your link on ${entry.delivererHost} ${LINK_PROBLEMS[status]}`;
+    const subject = status === "live" ? `Your link on ${entry.delivererHost} is back` : `Your link on ${entry.delivererHost} ${LINK_CHANGES[status]}`;
     const text =
       status === "live"
         ? `The link to ${entry.targetHost} on ${contentUrl} is there again, followed and visible.`
-        : `We checked ${contentUrl} today: the link to ${entry.targetHost} ${LINK_PROBLEMS[status]}. You may want to ask ${entry.delivererHost} about it.`;
+        : `We checked ${contentUrl} today: the link to ${entry.targetHost} ${LINK_CHANGES[status]}. You may want to ask ${entry.delivererHost} about it.`;
     await db.batch([
       statements[0]!,
       emailToUser(

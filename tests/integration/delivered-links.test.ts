@@ -73,10 +73,12 @@ describe("completing a side needs a page that links to the other party's site", 
     expect((await trade.complete(url)).status).toBe(302);
 
     const second = await anotherTradeInProgress(trade);
-    // The same page however it is typed: another scheme, www., a fragment.
-    const again = await move(trade.a.cookie, second.id, "completed", `http://www.${trade.a.url}/guide#thanks`);
-    expect(again.status).toBe(409);
-    expect(await read(again)).toContain(messages.pageAlreadyDelivered.replace("{site}", trade.partner));
+    // The same page however it is typed: another scheme, www., a fragment, an empty query, a slash at the end.
+    for (const typed of [`http://www.${trade.a.url}/guide#thanks`, `https://${trade.a.url}/guide?`, `${trade.a.url}/guide/`]) {
+      const again = await move(trade.a.cookie, second.id, "completed", typed);
+      expect(again.status, typed).toBe(409);
+      expect(await read(again)).toContain(messages.pageAlreadyDelivered.replace("{site}", trade.partner));
+    }
     const secondEntry = () =>
       env.DB.prepare("SELECT status, content_url FROM offer_entries WHERE offer_id = ? AND user_id = ?").bind(second.id, trade.a.userId).first();
     expect(await secondEntry()).toEqual({ status: "in_progress", content_url: null });
@@ -260,9 +262,9 @@ describe("delivered links are watched", () => {
       `Your link on ${trade.a.url} is now nofollow (or sponsored or ugc)`,
     ]);
     // The same words on the dashboard and on the trade's flag.
-    expect(await read(await get("/mysite", { cookie: trade.b.cookie }))).toContain(`${trade.a.url}: the link is now nofollow (or sponsored or ugc)`);
+    expect(await read(await get("/mysite", { cookie: trade.b.cookie }))).toContain(`${trade.a.url}: the link is nofollow (or sponsored or ugc)`);
     expect(await read(await get(`/mysite/offers?offer=${trade.offerId}`, { cookie: trade.b.cookie }))).toContain(
-      "Flag: the link is now nofollow (or sponsored or ugc).",
+      "Flag: the link is nofollow (or sponsored or ugc).",
     );
     // Fixed: the flag clears everywhere, with one email saying so.
     body = `<p><a href="https://${trade.partner}/">Seed friends</a></p>`;

@@ -99,6 +99,13 @@ describe("a trade from proposal to two completed deliveries", () => {
         expect(typoPage).toContain('value="https://the-post"');
         expect((await move(a.cookie, offer.id, "stopped", "https://the-post")).status).toBe(302);
         expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(302);
+        // However long what was typed: completing says it is no address, stopping goes.
+        const long = `https://${a.url}/${"x".repeat(3000)}`;
+        const tooLong = await move(a.cookie, offer.id, "completed", long);
+        expect(tooLong.status).toBe(400);
+        expect(await read(tooLong)).toContain(messages.enterContentUrl);
+        expect((await move(a.cookie, offer.id, "stopped", long)).status).toBe(302);
+        expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(302);
       }
       // Each side delivers on the site it trades with: A on its own site, B on its listed one, typed without https://.
       const own = party === a ? a.url : partnerHost;
@@ -145,6 +152,21 @@ describe("the offer panel", () => {
     );
     expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
     expect(await panelOf(b.cookie)).not.toContain("Answer by");
+  });
+});
+
+describe("the other site's profile", () => {
+  it("links to the site's home page however its address was typed, a host beginning with 'http' too", async () => {
+    const sender = await trader();
+    const owner = await trader();
+    const host = uniqueHost("httpie");
+    const { siteId, listingId } = await listSite(owner.userId, { host });
+    // Stored as the owner typed it: without a scheme.
+    await env.DB.prepare("UPDATE sites SET url = ? WHERE id = ?").bind(host, siteId).run();
+    expect((await propose(sender.cookie, listingId)).status).toBe(302);
+    const offer = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ?").bind(listingId).first<{ id: string }>())!;
+    const profile = await read(await get(`/mysite/offers?offer=${offer.id}&view=profile`, { cookie: sender.cookie }));
+    expect(profile).toMatch(new RegExp(`<a href="https://${host.replaceAll(".", "\\.")}"[^>]*>Visit site`));
   });
 });
 

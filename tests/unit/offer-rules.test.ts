@@ -90,11 +90,16 @@ describe("content url", () => {
     ["  example.com/post ", "https://example.com/post"],
     ["www.example.com:8080/post", "https://www.example.com:8080/post"],
     ["https://example.com/post#comments", "https://example.com/post"],
+    ["https://example.com/post?", "https://example.com/post"],
+    ["https://example.com/post?#top", "https://example.com/post"],
   ])("reads %j as %s", (typed, url) => expect(contentUrlOf(typed)).toBe(url));
   it("names the addresses of the same page: either scheme, with www. or without", () => {
-    expect(samePageAddresses("https://www.example.com/post?p=2").sort()).toEqual(
-      ["http://example.com/post?p=2", "http://www.example.com/post?p=2", "https://example.com/post?p=2", "https://www.example.com/post?p=2"].sort(),
-    );
+    const variants = (path: string) =>
+      ["http://example.com", "http://www.example.com", "https://example.com", "https://www.example.com"].map((origin) => `${origin}${path}`);
+    const both = [...variants("/post?p=2"), ...variants("/post/?p=2")].sort();
+    expect(samePageAddresses("https://www.example.com/post?p=2").sort()).toEqual(both);
+    expect(samePageAddresses("https://www.example.com/post/?p=2").sort()).toEqual(both);
+    expect(samePageAddresses("https://example.com/").sort()).toEqual(variants("/").sort());
   });
   it.each([
     "",
@@ -107,5 +112,7 @@ describe("content url", () => {
     "mailto:ann@example.com",
     "example.com:99999/post",
     `https://e.com/${"x".repeat(2100)}`,
+    // Short as typed, over 2,048 characters once encoded as it is stored.
+    `https://e.com/${"é".repeat(1000)}`,
   ])("refuses %j", (typed) => expect(contentUrlOf(typed)).toBeNull());
 });
