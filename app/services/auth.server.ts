@@ -9,7 +9,6 @@ import { safeRedirectPath } from "~/domain/redirects";
 import { closeChatSockets } from "./chats.server";
 import {
   blankSessionCookie,
-  invalidateSession,
   readCookie,
   sessionCookie,
   sessionCookieName,
@@ -132,22 +131,26 @@ export async function requireSignedOut(request: Request, context: AppContext): P
  * from a signed-in tab (as someone else, say) would otherwise leave it valid on the server with no cookie naming it.
  */
 export async function newSessionCookie(request: Request, context: AppContext, token: string, expiresAt: number): Promise<string> {
-  const previous = readCookie(request, sessionCookieName(context.env));
-  if (previous) {
-    const ended = await context.db
-      .delete(sessions)
-      .where(eq(sessions.id, sessionIdOf(previous)))
-      .returning({ id: sessions.id, userId: sessions.userId });
-    for (const session of ended) await closeChatSockets(context, session.userId, { sessionId: session.id });
-  }
+  await endBrowserSession(request, context);
   return sessionCookie(context.env, token, expiresAt);
 }
 
+/** Ends the session this browser's cookie names, if any, and closes its chat sockets. */
+async function endBrowserSession(request: Request, context: AppContext): Promise<void> {
+  const token = readCookie(request, sessionCookieName(context.env));
+  if (!token) return;
+  const ended = await context.db
+    .delete(sessions)
+    .where(eq(sessions.id, sessionIdOf(token)))
+    .returning({ id: sessions.id, userId: sessions.userId });
+  for (const session of ended) await closeChatSockets(context, session.userId, { sessionId: session.id });
+}
+
+/**
+ * Signs this browser out. The session is ended without being read as a page reads it: a read would slide its idle
+ * end and send the old cookie back after the blank one, and the browser would keep the last.
+ */
 export async function signOut(request: Request, context: AppContext): Promise<Headers> {
-  const auth = await getCurrentAuth(request, context);
-  if (auth) {
-    await invalidateSession(context.db, auth.session.id);
-    await closeChatSockets(context, auth.user.id, { sessionId: auth.session.id });
-  }
+  await endBrowserSession(request, context);
   return new Headers({ "Set-Cookie": blankSessionCookie(context.env) });
 }

@@ -56,8 +56,11 @@ function stateCookie(env: Env, value: string, maxAge: number) {
 }
 
 /** The provider's authorization address and the cookie that remembers state, verifier and where to return. */
-/** The longest way back an OAuth sign-in keeps (its state cookie holds it beside the state and the verifier). */
-const MAX_COOKIE_REDIRECT = 2048;
+/**
+ * The longest state cookie value kept with its way back, as sent (encoded: "&" and "=" take three characters each).
+ * Browsers drop a cookie over 4,096 bytes, name and value together, and the sign-in would fail.
+ */
+const MAX_STATE_COOKIE_VALUE = 3800;
 
 export function beginSignIn(env: Env, provider: OAuthProvider, redirectTo: string) {
   const state = generateState();
@@ -73,10 +76,10 @@ export function beginSignIn(env: Env, provider: OAuthProvider, redirectTo: strin
     // GitHub supports PKCE; arctic's GitHub class does not send it, so its generic client does.
     url = githubClient(env).createAuthorizationURLWithPKCE(GITHUB_AUTHORIZE, state, CodeChallengeMethod.S256, verifier, ["user:email"]);
   }
-  // The way back rides in the state cookie: one too long for a cookie (browsers drop those over 4 KB, and the sign-in
-  // would fail) goes to the market instead.
-  const back = redirectTo.length <= MAX_COOKIE_REDIRECT ? redirectTo : "/market";
-  return { url, cookie: stateCookie(env, JSON.stringify({ state, verifier, provider, redirectTo: back }), 600) };
+  // The way back rides in the state cookie: one too long for a cookie goes to the market instead.
+  const stateWith = (back: string) => JSON.stringify({ state, verifier, provider, redirectTo: back });
+  const value = encodeURIComponent(stateWith(redirectTo)).length <= MAX_STATE_COOKIE_VALUE ? stateWith(redirectTo) : stateWith("/market");
+  return { url, cookie: stateCookie(env, value, 600) };
 }
 
 export function clearStateCookie(env: Env) {

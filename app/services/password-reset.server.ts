@@ -6,7 +6,7 @@ import { messages } from "~/domain/messages";
 import { closeChatSockets } from "./chats.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { passesAsKnownDevice } from "./known-devices.server";
-import { hashPassword } from "./passwords.server";
+import { hashPassword, verifyPassword } from "./passwords.server";
 import { addressLimitScale, consume, RATE_LIMITS } from "./rate-limit.server";
 import { generateToken, hashToken } from "./sessions.server";
 
@@ -76,39 +76,83 @@ export async function isResetTokenUsable(context: AppContext, token: string): Pr
   return Boolean(row);
 }
 
-/** Uses the link once, sets the new password and ends every session of the account. */
+/** How long after a link was used the same form sent again (a double click without JavaScript) still counts as done. */
+const RESUBMIT_WINDOW_MS = 60_000;
+
+/**
+ * Uses the link once, sets the new password and ends every session of the account, in one batch: the link is spent
+ * only with the password written. The same form sent again just after (the password it set) is done too. The
+ * account's id, or null for a link that is not (or no longer) usable.
+ */
 export async function resetPassword(context: AppContext, token: string, password: string): Promise<string | null> {
   const { db } = context;
   const now = context.now();
-  const claimed = await db
-    .update(passwordResetTokens)
-    .set({ usedAt: now })
-    .where(and(eq(passwordResetTokens.id, hashToken(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
-    .returning({ userId: passwordResetTokens.userId })
+  const id = hashToken(token);
+  const link = await db
+    .select({ userId: passwordResetTokens.userId, usedAt: passwordResetTokens.usedAt, expiresAt: passwordResetTokens.expiresAt })
+    .from(passwordResetTokens)
+    .where(eq(passwordResetTokens.id, id))
     .get();
-  if (!claimed) return null;
+  if (!link || link.expiresAt <= now) return null;
+  if (link.usedAt !== null) return (await isSameResetSentAgain(context, link.userId, link.usedAt, password)) ? link.userId : null;
   const passwordHash = await hashPassword(password);
-  await db.batch([
+  const claimedHere = sql`EXISTS (SELECT 1 FROM password_reset_tokens WHERE id = ${id} AND used_at = ${now})`;
+  const [claimed] = await db.batch([
+    db
+      .update(passwordResetTokens)
+      .set({ usedAt: now })
+      .where(and(eq(passwordResetTokens.id, id), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
+      .returning({ userId: passwordResetTokens.userId }),
     db
       .insert(passwordCredentials)
-      .values({ userId: claimed.userId, passwordHash, updatedAt: now })
+      .select(
+        db
+          .select({
+            userId: passwordResetTokens.userId,
+            passwordHash: sql<string>`${passwordHash}`.as("password_hash"),
+            updatedAt: sql<number>`${now}`.as("updated_at"),
+          })
+          .from(passwordResetTokens)
+          .where(and(eq(passwordResetTokens.id, id), eq(passwordResetTokens.usedAt, now))),
+      )
       .onConflictDoUpdate({ target: passwordCredentials.userId, set: { passwordHash, updatedAt: now } }),
-    db.delete(sessions).where(eq(sessions.userId, claimed.userId)),
-    db.update(users).set({ emailVerified: true }).where(eq(users.id, claimed.userId)),
+    db.delete(sessions).where(and(eq(sessions.userId, link.userId), claimedHere)),
+    db
+      .update(users)
+      .set({ emailVerified: true })
+      .where(and(eq(users.id, link.userId), claimedHere)),
     emailToUser(
       db,
       {
-        userId: claimed.userId,
+        userId: link.userId,
         kind: "password-changed",
         subject: "Your password was changed",
         text: "The password of your account was just changed and every session was signed out. If this was not you, reset your password now.",
+        onlyIf: claimedHere,
       },
       now,
     ),
   ]);
-  await closeChatSockets(context, claimed.userId, { allBut: null });
+  // Used meanwhile (the same form sent twice at once): done if it set this password.
+  if (claimed.length === 0) {
+    const usedAt = (await db.select({ usedAt: passwordResetTokens.usedAt }).from(passwordResetTokens).where(eq(passwordResetTokens.id, id)).get())
+      ?.usedAt;
+    return usedAt != null && (await isSameResetSentAgain(context, link.userId, usedAt, password)) ? link.userId : null;
+  }
+  await closeChatSockets(context, link.userId, { allBut: null });
   deliverSoon(context);
-  return claimed.userId;
+  return link.userId;
+}
+
+/** Whether a used link's form came again just after its use, with the password that use set. */
+async function isSameResetSentAgain(context: AppContext, userId: string, usedAt: number, password: string): Promise<boolean> {
+  if (context.now() - usedAt > RESUBMIT_WINDOW_MS) return false;
+  const stored = await context.db
+    .select({ passwordHash: passwordCredentials.passwordHash })
+    .from(passwordCredentials)
+    .where(eq(passwordCredentials.userId, userId))
+    .get();
+  return stored !== undefined && (await verifyPassword(password, stored.passwordHash));
 }
 
 export async function deleteExpiredResetTokens(context: Pick<AppContext, "db">, now: number): Promise<void> {

@@ -126,10 +126,6 @@ export async function validateSessionRow(
   return { session, user: { id: session.userId, ...row.user }, refreshedExpiresAt };
 }
 
-export async function invalidateSession(db: Database, sessionId: string): Promise<void> {
-  await db.delete(sessions).where(eq(sessions.id, sessionId));
-}
-
 export function sessionCookieName(env: Env): string {
   return isProduction(env) ? "__Host-session" : "session";
 }

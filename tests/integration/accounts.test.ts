@@ -6,8 +6,22 @@ import { database } from "~/lib/db.server";
 import { changePassword } from "~/services/account-security.server";
 import { hashPassword } from "~/services/passwords.server";
 import { logIn } from "~/services/accounts.server";
+import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
 import type { CurrentAuth } from "~/services/auth.server";
-import { devFetch, get, newAddress, newEmail, PASSWORD, post, read, sessionCookieOf, signUp, uniqueHost, windowStart } from "./helpers";
+import {
+  devFetch,
+  get,
+  newAddress,
+  newEmail,
+  PASSWORD,
+  post,
+  read,
+  SESSION_COOKIE,
+  sessionCookieOf,
+  signUp,
+  uniqueHost,
+  windowStart,
+} from "./helpers";
 
 const escaped = (text: string) => text.replaceAll("'", "&#x27;");
 
@@ -437,6 +451,16 @@ describe("login and logout", () => {
     expect(market.status).toBe(302);
     expect(market.headers.get("Location")).toBe("/login");
   });
+
+  it("logout late in a session's idle month sends only the blank cookie (no slid one after it, which the browser would keep)", async () => {
+    const { cookie, userId } = await signUp();
+    const response = await post("/logout", {}, { cookie, at: Date.now() + 16 * 24 * 3600_000 });
+    expect(response.status).toBe(302);
+    const cookies = response.headers.getSetCookie().filter((line) => line.startsWith(`${SESSION_COOKIE}=`));
+    expect(cookies).toHaveLength(1);
+    expect(cookies[0]).toMatch(new RegExp(`^${SESSION_COOKIE}=; .*Max-Age=0`));
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first()).toEqual({ n: 0 });
+  });
 });
 
 describe("who goes where", () => {
@@ -576,6 +600,44 @@ describe("password reset", () => {
       message: messages.incorrectCredentials,
     });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(userId).first()).toEqual({ n: 0 });
+  });
+
+  async function resetLinkOf(email: string) {
+    expect((await post("/reset-password", { intent: "request", email })).status).toBe(200);
+    const mail = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND kind = 'password-reset' ORDER BY created_at DESC")
+      .bind(email)
+      .first<{ text_body: string }>();
+    return mail!.text_body.match(/token=([a-z2-7]+)/)![1]!;
+  }
+
+  it("the same form sent twice (a double click without JavaScript), one after the other or at once, is done both times", async () => {
+    const { email } = await signUp();
+    const token = await resetLinkOf(email);
+    const send = () => post("/reset-password", { intent: "reset", token, password: "Newpassword9" });
+    for (const answer of [...(await Promise.all([send(), send()])), await send()]) {
+      expect(answer.status).toBe(302);
+      expect(answer.headers.get("Location")).toBe("/login?notice=password-changed");
+    }
+    const changed = await env.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE to_address = ? AND kind = 'password-changed'")
+      .bind(email)
+      .first();
+    expect(changed).toEqual({ n: 1 });
+    expect((await post("/login", { email, password: "Newpassword9" })).status).toBe(302);
+  });
+
+  it("a reset whose write fails leaves the link usable (it is spent only with the password written)", async () => {
+    const { email } = await signUp();
+    const token = await resetLinkOf(email);
+    const context = createContext(env as never, createExecutionContext());
+    const failing = Object.assign(Object.create(context.db), {
+      batch: async () => {
+        throw new Error("D1 is unavailable");
+      },
+    });
+    await expect(resetPassword({ ...context, db: failing }, token, "Newpassword9")).rejects.toThrow("D1 is unavailable");
+    expect(await isResetTokenUsable(context, token)).toBe(true);
+    expect((await post("/login", { email, password: PASSWORD })).status).toBe(302);
+    expect((await post("/reset-password", { intent: "reset", token, password: "Newpassword9" })).status).toBe(302);
   });
 
   it("refuses a link past its hour", async () => {
