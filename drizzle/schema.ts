@@ -227,6 +227,11 @@ export const sites = sqliteTable(
     repLive90: integer("rep_live_90").notNull().default(0),
     /** Sort key of "Best record": 0 a poor record, 1 no record yet, above that the better the higher. */
     repSort: integer("rep_sort").notNull().default(1),
+    /**
+     * When the record stored was counted (ms): a count that started earlier never overwrites it, so two refreshes
+     * that overlap leave the later count.
+     */
+    repCountedAt: integer("rep_counted_at").notNull().default(0),
     tags: idList("tags"),
     materials: idList("materials"),
     contentTypes: idList("content_types"),

@@ -120,16 +120,23 @@ export async function reputationCountsOf(db: Database, siteIds: string[], now: n
 
 /** Sites counted per round: their ids appear three times in a query, within D1's 100 bound values. */
 const SITES_PER_ROUND = 30;
-/** Sites written per statement: 10 values each, within D1's 100 bound values. */
+/** Sites written per statement: 11 values each, within D1's 100 bound values. */
 const SITES_PER_WRITE = 9;
 
-/** Counts these sites' records again and stores them with their sort key, in a few statements for any number. */
+/**
+ * Counts these sites' records again and stores them with their sort key, in a few statements for any number. A
+ * record counted meanwhile by a refresh that started later (a trade's move while this one read) is kept: this
+ * count may be missing what that one saw.
+ */
 export async function refreshReputation(db: Database, siteIds: Iterable<string>, now: number): Promise<void> {
   const all = [...new Set(siteIds)];
   for (let round = 0; round < all.length; round += SITES_PER_ROUND) {
+    // The clock when reading starts (not the request's `now`: a request may refresh after another that began later).
+    const countedAt = Date.now();
     const counts = await reputationCountsOf(db, all.slice(round, round + SITES_PER_ROUND), now);
     const rows = [...counts].map(
-      ([id, c]) => [id, c.completed, c.settled, c.answered, c.answerMs, c.links30, c.live30, c.links90, c.live90, reputationOf(c).sortKey] as const,
+      ([id, c]) =>
+        [id, c.completed, c.settled, c.answered, c.answerMs, c.links30, c.live30, c.links90, c.live90, reputationOf(c).sortKey, countedAt] as const,
     );
     const writes = [];
     for (let i = 0; i < rows.length; i += SITES_PER_WRITE) {
@@ -146,8 +153,9 @@ export async function refreshReputation(db: Database, siteIds: Iterable<string>,
       writes.push(
         db.run(sql`
           UPDATE sites SET rep_completed = v.column2, rep_settled = v.column3, rep_answered = v.column4, rep_answer_ms = v.column5,
-            rep_links_30 = v.column6, rep_live_30 = v.column7, rep_links_90 = v.column8, rep_live_90 = v.column9, rep_sort = v.column10
-          FROM (VALUES ${values}) AS v WHERE sites.id = v.column1`),
+            rep_links_30 = v.column6, rep_live_30 = v.column7, rep_links_90 = v.column8, rep_live_90 = v.column9, rep_sort = v.column10,
+            rep_counted_at = v.column11
+          FROM (VALUES ${values}) AS v WHERE sites.id = v.column1 AND sites.rep_counted_at <= v.column11`),
       );
     }
     await Promise.all(writes);

@@ -191,6 +191,36 @@ describe("a site's record", () => {
     expect(profile).toContain("within an hour (median of 1)");
   });
 
+  it("two refreshes that overlap keep the later count: one that read before a completion cannot write over one that read after", async () => {
+    const other = await trader();
+    const site = await trader();
+    const now = Date.now();
+    await trade(other, site, { createdAt: now - 2 * DAY, answerMs: HOUR, side: "completed", completedAt: now - DAY });
+    // The first refresh reads (one completed side), then waits before its write...
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reading = () => {};
+    const read = new Promise<void>((resolve) => (reading = resolve));
+    const base = db();
+    const slow = Object.assign(Object.create(base), {
+      run: async (...args: Parameters<typeof base.run>) => {
+        reading();
+        await held;
+        return base.run(...args);
+      },
+    });
+    const first = refreshReputation(slow, [site.siteId], now);
+    await read;
+    // ...while a second side is completed and a refresh made after it writes (two completed).
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await trade(other, site, { createdAt: now - 2 * DAY, answerMs: HOUR, side: "completed", completedAt: now - DAY });
+    await refreshReputation(db(), [site.siteId], now);
+    expect((await record(site.siteId))!.rep_completed).toBe(2);
+    release();
+    await first;
+    expect((await record(site.siteId))!.rep_completed).toBe(2);
+  });
+
   it("is counted again when the site answers an offer, and daily for trades that have been open 30 days", async () => {
     const sender = await trader();
     const owner = await trader();
