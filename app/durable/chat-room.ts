@@ -324,7 +324,7 @@ export class ChatRoom extends DurableObject<Env> {
     if (clientId) {
       // A retry of a message this sender already stored: the same message again, to this sender only. Other text
       // under a used id (the form sent again after Back and an edit) is a new message, kept under the id and its
-      // text's digest, so that form sent twice is stored once too.
+      // text's digest, so that form sent twice is stored once too (docs/decisions/0053-writes-that-overlap.md).
       const edited = `${clientId}.${createHash("sha256").update(checked.text).digest("hex").slice(0, 16)}`;
       const stored = this.sql
         .exec<MessageRow>(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE sender_id = ? AND client_id IN (?, ?)`, userId, clientId, edited)

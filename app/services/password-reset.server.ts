@@ -81,7 +81,7 @@ const RESUBMIT_WINDOW_MS = 60_000;
 
 /**
  * Uses the link once, sets the new password and ends every session of the account, in one batch: the link is spent
- * only with the password written. The same form sent again just after (the password it set) is done too. The
+ * only with the password written (docs/decisions/0053-writes-that-overlap.md). The same form sent again just after (the password it set) is done too. The
  * account's id, or null for a link that is not (or no longer) usable.
  */
 export async function resetPassword(context: AppContext, token: string, password: string): Promise<string | null> {

@@ -205,7 +205,7 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
   if (bought === "unavailable") return { status: 500, message: "STRIPE_SECRET_KEY is needed to read the line items" };
   if (bought === "unknown") return ignore(db, event, "unknown price", now);
   // A checkout sent again (once its price is configured, say) after its payment was refunded or disputed and lost:
-  // that money went back, so nothing is credited.
+  // that money went back, so nothing is credited (docs/decisions/0054-payments-refunded-before-credit.md).
   const paymentIntentId = idOf(session.payment_intent);
   if (paymentIntentId && (await takenBackBeforeCredit(db, paymentIntentId)))
     return ignore(db, event, "refunded or disputed before it was credited", now);

@@ -126,7 +126,7 @@ const SITES_PER_WRITE = 9;
 /**
  * Counts these sites' records again and stores them with their sort key, in a few statements for any number. A
  * record counted meanwhile by a refresh that started later (a trade's move while this one read) is kept: this
- * count may be missing what that one saw.
+ * count may be missing what that one saw (docs/decisions/0053-writes-that-overlap.md).
  */
 export async function refreshReputation(db: Database, siteIds: Iterable<string>, now: number): Promise<void> {
   const all = [...new Set(siteIds)];

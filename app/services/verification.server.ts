@@ -104,7 +104,8 @@ export async function checkSiteVerification(context: AppContext, site: OwnedSite
       .returning({ id: sites.id });
     if (stored.length > 0) return { ok: true, verified: site.verified, message: check.message };
   }
-  // "New tag" was asked for (another tab) while this check read the page: what it read was about the old tag.
+  // "New tag" was asked for (another tab) while this check read the page: what it read was about the old tag
+  // (docs/decisions/0053-writes-that-overlap.md).
   return { ok: false, status: 409, message: messages.tagRenewedMeanwhile };
 }
 
