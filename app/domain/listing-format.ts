@@ -33,7 +33,8 @@ export const LOCAL_LOGOS = ["blog", "product", "cooking", "educational", "gaming
 /** A local logo name resolves to /logos/{name}.svg; a full https address is used as it is; else the favicon. */
 export function iconSource(icon: string | null | undefined): string {
   if (!icon) return DEFAULT_ICON;
-  if (/^https:\/\/[^\s"'<>]+$/i.test(icon)) return icon;
+  // An address stored before icon addresses were capped (2,048 characters) shows the default too.
+  if (icon.length <= 2048 && /^https:\/\/[^\s"'<>]+$/i.test(icon)) return icon;
   if (LOCAL_LOGOS.includes(icon.toLowerCase())) return `/logos/${icon.toLowerCase()}.svg`;
   return DEFAULT_ICON;
 }

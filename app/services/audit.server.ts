@@ -7,7 +7,7 @@
  * It runs after the response of sign-up and add-site, on demand from Your Score (once an hour per site), and weekly
  * for every site from the five-minute job, a few sites per run. See docs/decisions/0011-authority-score-audit.md.
  */
-import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, or, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, notExists, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { offerEntries, offers, scoreRuns, sites } from "#drizzle/schema";
 import { forEachConcurrently } from "~/lib/concurrency";
 import type { AppContext } from "~/lib/context";
@@ -350,8 +350,15 @@ export function auditsPerRun(context: AppContext): number {
 }
 
 /**
+ * Audits run at once by the job. A Worker keeps six connections open and queues the rest; an audit has up to three
+ * open (its robots file, its sitemap and its https redirect; its rank), so two at once never queue, and no site's
+ * home page timing (its Speed) waits on another site's files.
+ */
+const AUDITS_AT_ONCE = 2;
+
+/**
  * The scheduled audits: closes runs whose Worker stopped before they ended, then claims the sites whose turn has
- * come (oldest first, in one statement, so overlapping runs never take the same site) and audits them, four at a
+ * come (oldest first, in one statement, so overlapping runs never take the same site) and audits them, two at a
  * time. Returns how many it audited.
  */
 export async function auditDueSites(context: AppContext, limit = auditsPerRun(context)): Promise<number> {
@@ -362,7 +369,18 @@ export async function auditDueSites(context: AppContext, limit = auditsPerRun(co
     .set({ status: "failed", step: null, error: messages.auditDidNotFinish, finishedAt: now })
     .where(and(eq(scoreRuns.status, "running"), lte(scoreRuns.startedAt, now - AUDIT_STALE_MS)));
   if (limit === 0) return 0;
-  const due = db.select({ id: sites.id }).from(sites).where(lte(sites.auditDueAt, now)).orderBy(asc(sites.auditDueAt)).limit(limit);
+  // A site with an audit running (its owner's, started as its turn came) is left to it: two audits at once would fetch
+  // the site twice, and the one that ended last would set the score.
+  const running = db
+    .select({ one: sql`1` })
+    .from(scoreRuns)
+    .where(and(eq(scoreRuns.siteId, sites.id), eq(scoreRuns.status, "running"), gt(scoreRuns.startedAt, now - AUDIT_STALE_MS)));
+  const due = db
+    .select({ id: sites.id })
+    .from(sites)
+    .where(and(lte(sites.auditDueAt, now), notExists(running)))
+    .orderBy(asc(sites.auditDueAt))
+    .limit(limit);
   const claimed = await db
     .update(sites)
     .set({ auditDueAt: now + AUDIT_STALE_MS })
@@ -375,7 +393,7 @@ export async function auditDueSites(context: AppContext, limit = auditsPerRun(co
     db.insert(scoreRuns).values({ id: runId, siteId: site.id, reason: "weekly", status: "running", startedAt: now }),
   );
   await db.batch([first!, ...rest]);
-  await forEachConcurrently(runs, 4, ({ site, runId }) => performAudit(context, site, runId, "weekly"));
+  await forEachConcurrently(runs, AUDITS_AT_ONCE, ({ site, runId }) => performAudit(context, site, runId, "weekly"));
   return runs.length;
 }
 

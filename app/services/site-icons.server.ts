@@ -57,13 +57,20 @@ export async function iconLinksOf(page: FetchedPage): Promise<string[]> {
     try {
       const absolute = new URL(link.href, base);
       if (absolute.protocol === "http:") absolute.protocol = "https:";
-      if (absolute.protocol === "https:" && !addresses.includes(absolute.href)) addresses.push(absolute.href);
+      const fits = absolute.href.length <= MAX_ICON_ADDRESS;
+      if (absolute.protocol === "https:" && fits && !addresses.includes(absolute.href)) addresses.push(absolute.href);
     } catch {
       // not an address
     }
   }
   return addresses;
 }
+
+/**
+ * The longest icon address kept: it is sent with every card, chat row and switcher entry that shows the site, so one
+ * page's 20,000-character address would weigh on every viewer's pages.
+ */
+export const MAX_ICON_ADDRESS = 2048;
 
 /** Whether the first bytes are an image format browsers show as an icon. */
 export function looksLikeImage(bytes: Uint8Array): boolean {
@@ -83,7 +90,8 @@ async function imageAddress(address: string, options: SafeFetchOptions): Promise
     const reader = icon.body.getReader();
     const first = await reader.read().catch(() => ({ done: true as const, value: undefined }));
     const declaredImage = /^image\//i.test(icon.headers.get("Content-Type") ?? "");
-    return first.value && (declaredImage || looksLikeImage(first.value)) ? icon.url : null;
+    const image = first.value && (declaredImage || looksLikeImage(first.value));
+    return image && icon.url.length <= MAX_ICON_ADDRESS ? icon.url : null;
   } finally {
     await icon.cancel();
   }

@@ -396,6 +396,40 @@ describe("the weekly audits", () => {
   });
 });
 
+describe("the weekly audits and other audits", () => {
+  it("leave a site whose audit is running (its owner's) to it, and run two at a time so none waits for a connection", async () => {
+    const hosts = Array.from({ length: 5 }, () => uniqueHost("at-once"));
+    const users = [];
+    mockWeb(Object.assign({}, ...hosts.map((host) => goodSite(host))));
+    for (const host of hosts) users.push(await signUpAt(host));
+    vi.restoreAllMocks();
+    const at = Date.now() + 8 * DAY;
+    const ids = users.map((user) => user.siteId);
+    await onlyDue(ids, at);
+    // The first site's owner started an audit a minute ago; it still runs.
+    await env.DB.prepare("INSERT INTO score_runs (id, site_id, reason, status, step, started_at) VALUES (?, ?, 'owner', 'running', 'home', ?)")
+      .bind(crypto.randomUUID(), ids[0], at - 60_000)
+      .run();
+    // Every file of every site answers after a while: the requests open at once are counted.
+    let open = 0;
+    let most = 0;
+    const slow =
+      (page: Page): Page =>
+      async (request) => {
+        open += 1;
+        most = Math.max(most, open);
+        await new Promise((resolve) => setTimeout(resolve, 40));
+        open -= 1;
+        return page(request);
+      };
+    mockWeb(Object.fromEntries(hosts.flatMap((host) => Object.entries(goodSite(host)).map(([address, page]) => [address, slow(page)]))));
+    expect(await runAudits(at)).toBe(4);
+    expect((await runsOf(ids[0]!)).map((run) => run.reason)).toEqual(["signup", "owner"]);
+    for (const id of ids.slice(1)) expect((await runsOf(id)).map((run) => run.reason)).toEqual(["signup", "weekly"]);
+    expect(most).toBeLessThanOrEqual(6);
+  });
+});
+
 describe("backlinks and domain authority", () => {
   it("counts live links delivered to the site and asks Open PageRank when it is configured", async () => {
     const site = uniqueHost("audit");

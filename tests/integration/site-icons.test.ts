@@ -105,6 +105,17 @@ describe("the site icon edit control", () => {
     expect(icon).toBe(`https://${user.url}/favicon.ico`);
   });
 
+  it("skips an icon address over 2,048 characters (sent with every card that shows the site), named or redirected to", async () => {
+    const long = `/i.png?${"v".repeat(20_000)}`;
+    const { user, icon } = await updateIconWith((host) => ({
+      [`https://${host}/`]: head(`<link rel="icon" href="${long}"><link rel="apple-touch-icon" href="/touch.png">`),
+      [`https://${host}${long}`]: image(),
+      [`https://${host}/touch.png`]: () => new Response(null, { status: 302, headers: { Location: long } }),
+      [`https://${host}/favicon.ico`]: image(),
+    }));
+    expect(icon).toBe(`https://${user.url}/favicon.ico`);
+  });
+
   it("skips a named icon that is not an image, and keeps the product favicon when nothing answers with one", async () => {
     const { user, icon, response } = await updateIconWith((host) => ({
       [`https://${host}/`]: head('<link rel="icon" href="/missing.png">'),

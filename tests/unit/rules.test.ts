@@ -110,6 +110,7 @@ describe("post card formatting", () => {
   it("resolves icons", () => {
     expect(iconSource(null)).toBe("/favicon.svg");
     expect(iconSource("https://cdn.example.com/i.png")).toBe("https://cdn.example.com/i.png");
+    expect(iconSource(`https://cdn.example.com/i.png?${"v".repeat(2100)}`)).toBe("/favicon.svg");
     expect(iconSource("http://insecure.example.com/i.png")).toBe("/favicon.svg");
     expect(iconSource("blog")).toBe("/logos/blog.svg");
   });
