@@ -15,13 +15,20 @@ export function shortenAddress(url: string): string {
     if (!PATH_KEEPING_HOSTS.includes(host)) address = address.slice(0, slash);
   }
   address = address.replace(/\/+$/, "");
-  return address.length > ADDRESS_DISPLAY_LENGTH ? `${address.slice(0, ADDRESS_DISPLAY_LENGTH)}...` : address;
+  return cutToCharacters(address, ADDRESS_DISPLAY_LENGTH);
 }
 
 export function previewDescription(description: string | null | undefined): string {
   const text = (description ?? "").trim();
   if (!text) return "No description";
-  return text.length > DESCRIPTION_PREVIEW_LENGTH ? `${text.slice(0, DESCRIPTION_PREVIEW_LENGTH)}...` : text;
+  return cutToCharacters(text, DESCRIPTION_PREVIEW_LENGTH);
+}
+
+/** The text cut to `length` characters (not UTF-16 units: never half an emoji) and "...", or whole if it fits. */
+function cutToCharacters(text: string, length: number): string {
+  if (text.length <= length) return text;
+  const characters = [...text];
+  return characters.length > length ? `${characters.slice(0, length).join("")}...` : text;
 }
 
 /** The product's favicon: the default and fallback site icon. */

@@ -118,6 +118,7 @@ export const messages = {
 
   // Market and search
   noPosts: "No posts yet. Check back soon.",
+  noMorePosts: "No more posts here. The newest are on the first page.",
   noMatches: "No sites match this search. Try another term.",
   noMatchesFiltered: "No sites match this search. Try fewer filters or another term.",
 

@@ -36,8 +36,10 @@ export function hasFilters(query: SearchQuery): boolean {
 
 /** Reads `term`, repeated `tag` and `band` parameters and `sort`; unknown values are dropped. */
 export function parseSearchQuery(params: URLSearchParams, pathTerm?: string): SearchQuery {
-  // Cut by characters, not UTF-16 units: a cut never leaves half of an emoji.
-  const term = [...(pathTerm ?? params.get("term") ?? "").trim().replace(/\s+/g, " ")].slice(0, MAX_TERM_LENGTH).join("");
+  // Control characters are spaces (FTS5 reads a phrase only up to a NUL, and would find it unterminated). Cut by
+  // characters, not UTF-16 units: a cut never leaves half of an emoji.
+  const typed = (pathTerm ?? params.get("term") ?? "").replace(/\p{Cc}/gu, " ");
+  const term = [...typed.trim().replace(/\s+/g, " ")].slice(0, MAX_TERM_LENGTH).join("");
   const tags = [...new Set(params.getAll("tag").filter((tag) => TAG_IDS.has(tag)))];
   const bands = [...new Set(params.getAll("band").filter((band) => BAND_IDS.has(band)))] as AuthorityBand[];
   return { term, tags, bands, sort: params.get("sort") === "record" ? "record" : "newest" };

@@ -72,7 +72,8 @@ export default function Market() {
             Best record
           </Link>
         </nav>
-        {posts.length === 0 ? <p className="empty">{messages.noPosts}</p> : null}
+        {/* A later page can be empty (its posts were taken down since): that is the list's end, not an empty market. */}
+        {posts.length === 0 ? <p className="empty">{data.after !== null ? messages.noMorePosts : messages.noPosts}</p> : null}
         <div className="post-grid">
           {posts.map((post) => (
             <PostCard key={post.id} post={post} to={addressWith("/market", searchParams, "post", post.id)} />

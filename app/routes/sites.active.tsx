@@ -5,7 +5,8 @@ import { parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { setActiveSite } from "~/services/sites.server";
 
-const schema = z.object({ siteId: z.string().max(100), redirectTo: z.string().max(2048).optional() });
+// A way back that is too long (a shared link's address) or sent twice goes to the market; the switch still happens.
+const schema = z.object({ siteId: z.string().max(100), redirectTo: z.string().max(2048).optional().catch(undefined) });
 
 /** Switches the active site of the session; only to a site the user owns. */
 export async function action({ request, context }: ActionFunctionArgs) {

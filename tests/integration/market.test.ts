@@ -133,6 +133,12 @@ describe("market", () => {
     const hostsOf = (html: string) => [...html.matchAll(/class="post-url">([^<]+)</g)].map((m) => m[1]);
     expect(hostsOf(first)).toHaveLength(24);
     expect(hostsOf(second).some((host) => hostsOf(first).includes(host))).toBe(false);
+    // A later page with nothing left on it (its posts taken down since) is the list's end, not an empty market.
+    const past = await read(await get("/market?after=1_a", { cookie: viewer.cookie }));
+    expect(hostsOf(past)).toHaveLength(0);
+    expect(past).toContain(messages.noMorePosts);
+    expect(past).not.toContain(messages.noPosts);
+    expect(past).toMatch(/<a [^>]*href="\/market"[^>]*>Newest posts<\/a>/);
   });
 });
 
@@ -307,11 +313,15 @@ describe("search", () => {
     const viewer = await signUp();
     const page = await read(await get("/search?tag=seo", { cookie: viewer.cookie }));
     expect(page).toContain("Search results");
-    for (const term of ['"', "a", "ab", "%_\\", "NEAR(x y)", "😀😀😀", "x".repeat(5000), "') OR 1=1 --"]) {
-      const response = await get(`/search?term=${encodeURIComponent(term)}&band=nope&tag=%00`, { cookie: viewer.cookie });
-      expect(response.status, term.slice(0, 20)).toBe(200);
-      expect(await read(response), term.slice(0, 20)).toMatch(/\d+\+ sites available/);
+    const odd = ['"', "a", "ab", "%_\\", "NEAR(x y)", "😀😀😀", "x".repeat(5000), "') OR 1=1 --", "ab\0cd", "\0\0\0", "a\u0007\u001fb"];
+    for (const term of odd) {
+      for (const extra of ["&band=nope&tag=%00", "&tag=seo", "&sort=record"]) {
+        const response = await get(`/search?term=${encodeURIComponent(term)}${extra}`, { cookie: viewer.cookie });
+        expect(response.status, `${JSON.stringify(term.slice(0, 20))} ${extra}`).toBe(200);
+        expect(await read(response), term.slice(0, 20)).toMatch(/\d+\+ sites available/);
+      }
     }
+    expect((await get(`/search/${encodeURIComponent("ab\0cd")}`, { cookie: viewer.cookie })).status).toBe(200);
   });
 
   it("pages through every result with `after`, newest first, without repeats, in both kinds of search", async () => {

@@ -136,6 +136,19 @@ describe("site switcher", () => {
     expect(switched.status).toBe(302);
     expect(switched.headers.get("Location")).toBe("/market");
     expect(await env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?").bind(owner.userId).first()).toEqual({ id: first!.id });
+    // From a page whose address is too long to come back to (a shared link's), or a way back sent twice: the switch
+    // happens and the market opens.
+    const second = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ? AND id != ?").bind(owner.userId, first!.id).first<{ id: string }>();
+    for (const [siteId, back] of [
+      [second!.id, [`/search/${"x".repeat(3000)}`]],
+      [first!.id, ["/mysite", "/mysite/offers"]],
+    ] as const) {
+      const form = new URLSearchParams([["siteId", siteId], ...back.map((path) => ["redirectTo", path])]);
+      const response = await post("/sites/active", form, { cookie: owner.cookie });
+      expect(response.status).toBe(302);
+      expect(response.headers.get("Location")).toBe("/market");
+      expect(await env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?").bind(owner.userId).first()).toEqual({ id: siteId });
+    }
 
     const stranger = await signUp();
     const refused = await post("/sites/active", { siteId: first!.id }, { cookie: stranger.cookie });

@@ -155,6 +155,7 @@ describe("search rules", () => {
     const params = new URLSearchParams("term=  Seo   tips &tag=seo&tag=nope&tag=seo&band=hi&band=huge");
     expect(parseSearchQuery(params)).toEqual({ term: "Seo tips", tags: ["seo"], bands: ["hi"], sort: "newest" });
     expect(parseSearchQuery(new URLSearchParams("sort=record")).sort).toBe("record");
+    expect(parseSearchQuery(new URLSearchParams("term=ab%00cd%07%1F")).term).toBe("ab cd");
     expect(parseSearchQuery(new URLSearchParams("sort=cheapest")).sort).toBe("newest");
     // A long term is cut at 100 characters, never inside one (an emoji is two UTF-16 units).
     const long = new URLSearchParams({ term: `${"x".repeat(99)}😀 and more` });

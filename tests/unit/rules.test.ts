@@ -100,12 +100,16 @@ describe("post card formatting", () => {
     expect(shortenAddress("https://www.example.com/blog/post")).toBe("example.com");
     expect(shortenAddress("https://a-very-long-domain-name-here.com")).toBe("a-very-long-domain-...");
     expect(shortenAddress("https://medium.com/@ana")).toBe("medium.com/@ana");
+    expect(shortenAddress(`https://${"ü".repeat(18)}😀😀.de`)).toBe(`${"ü".repeat(18)}😀...`);
   });
   it("cuts descriptions to 100 characters", () => {
     expect(previewDescription("")).toBe("No description");
     expect(previewDescription(null)).toBe("No description");
     expect(previewDescription("x".repeat(100))).toBe("x".repeat(100));
     expect(previewDescription("x".repeat(101))).toBe(`${"x".repeat(100)}...`);
+    // By characters, not UTF-16 units: an emoji is one, and never cut in half.
+    expect(previewDescription(`${"x".repeat(99)}😀y`)).toBe(`${"x".repeat(99)}😀...`);
+    expect(previewDescription(`${"😀".repeat(100)}`)).toBe("😀".repeat(100));
   });
   it("resolves icons", () => {
     expect(iconSource(null)).toBe("/favicon.svg");
