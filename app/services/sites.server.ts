@@ -134,20 +134,33 @@ export interface SiteSettings {
   /** Show the site in the market at this price; the listing offers the site's content types and materials. */
   listed: boolean;
   connects?: number;
+  /** The listing as the form's page showed it (none: not known, so the form's listing is written as sent). */
+  shownListing?: { listed: boolean; connects?: number };
 }
 
-/** Saves the settings of a site the user owns, and its market listing; answers false for anyone else's site. */
+/**
+ * Saves the settings of a site the user owns, and its market listing; answers false for anyone else's site. A form
+ * that leaves the listing as its page showed it keeps the listing as it is now (another tab may have taken the site
+ * off the market or repriced it since); the listing still offers the site's content types and materials as saved.
+ */
 export async function updateSiteSettings(db: Database, userId: string, siteId: string, settings: SiteSettings, now: number): Promise<boolean> {
-  const { listed, connects, ...fields } = settings;
+  const { listed, connects, shownListing, ...fields } = settings;
   const owned = and(eq(sites.id, siteId), eq(sites.userId, userId));
+  const ownListing = and(eq(listings.siteId, siteId), eq(listings.userId, userId));
+  const untouched = shownListing !== undefined && shownListing.listed === listed && (!listed || shownListing.connects === connects);
   const [updated] = await db.batch([
     db.update(sites).set(fields).where(owned).returning({ id: sites.id }),
-    listed && connects !== undefined
-      ? listingUpsert(db, userId, siteId, connects, now)
-      : db
+    untouched
+      ? db
           .update(listings)
-          .set({ active: false })
-          .where(and(eq(listings.siteId, siteId), eq(listings.userId, userId))),
+          .set({
+            contentTypes: sql`(SELECT content_types FROM sites WHERE id = ${siteId})`,
+            materials: sql`(SELECT materials FROM sites WHERE id = ${siteId})`,
+          })
+          .where(ownListing)
+      : listed && connects !== undefined
+      ? listingUpsert(db, userId, siteId, connects, now)
+      : db.update(listings).set({ active: false }).where(ownListing),
   ]);
   return updated.length > 0;
 }

@@ -944,6 +944,73 @@ describe("settings", () => {
     expect((await post("/mysite/settings", { description: "x", listed: "on", connects: "100" }, { cookie: owner.cookie })).status).toBe(400);
   });
 
+  it("a tab opened before another took the site off the market saves its other changes and leaves the listing as it is now", async () => {
+    const owner = await signUp();
+    await env.DB.prepare("UPDATE sites SET verified = 1 WHERE user_id = ?").bind(owner.userId).run();
+    const form = (fields: [string, string][]) => new URLSearchParams([["contentTypes", "feature"], ["materials", "logo"], ...fields]);
+    expect(
+      (
+        await post(
+          "/mysite/settings",
+          form([
+            ["description", "Listed"],
+            ["listed", "on"],
+            ["connects", "12"],
+          ]),
+          { cookie: owner.cookie },
+        )
+      ).status,
+    ).toBe(302);
+    // Tab A and tab B both show the site listed at 12.
+    const shown = /name="shownListing" value="([^"]*)"/.exec(await read(await get("/mysite/settings", { cookie: owner.cookie })))?.[1];
+    expect(shown).toBe("12");
+    // B takes it off the market.
+    expect(
+      (
+        await post(
+          "/mysite/settings",
+          form([
+            ["description", "Listed"],
+            ["shownListing", "12"],
+          ]),
+          { cookie: owner.cookie },
+        )
+      ).status,
+    ).toBe(302);
+    const listing = () => env.DB.prepare("SELECT active, connects, content_types FROM listings WHERE user_id = ?").bind(owner.userId).first();
+    expect(await listing()).toMatchObject({ active: 0 });
+    // A, still showing it listed at 12, saves a new description and content type: the listing stays off the market
+    // (and offers the new content type when it is listed again).
+    const fromA = form([
+      ["description", "A new description from tab A"],
+      ["listed", "on"],
+      ["connects", "12"],
+      ["shownListing", "12"],
+    ]);
+    fromA.append("contentTypes", "blog-post");
+    expect((await post("/mysite/settings", fromA, { cookie: owner.cookie })).status).toBe(302);
+    expect(await listing()).toEqual({ active: 0, connects: 12, content_types: '["feature","blog-post"]' });
+    expect(await env.DB.prepare("SELECT description FROM sites WHERE user_id = ?").bind(owner.userId).first()).toEqual({
+      description: "A new description from tab A",
+    });
+    // What a form changes in the listing is saved: A lists it again at a new price.
+    expect(
+      (
+        await post(
+          "/mysite/settings",
+          form([
+            ["description", "x"],
+            ["listed", "on"],
+            ["connects", "15"],
+            ["shownListing", "12"],
+          ]),
+          { cookie: owner.cookie },
+        )
+      ).status,
+    ).toBe(302);
+    expect(await listing()).toMatchObject({ active: 1, connects: 15 });
+  });
+
   it("changes only the user's own site", async () => {
     const owner = await signUp();
     const intruder = await signUp();
