@@ -141,7 +141,8 @@ export interface SiteSettings {
 /**
  * Saves the settings of a site the user owns, and its market listing; answers false for anyone else's site. A form
  * that leaves the listing as its page showed it keeps the listing as it is now (another tab may have taken the site
- * off the market or repriced it since); the listing still offers the site's content types and materials as saved.
+ * off the market or repriced it since; docs/decisions/0053-writes-that-overlap.md); the listing still offers the
+ * site's content types and materials as saved.
  */
 export async function updateSiteSettings(db: Database, userId: string, siteId: string, settings: SiteSettings, now: number): Promise<boolean> {
   const { listed, connects, shownListing, ...fields } = settings;
