@@ -120,8 +120,14 @@ export function outboxSelection(fields: { subject: SQL; textBody: SQL; kind: SQL
  */
 export function deliverSoon(context: AppContext): void {
   if (context.deliversAtEnd || !hasEmailTransport(context.env)) return;
-  context.ctx.waitUntil(deliverOutbox(context.db, context.env, context.now()).catch((error) => console.error("outbox", error)));
+  // Work after a response has 30 seconds: sends are started only while they can end within them. A send cut off
+  // midway would be sent again by the next run, after the provider may have taken it.
+  const deadline = Date.now() + AFTER_RESPONSE_MS;
+  context.ctx.waitUntil(deliverOutbox(context.db, context.env, context.now(), { deadline }).catch((error) => console.error("outbox", error)));
 }
+
+/** What a request's delivery after its response may take, within the 30 seconds Workers give `waitUntil`. */
+const AFTER_RESPONSE_MS = 25_000;
 
 /** How long one delivery may take before it counts as failed (and is tried again, with the same idempotency key). */
 const SEND_TIMEOUT_MS = 10_000;
@@ -144,8 +150,9 @@ export async function deliverOutbox(
   db: Database,
   env: Env,
   now: number,
-  options: { transport?: Transport; timeoutMs?: number } = {},
+  options: { transport?: Transport; timeoutMs?: number; deadline?: number } = {},
 ): Promise<number> {
+  const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
   const transport = options.transport ?? chooseTransport(env);
   if (!transport) return 0;
   const due = await db
@@ -157,10 +164,12 @@ export async function deliverOutbox(
     .all();
   let sent = 0;
   for (const row of due) {
+    // No send starts that could not end by the deadline: the rows left are the next run's, untouched.
+    if (options.deadline !== undefined && Date.now() + timeoutMs > options.deadline) break;
     // Claim the row so an overlapping run does not send it twice; the claim is also the retry time if this fails.
     // It runs from the real clock (a job's own time may be minutes old) and outlasts the send's deadline.
     const claimedAt = Math.max(now, Date.now());
-    const retryIn = Math.max(Math.min(60_000 * 2 ** row.attempts, MAX_RETRY_DELAY_MS), (options.timeoutMs ?? SEND_TIMEOUT_MS) * 3);
+    const retryIn = Math.max(Math.min(60_000 * 2 ** row.attempts, MAX_RETRY_DELAY_MS), timeoutMs * 3);
     const claimed = await db
       .update(emailOutbox)
       .set({ attempts: row.attempts + 1, nextAttemptAt: claimedAt + retryIn })
@@ -187,7 +196,7 @@ export async function deliverOutbox(
       const rendered = renderEmail({ subject: row.subject, text: row.textBody, appUrl: env.APP_URL, unsubscribeUrl: unsubscribe });
       const result = await transport.send(
         { id: row.id, from: env.EMAIL_FROM ?? "Backlink Market <no-reply@localhost>", to: row.toAddress, subject: row.subject, ...rendered },
-        AbortSignal.timeout(options.timeoutMs ?? SEND_TIMEOUT_MS),
+        AbortSignal.timeout(timeoutMs),
       );
       const purge = !transport.keepsBodies && SECRET_BEARING_KINDS.includes(row.kind) ? { textBody: SECRET_BODY_REMOVED } : {};
       await db

@@ -171,6 +171,23 @@ describe("delivering the outbox", () => {
     expect(await rowOf(row!.id)).toMatchObject({ status: "pending", attempts: 1, next_attempt_at: start + 60_000 });
   });
 
+  it("a delivery with a deadline (after a request's response) starts no send it could not end by then, and claims no more rows", async () => {
+    const user = await signUp();
+    // The sign-up's own confirmation email is set aside: the delivery's rows are these five.
+    await env.DB.prepare("UPDATE email_outbox SET status = 'cancelled' WHERE status = 'pending'").run();
+    const rows = [];
+    for (let i = 1; i <= 5; i += 1) rows.push(await queue(user.userId, "offer", `Deadline row ${i}.`));
+    mockProvider(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return Response.json({ id: "re_slow" });
+    });
+    // Sends of up to a second, 1.5 s in all: the first two start (the second ends by then), the third could not.
+    const sent = await deliverOutbox(db, resendEnv, later(), { timeoutMs: 1000, deadline: Date.now() + 1500 });
+    expect(sent).toBe(2);
+    const states = await Promise.all(rows.map(async (row) => (await rowOf(row!.id))!));
+    expect(states.map((row) => `${row.status} ${row.attempts}`).sort()).toEqual(["pending 0", "pending 0", "pending 0", "sent 1", "sent 1"]);
+  });
+
   it("two deliveries running at once send each email once", async () => {
     const user = await signUp();
     const rows = [await queue(user.userId, "offer", "Concurrent one."), await queue(user.userId, "receipt", "Concurrent two.")];
