@@ -41,7 +41,8 @@ export function paymentConfig(env: Env): PaymentConfig {
     const link = env[`STRIPE_PAYMENT_LINK_${bundle.connects}`];
     if (price) prices.set(bundle.connects, price);
     else if (testPurchases) prices.set(bundle.connects, `price_test_${bundle.connects}_connects`);
-    if (link && /^https:\/\//.test(link)) links.set(bundle.connects, link);
+    // A link that is no whole https address (a typo in the configuration) is not offered, rather than failing every page.
+    if (link && isPaymentLink(link)) links.set(bundle.connects, link);
   }
   return {
     webhookSecret: env.STRIPE_WEBHOOK_SECRET || null,
@@ -54,6 +55,13 @@ export function paymentConfig(env: Env): PaymentConfig {
     testPurchases,
     secretKey: env.STRIPE_SECRET_KEY || null,
   };
+}
+
+/** A configured Payment Link the pages can send buyers to: a whole https address (not "https://" alone, no spaces). */
+function isPaymentLink(link: string): boolean {
+  if (!URL.canParse(link) || /\s/.test(link)) return false;
+  const url = new URL(link);
+  return url.protocol === "https:" && url.hostname !== "";
 }
 
 /**

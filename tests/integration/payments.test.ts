@@ -1,6 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import Stripe from "stripe";
 import { describe, expect, it, vi } from "vitest";
+import { messages } from "~/domain/messages";
 import { DEVELOPMENT_WEBHOOK_SECRET } from "~/services/payments.server";
 import { act, BASE, devFetch, get, listSite, post, propose, read, trader, uniqueHost } from "./helpers";
 
@@ -500,6 +501,31 @@ describe("the connects page", () => {
     // Production never makes test purchases.
     expect((await post("/mysite/connects", { intent: "test-purchase", bundle: "30" }, { cookie: user.cookie })).status).toBe(404);
     expect(await balanceOf(user.userId)).toBe(20);
+  });
+
+  it("a payment link configured wrong ('https://' alone, a space) is not offered; the page still works", async () => {
+    const user = await trader();
+    const cookie = user.cookie.replace("__Host-session=", "session=");
+    for (const link of ["https://", "https://buy.stripe.com/test 30", "http://buy.stripe.com/test_30"]) {
+      const vars = { STRIPE_PAYMENT_LINK_30: link };
+      const page = await devFetch("/mysite/connects", { headers: { Cookie: cookie } }, vars);
+      expect(page.status, link).toBe(200);
+      expect(page.headers.get("Content-Security-Policy")).toContain("form-action 'self' https://buy.stripe.com https://checkout.stripe.com;");
+      const pay = (bundle: string) =>
+        devFetch(
+          "/mysite/connects",
+          {
+            method: "POST",
+            body: new URLSearchParams({ intent: "pay", bundle }),
+            headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+          },
+          vars,
+        );
+      const refused = await pay("30");
+      expect(refused.status, link).toBe(404);
+      expect(await read(refused)).toContain(messages.paymentsOff);
+      expect((await pay("60")).headers.get("Location")).toMatch(/^https:\/\/buy\.stripe\.com\/test_60\?/);
+    }
   });
 
   it("lists the lots left to spend however many spent ones came before them, and no expired one", async () => {
