@@ -60,7 +60,8 @@ export default function VerifySite() {
             </Form>
           </li>
         </ol>
-        <div aria-live="polite">
+        {/* Each message is an alert of its own (inside a live region too, it was read twice). */}
+        <div>
           {actionData?.error ? (
             <p className="form-error" role="alert">
               {actionData.error}

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState, type FormEvent, type MouseEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent, type MouseEvent } from "react";
 import { Modal } from "~/components/modal";
 import { OAuthButtons } from "~/components/oauth-buttons";
 import { SignupAccountStep, SignupFinePrint, SignupSeeYouSoon, SignupWebsiteStep } from "~/components/signup-steps";
@@ -49,6 +49,13 @@ export default function SignupModal() {
   const initial = actionData?.values ?? { ...loaderData.prefill, password: "" };
   const [step, setStep] = useState<SignupStep>(actionData?.step ?? loaderData.step);
   const [serverErrors, setServerErrors] = useState<FieldErrors>(actionData?.errors ?? {});
+  // On a new step the pressed button is gone and the field that had focus hidden: the step's first field takes it.
+  const shownStep = useRef(step);
+  useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
+    document.getElementById(step === 1 ? "signup-url" : "signup-email")?.focus();
+  }, [step]);
   useEffect(() => {
     if (!actionData) return;
     setStep(actionData.step);

@@ -317,6 +317,30 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     expect(unexpected(errors, 400)).toEqual([]);
     await close();
   });
+  it("after a proposal refused because the price changed meanwhile, shows the new price and sends at it", async () => {
+    const { buyer, listingId } = await twoVerifiedTraders("repriced");
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, buyer.email);
+    await page.goto(`/market?post=${listingId}`);
+    const proposal = page.locator(".proposal");
+    const chip = (side: string, type: string) => proposal.locator("fieldset", { hasText: side }).locator("label.chip", { hasText: type });
+    await chip("You will create", "Blog post").click();
+    await chip("They will create", "Feature").click();
+    // The owner changes the price while the panel is open.
+    sql(`UPDATE listings SET connects = 7 WHERE id = '${listingId}'`);
+    await page.getByRole("button", { name: "Send offer for 5 connects" }).click();
+    await page.locator(".slide-out .form-error", { hasText: messages.priceChanged(7) }).waitFor();
+    // The panel now shows the new price, with the choices kept, and sends at it.
+    const send = page.getByRole("button", { name: "Send offer for 7 connects" });
+    await send.waitFor();
+    expect(await chip("They will create", "Feature").locator("input").isChecked()).toBe(true);
+    await send.click();
+    await page.getByRole("status").filter({ hasText: messages.offerSent }).waitFor();
+    expect(sql(`SELECT connects FROM offers WHERE listing_id = '${listingId}'`)).toEqual([{ connects: 7 }]);
+    expect(unexpected(errors, 409)).toEqual([]);
+    await close();
+  });
+
   it("keeps the proposal's button grey until both content types are chosen; without JavaScript the server answers", async () => {
     const { buyer, seller, listingId } = await twoVerifiedTraders("grey");
     const { page, errors, close } = await openPage(chromium(), js);
