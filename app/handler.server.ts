@@ -113,8 +113,10 @@ async function respond(incoming: Request, context: AppContext, handleRemixReques
   if (signedIn || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
     response.headers.set("Cache-Control", "private, no-store");
   }
-  // Only the connects page may send a form on to the payment links, or load Stripe's pricing table.
-  const onConnectsPage = new URL(request.url).pathname === "/mysite/connects";
-  applySecurityHeaders(response.headers, context, onConnectsPage ? paymentPolicy(context.env) : {});
+  // Only the connects page may send a form on to the payment links, or load Stripe's pricing table; only the dev
+  // mailbox shows emails' HTML, styled inline as emails are.
+  const { pathname } = new URL(request.url);
+  const allow = pathname === "/mysite/connects" ? paymentPolicy(context.env) : pathname === "/dev/mailbox" ? { inlineStyles: true } : {};
+  applySecurityHeaders(response.headers, context, allow);
   return response;
 }

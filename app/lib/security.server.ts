@@ -79,6 +79,11 @@ export async function readBodyUpTo(stream: ReadableStream<Uint8Array>, maxBytes:
 export interface PolicyAllowances {
   formTargets?: readonly string[];
   scripts?: readonly string[];
+  /**
+   * Inline styles: only where a page shows what it does not write itself (an email's HTML in the dev mailbox,
+   * Stripe's pricing table). The product's own pages use none, so injected markup cannot restyle them.
+   */
+  inlineStyles?: boolean;
 }
 
 export function contentSecurityPolicy(nonce: string, allow: PolicyAllowances = {}): string {
@@ -86,7 +91,7 @@ export function contentSecurityPolicy(nonce: string, allow: PolicyAllowances = {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}'${extra(allow.scripts)}`,
-    "style-src 'self' 'unsafe-inline'",
+    `style-src 'self'${allow.inlineStyles ? " 'unsafe-inline'" : ""}`,
     "img-src 'self' https: data:",
     "font-src 'self'",
     "connect-src 'self'",

@@ -69,7 +69,7 @@ function isPaymentLink(link: string): boolean {
  * holds every redirect after a form's post to the form-action list, and a Payment Link on buy.stripe.com goes on to
  * the checkout on checkout.stripe.com: without JavaScript "Pay" is such a post, so both are listed.
  */
-export function paymentPolicy(env: Env): { formTargets: string[]; scripts: string[] } {
+export function paymentPolicy(env: Env): { formTargets: string[]; scripts: string[]; inlineStyles: boolean } {
   const config = paymentConfig(env);
   const origins = [...config.links.values()].map((link) => new URL(link).origin);
   return {
@@ -77,6 +77,8 @@ export function paymentPolicy(env: Env): { formTargets: string[]; scripts: strin
       ...new Set(origins.flatMap((origin) => (origin === "https://buy.stripe.com" ? [origin, "https://checkout.stripe.com"] : [origin]))),
     ],
     scripts: config.pricingTable ? ["https://js.stripe.com"] : [],
+    // Stripe's table styles its own element.
+    inlineStyles: config.pricingTable !== null,
   };
 }
 

@@ -315,7 +315,10 @@ describe("the dev mailbox", () => {
   it("shows each email's text and HTML parts, its status and its attempts", async () => {
     const user = await signUp();
     await queue(user.userId, "offer", "Shown in the mailbox with both parts.");
-    const page = await read(await devFetch("/dev/mailbox"));
+    const response = await devFetch("/dev/mailbox");
+    // Emails are styled inline: the mailbox, alone, allows it for their preview.
+    expect(response.headers.get("Content-Security-Policy")).toContain("style-src 'self' 'unsafe-inline';");
+    const page = await read(response);
     expect(page).toContain("Shown in the mailbox with both parts.");
     expect(page).toContain("Text part");
     expect(page).toContain("HTML part");

@@ -577,11 +577,15 @@ describe("the connects page", () => {
     const table = { STRIPE_PRICING_TABLE_ID: "prctbl_123", STRIPE_PUBLISHABLE_KEY: "pk_test_123" };
     const response = await devFetch("/mysite/connects", { headers: { Cookie: cookie } }, table);
     expect(response.headers.get("Content-Security-Policy")).toMatch(/script-src 'self' 'nonce-[^']+' https:\/\/js\.stripe\.com/);
+    // Stripe's table styles its own element; without the table, no inline style.
+    expect(response.headers.get("Content-Security-Policy")).toContain("style-src 'self' 'unsafe-inline';");
     const page = await read(response);
     expect(page).toContain(
       `<stripe-pricing-table pricing-table-id="prctbl_123" publishable-key="pk_test_123" client-reference-id="${user.userId}" customer-email="${user.email}">`,
     );
-    expect(await read(await devFetch("/mysite/connects", { headers: { Cookie: cookie } }))).not.toContain("stripe-pricing-table");
+    const plain = await devFetch("/mysite/connects", { headers: { Cookie: cookie } });
+    expect(plain.headers.get("Content-Security-Policy")).toContain("style-src 'self';");
+    expect(await read(plain)).not.toContain("stripe-pricing-table");
   });
 
   it("without a webhook secret the webhook answers 503 and credits nothing, even in development", async () => {
