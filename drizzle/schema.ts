@@ -115,6 +115,8 @@ export const passwordResetTokens = sqliteTable(
       .references(() => users.id, { onDelete: "cascade" }),
     expiresAt: integer("expires_at").notNull(),
     usedAt: integer("used_at"),
+    /** A random value the request that used the link wrote with `usedAt`: its other writes run only where it is theirs. */
+    claim: text("claim"),
     createdAt: createdAt(),
   },
   (t) => [index("password_reset_tokens_user_idx").on(t.userId), index("password_reset_tokens_expires_idx").on(t.expiresAt)],

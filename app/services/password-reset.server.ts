@@ -47,6 +47,7 @@ export async function requestPasswordReset(
           userId: users.id,
           expiresAt: sql<number>`${now + RESET_TOKEN_LIFETIME_MS}`.as("expires_at"),
           usedAt: sql<null>`NULL`.as("used_at"),
+          claim: sql<null>`NULL`.as("claim"),
           createdAt: sql<number>`${now}`.as("created_at"),
         })
         .from(users)
@@ -96,11 +97,13 @@ export async function resetPassword(context: AppContext, token: string, password
   if (!link || link.expiresAt <= now) return null;
   if (link.usedAt !== null) return (await isSameResetSentAgain(context, link.userId, link.usedAt, password)) ? link.userId : null;
   const passwordHash = await hashPassword(password);
-  const claimedHere = sql`EXISTS (SELECT 1 FROM password_reset_tokens WHERE id = ${id} AND used_at = ${now})`;
+  // The request's own mark: two sends of the form in the same millisecond must not both pass for the one that used it.
+  const claim = generateToken();
+  const claimedHere = sql`EXISTS (SELECT 1 FROM password_reset_tokens WHERE id = ${id} AND claim = ${claim})`;
   const [claimed] = await db.batch([
     db
       .update(passwordResetTokens)
-      .set({ usedAt: now })
+      .set({ usedAt: now, claim })
       .where(and(eq(passwordResetTokens.id, id), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)))
       .returning({ userId: passwordResetTokens.userId }),
     db
@@ -113,7 +116,7 @@ export async function resetPassword(context: AppContext, token: string, password
             updatedAt: sql<number>`${now}`.as("updated_at"),
           })
           .from(passwordResetTokens)
-          .where(and(eq(passwordResetTokens.id, id), eq(passwordResetTokens.usedAt, now))),
+          .where(and(eq(passwordResetTokens.id, id), eq(passwordResetTokens.claim, claim))),
       )
       .onConflictDoUpdate({ target: passwordCredentials.userId, set: { passwordHash, updatedAt: now } }),
     db.delete(sessions).where(and(eq(sessions.userId, link.userId), claimedHere)),

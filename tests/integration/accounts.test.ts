@@ -625,6 +625,21 @@ describe("password reset", () => {
     expect((await post("/login", { email, password: "Newpassword9" })).status).toBe(302);
   });
 
+  it("the same form sent twice in the same millisecond writes once: one email, the password set", async () => {
+    const { email } = await signUp();
+    const token = await resetLinkOf(email);
+    const at = Date.now();
+    const context = () => ({ ...createContext(env as never, createExecutionContext()), now: () => at });
+    const answers = await Promise.all([resetPassword(context(), token, "Newpassword9"), resetPassword(context(), token, "Newpassword9")]);
+    expect(answers[0]).toBeTruthy();
+    expect(answers[1]).toBe(answers[0]);
+    const changed = await env.DB.prepare("SELECT count(*) AS n FROM email_outbox WHERE to_address = ? AND kind = 'password-changed'")
+      .bind(email)
+      .first();
+    expect(changed).toEqual({ n: 1 });
+    expect((await post("/login", { email, password: "Newpassword9" })).status).toBe(302);
+  });
+
   it("a reset whose write fails leaves the link usable (it is spent only with the password written)", async () => {
     const { email } = await signUp();
     const token = await resetLinkOf(email);
@@ -747,6 +762,8 @@ describe("security baseline", () => {
     expect(response.headers.get("Cross-Origin-Resource-Policy")).toBe("same-origin");
     // Live connections go to this origin only, not to any ws:/wss: host.
     expect(response.headers.get("Content-Security-Policy")).toContain("connect-src 'self';");
+    // The product's pages write no inline style: injected markup cannot restyle them.
+    expect(response.headers.get("Content-Security-Policy")).toContain("style-src 'self';");
     const nonce = response.headers.get("Content-Security-Policy")!.match(/nonce-([^']+)/)![1];
     expect(await response.text()).toContain(`nonce="${nonce}"`);
   });
