@@ -316,6 +316,8 @@ export const offers = sqliteTable(
     answeredAt: integer("answered_at"),
     /** Set when nobody answered in time (shown as NORES Incomplete). */
     expiredAt: integer("expired_at"),
+    /** A random value the answer's request wrote with it: the answer's other writes run only where it is theirs. */
+    answerClaim: text("answer_claim"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at").notNull(),
   },

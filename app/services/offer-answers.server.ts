@@ -3,6 +3,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import { offerEntries, offers } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { messages } from "~/domain/messages";
+import { newId } from "~/lib/ids";
 import { canActOnOffer, type OfferAction } from "~/domain/offer-rules";
 import { deliverSoon, emailToUser } from "./email.server";
 import { offerEmail, savedOrNull, withDefaultMaterial, type Outcome } from "./offer-changes.server";
@@ -38,8 +39,10 @@ export async function actOnOffer(
 
   const next = action === "accept" ? "accepted" : action === "decline" ? "declined" : "rescind";
   const party = action === "rescind" ? offers.senderUserId : offers.receiverUserId;
-  // What the rest of the batch may do only if this very request changed the offer.
-  const changedHere = sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND status = ${next} AND answered_at = ${now})`;
+  // What the rest of the batch may do only if this very request changed the offer: its own mark, since two answers
+  // in the same millisecond share answered_at (docs/decisions/0053-writes-that-overlap.md).
+  const claim = newId();
+  const changedHere = sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND answer_claim = ${claim})`;
   const hosts = await hostsOf(db, offerId);
   const verb = action === "accept" ? "accepted" : action === "decline" ? "declined" : "rescinded";
   const to = action === "rescind" ? offer.receiverUserId : offer.senderUserId;
@@ -54,7 +57,7 @@ export async function actOnOffer(
       // come within the answer window, even before the daily job has expired the offer.
       db
         .update(offers)
-        .set({ status: next, answeredAt: now, updatedAt: now })
+        .set({ status: next, answeredAt: now, answerClaim: claim, updatedAt: now })
         .where(
           and(eq(offers.id, offerId), eq(offers.status, "pending"), eq(party, user.id), action === "accept" ? gt(offers.answerBy, now) : undefined),
         )

@@ -111,6 +111,7 @@ export async function propose(
             answerBy: sql<number>`${now + ANSWER_WITHIN_MS}`.as("answer_by"),
             answeredAt: sql<null>`NULL`.as("answered_at"),
             expiredAt: sql<null>`NULL`.as("expired_at"),
+            answerClaim: sql<null>`NULL`.as("answer_claim"),
             createdAt: sql<number>`${now}`.as("created_at"),
             updatedAt: sql<number>`${now}`.as("updated_at"),
           })

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import worker, { createContext } from "~/worker";
 import { database } from "~/lib/db.server";
 import { propose as proposeOffer } from "~/services/offer-proposal.server";
+import { actOnOffer } from "~/services/offer-answers.server";
 import { formatShortDate } from "~/domain/dates";
 import { messages } from "~/domain/messages";
 import { act, get, listSite, move, post, propose, read, signUp, trader, uniqueHost } from "./helpers";
@@ -152,6 +153,24 @@ describe("the offer panel", () => {
     );
     expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
     expect(await panelOf(b.cookie)).not.toContain("Answer by");
+  });
+});
+
+describe("two answers at once", () => {
+  it("two accepts of one offer in the same millisecond: one accepts, and the materials asked for are the ones it asked", async () => {
+    const sender = await trader();
+    const owner = await trader();
+    const { listingId } = await listSite(owner.userId, { host: uniqueHost("twice") });
+    expect((await propose(sender.cookie, listingId)).status).toBe(302);
+    const offer = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ?").bind(listingId).first<{ id: string }>())!;
+    const at = Date.now();
+    const context = () => ({ ...createContext(env as never, createExecutionContext()), now: () => at });
+    const asked = [["blog-content"], ["short-description"]];
+    const outcomes = await Promise.all(asked.map((materials) => actOnOffer(context(), { id: owner.userId }, offer.id, "accept", materials)));
+    expect(outcomes.filter((outcome) => outcome.ok)).toHaveLength(1);
+    const winner = asked[outcomes.findIndex((outcome) => outcome.ok)]!;
+    const entry = await env.DB.prepare("SELECT provide_materials FROM offer_entries WHERE offer_id = ? AND role = 'sender'").bind(offer.id).first();
+    expect(entry).toEqual({ provide_materials: JSON.stringify(winner) });
   });
 });
 
