@@ -188,6 +188,21 @@ describe("delivering the outbox", () => {
     expect(states.map((row) => `${row.status} ${row.attempts}`).sort()).toEqual(["pending 0", "pending 0", "pending 0", "sent 1", "sent 1"]);
   });
 
+  it("in production, with APP_URL left at its local default, holds the outbox and says why (its links would lead nowhere)", async () => {
+    const user = await signUp();
+    const row = await queue(user.userId, "offer", "Held for the public address.");
+    const sent = mockProvider(() => Response.json({ id: "re_never" }));
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const local = { ...resendEnv, APP_URL: "http://localhost:8787" } as Env;
+    expect(await deliverOutbox(db, local, later())).toBe(0);
+    expect(sent).toHaveLength(0);
+    expect(await rowOf(row!.id)).toMatchObject({ status: "pending", attempts: 0 });
+    expect(logged.mock.calls.flat().join(" ")).toContain("APP_URL");
+    logged.mockRestore();
+    expect(await deliverOutbox(db, resendEnv, later())).toBeGreaterThan(0);
+    expect(await rowOf(row!.id)).toMatchObject({ status: "sent" });
+  });
+
   it("two deliveries running at once send each email once", async () => {
     const user = await signUp();
     const rows = [await queue(user.userId, "offer", "Concurrent one."), await queue(user.userId, "receipt", "Concurrent two.")];
