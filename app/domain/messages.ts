@@ -82,7 +82,6 @@ export const messages = {
 
   // Verification and site icons
   tagNotFound: "Could not find your tag",
-  tagRenewedMeanwhile: "You asked for a new tag while we were checking. Put the new tag in the head of your home page and check again.",
   checkAgain: "Check again",
   siteVerified: "Your website is verified.",
   tooManyChecks: "You can check at most 10 times an hour. Please try again later.",
@@ -118,7 +117,6 @@ export const messages = {
 
   // Market and search
   noPosts: "No posts yet. Check back soon.",
-  noMorePosts: "No more posts here. The newest are on the first page.",
   noMatches: "No sites match this search. Try another term.",
   noMatchesFiltered: "No sites match this search. Try fewer filters or another term.",
 

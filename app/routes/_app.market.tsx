@@ -27,6 +27,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
   formMethod ? defaultShouldRevalidate : listReloads(currentUrl, nextUrl, LIST_PARAMS);
 
+/** A later page left empty (its posts taken down since): the list's end. Here, not in `messages`, which every page carries. */
+const NO_MORE_POSTS = "No more posts here. The newest are on the first page.";
+
 /** The market's list in `sort` order: its first page, or the page after the position `after`. */
 function listAddress(sort: MarketSort, after: string | null = null): string {
   const params = new URLSearchParams();
@@ -73,7 +76,7 @@ export default function Market() {
           </Link>
         </nav>
         {/* A later page can be empty (its posts were taken down since): that is the list's end, not an empty market. */}
-        {posts.length === 0 ? <p className="empty">{data.after !== null ? messages.noMorePosts : messages.noPosts}</p> : null}
+        {posts.length === 0 ? <p className="empty">{data.after !== null ? NO_MORE_POSTS : messages.noPosts}</p> : null}
         <div className="post-grid">
           {posts.map((post) => (
             <PostCard key={post.id} post={post} to={addressWith("/market", searchParams, "post", post.id)} />

@@ -84,6 +84,9 @@ export async function findVerificationTag(
   return { found: false, reason: "missing", message: messages.tagNotFound, url: page.url };
 }
 
+/** Said by the server alone (kept out of `messages`, which every page's script carries). */
+export const TAG_RENEWED_MEANWHILE = "You asked for a new tag while we were checking. Put the new tag in the head of your home page and check again.";
+
 export type CheckResult = { ok: true; verified: boolean; message: string } | { ok: false; status: 409 | 429; message: string };
 
 /** The owner's check of their site (as `getOwnedSite` read it): rate-limited; success verifies and takes the host over. */
@@ -106,7 +109,7 @@ export async function checkSiteVerification(context: AppContext, site: OwnedSite
   }
   // "New tag" was asked for (another tab) while this check read the page: what it read was about the old tag
   // (docs/decisions/0053-writes-that-overlap.md).
-  return { ok: false, status: 409, message: messages.tagRenewedMeanwhile };
+  return { ok: false, status: 409, message: TAG_RENEWED_MEANWHILE };
 }
 
 function nextRecheck(now: number): number {

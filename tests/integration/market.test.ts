@@ -136,7 +136,7 @@ describe("market", () => {
     // A later page with nothing left on it (its posts taken down since) is the list's end, not an empty market.
     const past = await read(await get("/market?after=1_a", { cookie: viewer.cookie }));
     expect(hostsOf(past)).toHaveLength(0);
-    expect(past).toContain(messages.noMorePosts);
+    expect(past).toContain("No more posts here. The newest are on the first page.");
     expect(past).not.toContain(messages.noPosts);
     expect(past).toMatch(/<a [^>]*href="\/market"[^>]*>Newest posts<\/a>/);
   });

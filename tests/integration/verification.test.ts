@@ -2,6 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { afterEach, describe, expect, it, vi } from "vitest";
 import worker from "~/worker";
 import { messages } from "~/domain/messages";
+import { TAG_RENEWED_MEANWHILE } from "~/services/verification.server";
 import { typedHost } from "~/domain/site-address";
 import { get, listSite, PASSWORD, post, read, sessionCookieOf, signUp, windowStart } from "./helpers";
 import { endlessBytes, hangingBody, html, mockWeb, redirectTo, unreachable } from "./web-mock";
@@ -356,7 +357,7 @@ describe("the Verify Site page", () => {
       });
       const response = await check(user.cookie);
       expect(response.status).toBe(409);
-      expect(await read(response)).toContain(messages.tagRenewedMeanwhile);
+      expect(await read(response)).toContain(TAG_RENEWED_MEANWHILE);
       const after = await siteOf(user.userId);
       expect(after).toMatchObject({ verified: 0, verified_at: null, verification_error: null });
       expect(after.verification_token).not.toBe(before.verification_token);
