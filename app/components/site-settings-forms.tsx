@@ -62,9 +62,9 @@ export function SiteSettingsForm({
     <Form method="post" action={postTo} className="settings stack-lg" noValidate>
       {/* The site this page shows: saved to it even if another tab switches the active site meanwhile. */}
       <input type="hidden" name="siteId" value={site.id} />
-      {/* The listing as this page showed it ("" not listed, else its price): a save that leaves it as shown keeps the
-          listing as it is now, so a tab opened before another tab took the site off the market does not put it back. */}
-      <input type="hidden" name="shownListing" value={listing?.active ? String(listing.connects) : ""} />
+      {/* The listing as this page showed it ("off", else its price): a save that leaves it as shown keeps the listing
+          as it is now, so a tab opened before another tab took the site off the market does not put it back. */}
+      <input type="hidden" name="shownListing" value={listing?.active ? String(listing.connects) : "off"} />
       <h2>Site Settings</h2>
       <section className="card stack">
         <h3>Description</h3>

@@ -161,13 +161,13 @@ export const siteSettingsSchema = z
       .optional()
       .transform((value) => value === "on"),
     connects: priceField(messages.connectsRange).optional(),
-    /** The listing as the page showed it: "" not listed, else its price; anything else (or none) is no such page. */
+    /** The listing as the page showed it: "off", else its price; anything else (or none) is no such page. */
     shownListing: z
       .string()
       .optional()
       .catch(undefined)
       .transform((value) =>
-        value === "" ? { listed: false } : value !== undefined && /^\d{1,2}$/.test(value) ? { listed: true, connects: Number(value) } : undefined,
+        value === "off" ? { listed: false } : value !== undefined && /^\d{1,2}$/.test(value) ? { listed: true, connects: Number(value) } : undefined,
       ),
   })
   .refine((settings) => !settings.listed || settings.connects !== undefined, { message: messages.connectsRange, path: ["connects"] });

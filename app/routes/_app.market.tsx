@@ -28,7 +28,7 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl
   formMethod ? defaultShouldRevalidate : listReloads(currentUrl, nextUrl, LIST_PARAMS);
 
 /** A later page left empty (its posts taken down since): the list's end. Here, not in `messages`, which every page carries. */
-const NO_MORE_POSTS = "No more posts here. The newest are on the first page.";
+const NO_MORE_POSTS = "No more posts here. The list starts again on its first page.";
 
 /** The market's list in `sort` order: its first page, or the page after the position `after`. */
 function listAddress(sort: MarketSort, after: string | null = null): string {

@@ -65,7 +65,8 @@ function isPaymentLink(link: string): boolean {
 }
 
 /**
- * What the pages need beyond their own origin for payments: the payment links' origin, Stripe's table script. Chrome
+ * What the pages need beyond their own origin for payments: the payment links' origin, Stripe's table script (and the
+ * inline styles its element sets). Chrome
  * holds every redirect after a form's post to the form-action list, and a Payment Link on buy.stripe.com goes on to
  * the checkout on checkout.stripe.com: without JavaScript "Pay" is such a post, so both are listed.
  */
@@ -171,10 +172,11 @@ const idOf = (value: string | { id: string } | null | undefined) => (typeof valu
  * a refund or lost dispute left (so a credit of that payment sent later knows).
  */
 async function ignore(db: Database, event: Stripe.Event, note: string, now: number, paymentIntentId: string | null = null): Promise<WebhookAnswer> {
+  // An event left before and sent again (once a price is configured, say) and left again says why this time.
   await db
     .insert(paymentEvents)
     .values({ id: event.id, type: event.type, outcome: "ignored", note, paymentIntentId, processedAt: now })
-    .onConflictDoNothing();
+    .onConflictDoUpdate({ target: paymentEvents.id, set: { note }, where: eq(paymentEvents.outcome, "ignored") });
   return { status: 200, message: note };
 }
 

@@ -143,7 +143,8 @@ describe("a conversation whose socket cannot open (a proxy that drops WebSockets
     // The post is held until the next message has been typed.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route(/\/mysite\/messages\?/, async (route) => {
+    // With JavaScript the form posts to the page's data address (`/mysite/messages.data?…`).
+    await page.route(/\/mysite\/messages(\.data)?\?/, async (route) => {
       if (route.request().method() === "POST") await held;
       await route.continue();
     });

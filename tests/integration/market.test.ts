@@ -136,7 +136,7 @@ describe("market", () => {
     // A later page with nothing left on it (its posts taken down since) is the list's end, not an empty market.
     const past = await read(await get("/market?after=1_a", { cookie: viewer.cookie }));
     expect(hostsOf(past)).toHaveLength(0);
-    expect(past).toContain("No more posts here. The newest are on the first page.");
+    expect(past).toContain("No more posts here. The list starts again on its first page.");
     expect(past).not.toContain(messages.noPosts);
     expect(past).toMatch(/<a [^>]*href="\/market"[^>]*>Newest posts<\/a>/);
   });
@@ -993,6 +993,37 @@ describe("settings", () => {
     expect(await env.DB.prepare("SELECT description FROM sites WHERE user_id = ?").bind(owner.userId).first()).toEqual({
       description: "A new description from tab A",
     });
+    // The mirror case: a tab that showed the site off the market saves while another tab listed it: it stays listed.
+    expect(
+      (
+        await post(
+          "/mysite/settings",
+          form([
+            ["description", "Listed"],
+            ["listed", "on"],
+            ["connects", "9"],
+            ["shownListing", "off"],
+          ]),
+          { cookie: owner.cookie },
+        )
+      ).status,
+    ).toBe(302);
+    expect(await listing()).toMatchObject({ active: 1, connects: 9 });
+    const shownOff = /name="shownListing" value="([^"]*)"/;
+    expect(shownOff.exec(await read(await get("/mysite/settings", { cookie: owner.cookie })))?.[1]).toBe("9");
+    expect(
+      (
+        await post(
+          "/mysite/settings",
+          form([
+            ["description", "From the tab that showed it off"],
+            ["shownListing", "off"],
+          ]),
+          { cookie: owner.cookie },
+        )
+      ).status,
+    ).toBe(302);
+    expect(await listing()).toMatchObject({ active: 1, connects: 9 });
     // What a form changes in the listing is saved: A lists it again at a new price.
     expect(
       (

@@ -274,8 +274,14 @@ describe("events the webhook refuses or leaves", () => {
     // one has to think of sending the refund again.
     const user = await trader();
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
-    const checkout = checkoutEvent("checkout.session.completed", { userId: user.userId, paymentIntent });
-    expect((await deliver(checkout)).status).toBe(200);
+    // First left for a price not configured yet, then sent again once it is: left again, saying why this time.
+    const checkout = checkoutEvent("checkout.session.completed", { userId: user.userId, paymentIntent, price: "price_configured_later" });
+    const payload = JSON.stringify(checkout);
+    const signature = await stripe.webhooks.generateTestHeaderStringAsync({ payload, secret: SECRET, cryptoProvider: crypto });
+    const init = () => ({ method: "POST", body: payload, headers: { "Content-Type": "application/json", "Stripe-Signature": signature } });
+    expect((await SELF.fetch(`${BASE}/webhooks/stripe`, init())).status).toBe(200);
+    expect(await env.DB.prepare("SELECT note FROM payment_events WHERE id = ?").bind(checkout.id).first()).toEqual({ note: "unknown price" });
+    expect((await devFetch("/webhooks/stripe", init(), { STRIPE_PRICE_30: "price_configured_later" })).status).toBe(200);
     expect(await balanceOf(user.userId)).toBe(20);
     expect(await env.DB.prepare("SELECT outcome, note FROM payment_events WHERE id = ?").bind(checkout.id).first()).toEqual({
       outcome: "ignored",
