@@ -529,11 +529,10 @@ describe("email written with the change it reports", () => {
       },
     });
     const ctx = createExecutionContext();
-    await worker.scheduled(
-      createScheduledController({ cron: "17 3 * * *", scheduledTime: Date.now() + 15 * DAY }),
-      { ...env, DB: counted } as never,
-      ctx,
-    );
+    // Not a Sunday (UTC): on Sundays the daily job also merges the search indexes, which is not what is counted here.
+    const at = Date.now() + 15 * DAY;
+    const scheduledTime = new Date(at).getUTCDay() === 0 ? at + DAY : at;
+    await worker.scheduled(createScheduledController({ cron: "17 3 * * *", scheduledTime }), { ...env, DB: counted } as never, ctx);
     await waitOnExecutionContext(ctx);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM offers WHERE sender_user_id = ? AND status = 'expired'").bind(a.userId).first()).toEqual({
       n: 12,
