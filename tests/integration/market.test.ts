@@ -947,98 +947,36 @@ describe("settings", () => {
   it("a tab opened before another took the site off the market saves its other changes and leaves the listing as it is now", async () => {
     const owner = await signUp();
     await env.DB.prepare("UPDATE sites SET verified = 1 WHERE user_id = ?").bind(owner.userId).run();
-    const form = (fields: [string, string][]) => new URLSearchParams([["contentTypes", "feature"], ["materials", "logo"], ...fields]);
-    expect(
-      (
-        await post(
-          "/mysite/settings",
-          form([
-            ["description", "Listed"],
-            ["listed", "on"],
-            ["connects", "12"],
-          ]),
-          { cookie: owner.cookie },
-        )
-      ).status,
-    ).toBe(302);
-    // Tab A and tab B both show the site listed at 12.
-    const shown = /name="shownListing" value="([^"]*)"/.exec(await read(await get("/mysite/settings", { cookie: owner.cookie })))?.[1];
-    expect(shown).toBe("12");
-    // B takes it off the market.
-    expect(
-      (
-        await post(
-          "/mysite/settings",
-          form([
-            ["description", "Listed"],
-            ["shownListing", "12"],
-          ]),
-          { cookie: owner.cookie },
-        )
-      ).status,
-    ).toBe(302);
+    const form = (fields: Record<string, string>, contentTypes = ["feature"]) =>
+      new URLSearchParams([...contentTypes.map((type) => ["contentTypes", type]), ["materials", "logo"], ...Object.entries(fields)]);
+    const save = async (fields: Record<string, string>, contentTypes?: string[]) =>
+      (await post("/mysite/settings", form(fields, contentTypes), { cookie: owner.cookie })).status;
+    const shownListing = async () =>
+      /name="shownListing" value="([^"]*)"/.exec(await read(await get("/mysite/settings", { cookie: owner.cookie })))?.[1];
     const listing = () => env.DB.prepare("SELECT active, connects, content_types FROM listings WHERE user_id = ?").bind(owner.userId).first();
+
+    expect(await save({ description: "Listed", listed: "on", connects: "12" })).toBe(302);
+    // Tab A and tab B both show the site listed at 12; B takes it off the market.
+    expect(await shownListing()).toBe("12");
+    expect(await save({ description: "Listed", shownListing: "12" })).toBe(302);
     expect(await listing()).toMatchObject({ active: 0 });
     // A, still showing it listed at 12, saves a new description and content type: the listing stays off the market
     // (and offers the new content type when it is listed again).
-    const fromA = form([
-      ["description", "A new description from tab A"],
-      ["listed", "on"],
-      ["connects", "12"],
-      ["shownListing", "12"],
-    ]);
-    fromA.append("contentTypes", "blog-post");
-    expect((await post("/mysite/settings", fromA, { cookie: owner.cookie })).status).toBe(302);
+    expect(
+      await save({ description: "A new description from tab A", listed: "on", connects: "12", shownListing: "12" }, ["feature", "blog-post"]),
+    ).toBe(302);
     expect(await listing()).toEqual({ active: 0, connects: 12, content_types: '["feature","blog-post"]' });
     expect(await env.DB.prepare("SELECT description FROM sites WHERE user_id = ?").bind(owner.userId).first()).toEqual({
       description: "A new description from tab A",
     });
     // The mirror case: a tab that showed the site off the market saves while another tab listed it: it stays listed.
-    expect(
-      (
-        await post(
-          "/mysite/settings",
-          form([
-            ["description", "Listed"],
-            ["listed", "on"],
-            ["connects", "9"],
-            ["shownListing", "off"],
-          ]),
-          { cookie: owner.cookie },
-        )
-      ).status,
-    ).toBe(302);
+    expect(await save({ description: "Listed", listed: "on", connects: "9", shownListing: "off" })).toBe(302);
     expect(await listing()).toMatchObject({ active: 1, connects: 9 });
-    const shownOff = /name="shownListing" value="([^"]*)"/;
-    expect(shownOff.exec(await read(await get("/mysite/settings", { cookie: owner.cookie })))?.[1]).toBe("9");
-    expect(
-      (
-        await post(
-          "/mysite/settings",
-          form([
-            ["description", "From the tab that showed it off"],
-            ["shownListing", "off"],
-          ]),
-          { cookie: owner.cookie },
-        )
-      ).status,
-    ).toBe(302);
+    expect(await shownListing()).toBe("9");
+    expect(await save({ description: "From the tab that showed it off", shownListing: "off" })).toBe(302);
     expect(await listing()).toMatchObject({ active: 1, connects: 9 });
     // What a form changes in the listing is saved: A lists it again at a new price.
-    expect(
-      (
-        await post(
-          "/mysite/settings",
-          form([
-            ["description", "x"],
-            ["listed", "on"],
-            ["connects", "15"],
-            ["shownListing", "12"],
-          ]),
-          { cookie: owner.cookie },
-        )
-      ).status,
-    ).toBe(302);
+    expect(await save({ description: "x", listed: "on", connects: "15", shownListing: "12" })).toBe(302);
     expect(await listing()).toMatchObject({ active: 1, connects: 15 });
   });
 

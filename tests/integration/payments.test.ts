@@ -48,6 +48,17 @@ function checkoutEvent(type: string, options: SessionOptions = {}) {
   };
 }
 
+/** Stripe's event for a dispute of this payment that has closed, `lost` or `won`. */
+function disputeClosed(paymentIntent: string, status: string) {
+  return {
+    id: uniqueId("evt"),
+    object: "event",
+    type: "charge.dispute.closed",
+    created: Math.floor(Date.now() / 1000),
+    data: { object: { id: uniqueId("dp"), object: "dispute", status, payment_intent: paymentIntent } },
+  };
+}
+
 /** Posts an event to the webhook as Stripe does: the raw JSON and its signature, made by the SDK's test helper. */
 async function deliver(event: object, { secret = SECRET, timestamp = Math.floor(Date.now() / 1000) } = {}) {
   const payload = JSON.stringify(event);
@@ -255,13 +266,7 @@ describe("events the webhook refuses or leaves", () => {
         object: { id: uniqueId("ch"), object: "charge", created: twoDaysAgo, amount: 2000, amount_refunded: 2000, payment_intent: paymentIntent },
       },
     };
-    const dispute = {
-      id: uniqueId("evt"),
-      object: "event",
-      type: "charge.dispute.closed",
-      created: Math.floor(Date.now() / 1000),
-      data: { object: { id: uniqueId("dp"), object: "dispute", status: "lost", payment_intent: paymentIntent } },
-    };
+    const dispute = disputeClosed(paymentIntent, "lost");
     for (const event of [refund, dispute]) {
       expect((await deliver(event)).status).toBe(200);
       expect(await env.DB.prepare("SELECT outcome, note FROM payment_events WHERE id = ?").bind(event.id).first()).toEqual({
@@ -295,13 +300,7 @@ describe("events the webhook refuses or leaves", () => {
   it("a dispute won, left as it is, does not stop its payment's credit", async () => {
     const user = await trader();
     const paymentIntent = uniqueId("pi");
-    const won = {
-      id: uniqueId("evt"),
-      object: "event",
-      type: "charge.dispute.closed",
-      created: Math.floor(Date.now() / 1000),
-      data: { object: { id: uniqueId("dp"), object: "dispute", status: "won", payment_intent: paymentIntent } },
-    };
+    const won = disputeClosed(paymentIntent, "won");
     expect((await deliver(won)).status).toBe(200);
     expect((await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, paymentIntent }))).status).toBe(200);
     expect(await balanceOf(user.userId)).toBe(50);
@@ -436,13 +435,7 @@ describe("refunds and disputes", () => {
       .run();
     expect((await propose(buyer.cookie, listingId)).status).toBe(302);
     expect(await balanceOf(buyer.userId)).toBe(20);
-    await deliver({
-      id: uniqueId("evt"),
-      object: "event",
-      type: "charge.dispute.closed",
-      created: Math.floor(Date.now() / 1000),
-      data: { object: { id: uniqueId("dp"), object: "dispute", status: "lost", payment_intent: paymentIntent } },
-    });
+    await deliver(disputeClosed(paymentIntent, "lost"));
     expect(await balanceOf(buyer.userId)).toBe(20);
     const [offer] = (await env.DB.prepare("SELECT id FROM offers WHERE listing_id = ?").bind(listingId).all<{ id: string }>()).results;
     expect((await act(seller.cookie, offer!.id, [["intent", "decline"]])).status).toBe(302);
@@ -474,13 +467,7 @@ describe("refunds and disputes", () => {
     const buyer = await trader();
     const paymentIntent = uniqueId("pi");
     await deliver(checkoutEvent("checkout.session.completed", { userId: buyer.userId, paymentIntent }));
-    const dispute = (status: string) => ({
-      id: uniqueId("evt"),
-      object: "event",
-      type: "charge.dispute.closed",
-      created: Math.floor(Date.now() / 1000),
-      data: { object: { id: uniqueId("dp"), object: "dispute", status, payment_intent: paymentIntent } },
-    });
+    const dispute = (status: string) => disputeClosed(paymentIntent, status);
     vi.spyOn(console, "warn").mockImplementation(() => undefined);
     await deliver(dispute("won"));
     expect(await balanceOf(buyer.userId)).toBe(50);
