@@ -46,7 +46,7 @@ export function getCurrentAuth(request: Request, context: AppContext): Promise<C
 /** Every signed-in request's statements: the session and its user, and the user's sites (the active one among them). */
 const sessionShell = statementShapes((db) => {
   const session = valueOf("session");
-  return [sessionQuery(db, session), ownedSitesQuery(db, sessionKeys(session).userId)] as const;
+  return [sessionQuery(db, session, valueOf("now")), ownedSitesQuery(db, sessionKeys(session).userId)] as const;
 });
 
 async function lookUpSession(request: Request, context: AppContext): Promise<CurrentAuth | null> {
@@ -60,7 +60,7 @@ async function lookUpSession(request: Request, context: AppContext): Promise<Cur
   await endOfTurn();
   context.sessionReads = undefined;
   const id = sessionIdOf(token);
-  const shell = sessionShell(context.db, { session: id });
+  const shell = sessionShell(context.db, { session: id, now: context.now() });
   let results: BatchResponse<typeof shell>;
   try {
     const viewer: Viewer = { sessionId: id, siteId: null };

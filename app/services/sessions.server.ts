@@ -72,14 +72,25 @@ export function sessionIdOf(token: string): string {
 }
 
 /**
- * The session and its user (a query to run or to batch). Every column has a name of its own, as a batch needs: the
- * user's id is the session's `user_id`.
+ * The connects a user can spend at `now`: the balance less lots whose year is up but which the five-minute job has not
+ * taken yet (a proposal cannot hold them, so no page shows them as available).
  */
-export function sessionQuery(db: Database, id: string | Placeholder) {
+function availableConnects(now: number | Placeholder) {
+  return sql<number>`${users.connects} - coalesce((SELECT sum(remaining) FROM connect_lots
+    WHERE connect_lots.user_id = ${users.id} AND expires_at <= ${now} AND remaining > 0), 0)`
+    .mapWith(Number)
+    .as("available_connects");
+}
+
+/**
+ * The session and its user at `now` (a query to run or to batch). Every column has a name of its own, as a batch
+ * needs: the user's id is the session's `user_id`.
+ */
+export function sessionQuery(db: Database, id: string | Placeholder, now: number | Placeholder) {
   return db
     .select({
       session: sessions,
-      user: { email: users.email, emailVerified: users.emailVerified, connects: users.connects, connectsHeld: users.connectsHeld },
+      user: { email: users.email, emailVerified: users.emailVerified, connects: availableConnects(now), connectsHeld: users.connectsHeld },
     })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
@@ -95,7 +106,7 @@ type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>["all"]>>[nu
  */
 export async function validateSessionToken(db: Database, token: string, now: number, { slide = true } = {}): Promise<ValidSession | null> {
   const id = hashToken(token);
-  const [row] = await sessionQuery(db, id).all();
+  const [row] = await sessionQuery(db, id, now).all();
   return validateSessionRow(db, row, now, { slide });
 }
 

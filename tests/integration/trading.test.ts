@@ -430,6 +430,32 @@ describe("the daily job with a controlled clock", () => {
 });
 
 describe("connects page", () => {
+  it("does not count connects whose year is up before the five-minute job takes them", async () => {
+    const a = await trader();
+    const b = await trader();
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO connect_lots (id, user_id, source, amount, remaining, expires_at) VALUES (?, ?, 'purchase', 30, 30, ?)").bind(
+        `gone-${a.userId}`,
+        a.userId,
+        Date.now() - 60_000,
+      ),
+      env.DB.prepare("INSERT INTO connect_ledger (id, user_id, kind, amount, lot_id) VALUES (?, ?, 'purchase', 30, ?)").bind(
+        crypto.randomUUID(),
+        a.userId,
+        `gone-${a.userId}`,
+      ),
+      env.DB.prepare("UPDATE users SET connects = connects + 30 WHERE id = ?").bind(a.userId),
+    ]);
+    // The account row still says 50 (the job has not run); the pages say what a proposal can hold: the starter 20.
+    expect(await balances(a.userId)).toEqual({ connects: 50, held: 0 });
+    const page = await read(await fetchPage(a.cookie, "/mysite/connects"));
+    expect(page).toMatch(/data-testid="available-connects">20</);
+    const { listingId } = await listSite(b.userId, { host: uniqueHost("due"), connects: 25 });
+    const dashboard = await read(await fetchPage(a.cookie, "/mysite"));
+    expect(dashboard).toMatch(/href="\/mysite\/connects"[^>]*>\s*<strong>20</);
+    expect((await propose(a.cookie, listingId)).status).toBe(402);
+  });
+
   it("shows available and held connects, the lots with their expiry and the history", async () => {
     const a = await trader();
     const b = await trader();
