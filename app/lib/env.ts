@@ -76,3 +76,11 @@ export function isDevelopment(env: Env): boolean {
 export function isProduction(env: Env): boolean {
   return !isDevelopment(env);
 }
+
+/**
+ * Whether APP_URL can be put in front of users: in production it must be the public https origin. A deploy that left
+ * it at its local default would send emailed links and the OAuth providers' way back to localhost.
+ */
+export function hasPublicAppUrl(env: Env): boolean {
+  return isDevelopment(env) || env.APP_URL.startsWith("https://");
+}

@@ -10,7 +10,7 @@ import { isNotification, renderEmail } from "~/domain/email-content";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
 import { chooseTransport, PermanentEmailError, type Transport } from "~/lib/email-transports.server";
-import { isProduction, type Env } from "~/lib/env";
+import { hasPublicAppUrl, type Env } from "~/lib/env";
 import { newId } from "~/lib/ids";
 export interface OutgoingEmail {
   to: string;
@@ -157,7 +157,7 @@ export async function deliverOutbox(
   if (!transport) return 0;
   // A deploy that left APP_URL at its local default would email links to localhost: the emails wait, untouched, until
   // it is set (they are given up only three days after they were queued).
-  if (isProduction(env) && !env.APP_URL.startsWith("https://")) {
+  if (!hasPublicAppUrl(env)) {
     console.error("outbox held: APP_URL must be the public https origin in production (README, Deploy)");
     return 0;
   }

@@ -10,7 +10,7 @@ import { emailConfirmationTokens, knownDevices, oauthAccounts, passwordCredentia
 import type { AppContext } from "~/lib/context";
 import { isUniqueConstraintError } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
-import { isProduction } from "~/lib/env";
+import { hasPublicAppUrl, isProduction } from "~/lib/env";
 import { messages } from "~/domain/messages";
 import { starterConnects, starterGrantStatements } from "./connects.server";
 import { startSession, type Refused, type SignedIn } from "./accounts.server";
@@ -28,7 +28,15 @@ export function isOAuthProvider(value: string | undefined): value is OAuthProvid
   return OAUTH_PROVIDERS.some((provider) => provider === value);
 }
 
+/**
+ * The providers with credentials set. None while APP_URL is not the public origin in production: the provider would
+ * refuse the way back (or send the browser to localhost), so the buttons are not shown and the routes are not found.
+ */
 export function configuredProviders(env: Env): OAuthProvider[] {
+  if (!hasPublicAppUrl(env)) {
+    console.error("sign-in with Google and GitHub is off: APP_URL must be the public https origin in production (README, Deploy)");
+    return [];
+  }
   return OAUTH_PROVIDERS.filter((provider) =>
     provider === "google" ? Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) : Boolean(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET),
   );

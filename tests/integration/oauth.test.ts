@@ -231,4 +231,27 @@ describe("OAuth sign-in", () => {
     expect(login).not.toContain("Continue with GitHub");
     expect((await get("/auth/facebook")).status).toBe(404);
   });
+
+  it("is not offered in production while APP_URL is left at localhost (the provider would send the browser there)", async () => {
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const local = { ...(env as unknown as Record<string, unknown>), APP_URL: "http://localhost:8787" };
+    const ask = (path: string) =>
+      worker.fetch(new Request(`https://market.test${path}`, { redirect: "manual" }) as never, local as never, createExecutionContext());
+    expect((await ask("/auth/google")).status).toBe(404);
+    expect((await ask("/auth/github/callback?code=c&state=s")).status).toBe(404);
+    const login = await (await ask("/login")).text();
+    expect(login).toContain("Log in");
+    expect(login).not.toContain("Continue with Google");
+    expect(login).not.toContain("Continue with GitHub");
+    expect(logged.mock.calls.flat().join(" ")).toContain("APP_URL must be the public https origin");
+    // In development (npm start) the local address is the point.
+    const development = { ...local, ENVIRONMENT: "development" };
+    const start = await worker.fetch(
+      new Request("http://localhost:8787/auth/google", { redirect: "manual" }) as never,
+      development as never,
+      createExecutionContext(),
+    );
+    expect(start.status).toBe(302);
+    expect(new URL(start.headers.get("Location")!).searchParams.get("redirect_uri")).toBe("http://localhost:8787/auth/google/callback");
+  });
 });
