@@ -26,7 +26,6 @@ export const messages = {
   resetFailed: "Error sending password reset email",
   resetLinkInvalid: "This reset link is invalid or has expired. Please ask for a new one.",
   passwordChanged: "Your password has been changed. Please log in.",
-  passwordsDoNotMatch: "Passwords do not match",
   confirmationLinkInvalid: "This confirmation link is invalid or has expired.",
   emailConfirmed: "Thank you: your email address is confirmed.",
   confirmationSent: "We sent you a new confirmation link.",
@@ -65,6 +64,7 @@ export const messages = {
   priceChanged: (connects: number) => `The price of this post has changed to ${connects} connects. Check it and send again.`,
   offerChangeRefused: "That change is not possible for this offer.",
   offerSaveFailed: "Your change could not be saved. Please try again.",
+  senderNoLongerVerified: (host: string) => `${host} is no longer verified, so its offer cannot be accepted until it is verified again.`,
   offerAnswerWindowOver: "This offer waited more than 14 days for an answer and can no longer be accepted.",
   tooManyProposals: "You have sent 20 offers in the last hour. Please wait a while before sending more.",
   noOffers: "No offers yet, throw your hat in the ring!",
@@ -127,7 +127,6 @@ export const messages = {
   chatNotFound: "This conversation is not available.",
 
   // The audit (docs/decisions/0011-authority-score-audit.md)
-  auditStarted: "The audit has started. It takes a few seconds.",
   auditRunning: "An audit of this site is already running.",
   auditOncePerHour: "You can run the audit once an hour.",
   auditHomeElsewhere: "Your home page sends visitors to another website, so it could not be audited.",
@@ -143,12 +142,9 @@ export const messages = {
   oauthEmailUnverified: "That provider did not confirm your email address. Sign in with your password instead.",
 
   // Copy
-  tagline: "Grow organic website traffic at no cost",
   launchText: "Launching in March 2024",
   contactWithMatches: "We will contact you with matches",
   growthStartsHere: "Growth starts here.",
   searchPlaceholder: "What are you looking for today?",
   verifyBanner: "Verify your website before you can trade.",
 } as const;
-
-export type MessageKey = keyof typeof messages;

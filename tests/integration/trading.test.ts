@@ -280,7 +280,6 @@ describe("only the right party can act", () => {
     expect((await latestOfferOf(a.userId))!.status).toBe("pending");
 
     expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
-    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(409);
     expect((await act(b.cookie, offer.id, [["intent", "decline"]])).status).toBe(409);
     expect((await act(a.cookie, offer.id, [["intent", "rescind"]])).status).toBe(409);
     expect((await move(stranger.cookie, offer.id, "in_progress")).status).toBe(404);
@@ -329,10 +328,11 @@ describe("declined, rescinded and trashed offers", () => {
     const returned = await env.DB.prepare("SELECT COUNT(*) AS n FROM connect_lots WHERE user_id = ? AND source = 'return'").bind(a.userId).first();
     expect(returned).toEqual({ n: 2 });
     expect(await mailsTo(a.email)).toContain("Your offer was declined");
-    expect(await mailsTo(b.email)).toContain("Your offer was rescinded");
+    expect(await mailsTo(b.email)).toContain("An offer you received was rescinded");
 
     expect((await act(a.cookie, declined.id, [["intent", "trash"]])).status).toBe(302);
-    expect((await act(a.cookie, declined.id, [["intent", "trash"]])).status).toBe(409);
+    // Trashed already (a second click): done.
+    expect((await act(a.cookie, declined.id, [["intent", "trash"]])).status).toBe(302);
     // B's panel lists the offers of B's active site: the site that received them.
     await post("/sites/active", { siteId: first.siteId }, { cookie: b.cookie });
     const aPage = await read(await fetchPage(a.cookie, "/mysite/offers"));
@@ -386,7 +386,10 @@ describe("the daily job with a controlled clock", () => {
     const page = await read(await fetchPage(a.cookie, "/mysite/offers"));
     expect(page).toContain(">Incomplete<");
     expect(await mailsTo(a.email)).toContain("Your offer got no answer");
-    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(409);
+    const late = await act(b.cookie, offer.id, [["intent", "accept"]]);
+    expect(late.status).toBe(409);
+    // The job expired it first: the receiver is told why, not that the change is impossible.
+    expect(await read(late)).toContain(messages.offerAnswerWindowOver);
     expect((await act(a.cookie, offer.id, [["intent", "trash"]])).status).toBe(302);
   });
 
@@ -513,7 +516,8 @@ describe("email written with the change it reports", () => {
     expect((await latestOfferOf(a.userId))!.status).toBe("pending");
     expect(await balances(a.userId)).toEqual({ connects: 14, held: 6 });
     expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
-    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(409);
+    // Sent again: done, and no second email.
+    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
     expect((await mailsTo(a.email)).filter((subject) => subject === "Your offer was accepted")).toHaveLength(1);
   });
 
@@ -591,6 +595,73 @@ describe("email written with the change it reports", () => {
   });
 });
 
+describe("answers", () => {
+  it("refuses an accept while either site has lost its verification since the proposal, and keeps the hold", async () => {
+    const a = await trader();
+    const b = await trader();
+    const listed = await listSite(b.userId, { host: uniqueHost("lost"), connects: 5 });
+    await propose(a.cookie, listed.listingId);
+    const offer = (await latestOfferOf(a.userId))!;
+    const senderHost = (await env.DB.prepare("SELECT host FROM sites WHERE id = ?").bind(a.siteId).first<{ host: string }>())!.host;
+    const setVerified = (siteId: string, verified: boolean) =>
+      env.DB.prepare("UPDATE sites SET verified = ? WHERE id = ?")
+        .bind(verified ? 1 : 0, siteId)
+        .run();
+
+    // Another account took the receiving site's verification over: its owner is asked to verify it again.
+    await setVerified(listed.siteId, false);
+    const receiverLost = await act(b.cookie, offer.id, [["intent", "accept"]]);
+    expect(receiverLost.status).toBe(403);
+    expect(await read(receiverLost)).toContain(messages.verifyYourWebsite);
+    // The sending site failed its re-checks: the receiver is told whose verification is missing.
+    await setVerified(listed.siteId, true);
+    await setVerified(a.siteId, false);
+    const senderLost = await act(b.cookie, offer.id, [["intent", "accept"]]);
+    expect(senderLost.status).toBe(409);
+    expect(await read(senderLost)).toContain(messages.senderNoLongerVerified(senderHost));
+    expect((await latestOfferOf(a.userId))!.status).toBe("pending");
+    expect(await balances(a.userId)).toEqual({ connects: 15, held: 5 });
+    expect(await mailsTo(a.email)).not.toContain("Your offer was accepted");
+
+    await setVerified(a.siteId, true);
+    expect((await act(b.cookie, offer.id, [["intent", "accept"]])).status).toBe(302);
+    expect(await balances(a.userId)).toEqual({ connects: 15, held: 0 });
+  });
+
+  it("answers the same answer sent twice (a second click, another tab) as done, and sends its email once", async () => {
+    const a = await trader();
+    const b = await trader();
+    const first = await listSite(b.userId, { host: uniqueHost("twice-accept"), connects: 2 });
+    const second = await listSite(b.userId, { host: uniqueHost("twice-decline"), connects: 3 });
+    const third = await listSite(b.userId, { host: uniqueHost("twice-rescind"), connects: 4 });
+    await propose(a.cookie, first.listingId);
+    const accepted = (await latestOfferOf(a.userId))!;
+    await propose(a.cookie, second.listingId);
+    const declined = (await latestOfferOf(a.userId))!;
+    await propose(a.cookie, third.listingId);
+    const rescinded = (await latestOfferOf(a.userId))!;
+
+    // At once, and again after.
+    const both = await Promise.all([act(b.cookie, accepted.id, [["intent", "accept"]]), act(b.cookie, accepted.id, [["intent", "accept"]])]);
+    expect(both.map((answer) => answer.status)).toEqual([302, 302]);
+    expect(both[1]!.headers.get("Location")).toContain(`offer=${accepted.id}`);
+    expect((await act(b.cookie, accepted.id, [["intent", "accept"]])).status).toBe(302);
+    for (let i = 0; i < 2; i += 1) {
+      expect((await act(b.cookie, declined.id, [["intent", "decline"]])).status).toBe(302);
+      expect((await act(a.cookie, rescinded.id, [["intent", "rescind"]])).status).toBe(302);
+    }
+    // Another answer than the one given is still refused.
+    expect((await act(b.cookie, declined.id, [["intent", "accept"]])).status).toBe(409);
+    expect(await balances(a.userId)).toEqual({ connects: 18, held: 0 });
+    await expectLedgerMatches(a.userId);
+    const senderMails = await mailsTo(a.email);
+    expect(senderMails.filter((subject) => subject === "Your offer was accepted")).toHaveLength(1);
+    expect(senderMails.filter((subject) => subject === "Your offer was declined")).toHaveLength(1);
+    // The receiver is told of the rescind in words that fit the receiver (it was never the receiver's offer).
+    expect((await mailsTo(b.email)).filter((subject) => subject === "An offer you received was rescinded")).toHaveLength(1);
+  });
+});
+
 describe("races", () => {
   it("an accept racing a rescind: exactly one wins, and the connects follow it", async () => {
     for (let round = 0; round < 6; round += 1) {
@@ -609,7 +680,9 @@ describe("races", () => {
       expect(await balances(a.userId)).toEqual(status === "accepted" ? { connects: 13, held: 0 } : { connects: 20, held: 0 });
       await expectLedgerMatches(a.userId);
       const mails = await mailsTo(status === "accepted" ? a.email : b.email);
-      expect(mails.filter((subject) => subject === `Your offer was ${status === "accepted" ? "accepted" : "rescinded"}`)).toHaveLength(1);
+      expect(
+        mails.filter((subject) => subject === (status === "accepted" ? "Your offer was accepted" : "An offer you received was rescinded")),
+      ).toHaveLength(1);
     }
   });
 
