@@ -1,6 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { baseURL, createAccount, logIn, modes, openPage, publishPage, sharedChromium, sql, verifyActiveSite, unexpected } from "./browser";
+import {
+  baseURL,
+  createAccount,
+  logIn,
+  modes,
+  openPage,
+  proposeInBrowser,
+  publishPage,
+  sharedChromium,
+  sql,
+  twoVerifiedTraders,
+  verifyActiveSite,
+  unexpected,
+} from "./browser";
 
 const chromium = sharedChromium();
 
@@ -110,5 +123,28 @@ describe.each(modes)("a trade between two users $name", ({ js }) => {
     expect(unexpected(bSide.errors, 400, 422)).toEqual([]);
     await aSide.close();
     await bSide.close();
+  });
+});
+
+describe.each(modes)("an answer to an offer that changed meanwhile $name", ({ js }) => {
+  it("is refused, and the panel shows the offer as it is now", async () => {
+    const { buyer, seller, listingId } = await twoVerifiedTraders("meanwhile");
+    const buyerSide = await openPage(chromium(), js);
+    await logIn(buyerSide.page, buyer.email);
+    const offerId = await proposeInBrowser(buyerSide.page, listingId);
+    await buyerSide.close();
+
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, seller.email);
+    await page.goto(`/mysite/offers?offer=${offerId}`);
+    await page.getByRole("dialog").locator(".panel-head .status", { hasText: "Pending" }).waitFor();
+    // The sender rescinds it in another browser.
+    sql(`UPDATE offers SET status = 'rescind', updated_at = ${Date.now()} WHERE id = '${offerId}'`);
+    await page.getByRole("button", { name: "Accept" }).click();
+    await page.getByText(messages.offerChangeRefused).waitFor();
+    await page.getByRole("dialog").locator(".panel-head .status", { hasText: "Rescinded" }).waitFor();
+    expect(await page.getByRole("button", { name: "Accept" }).count()).toBe(0);
+    expect(unexpected(errors, 409)).toEqual([]);
+    await close();
   });
 });
