@@ -74,7 +74,7 @@ export function TradePanel({
           <dd>
             <strong>{post.connects} connects</strong> to send a proposal
           </dd>
-          <dt>They would like</dt>
+          <dt>Willing to provide</dt>
           <dd>
             <Chips ids={post.contentTypes} options={CONTENT_TYPES} empty="Any content type" />
           </dd>

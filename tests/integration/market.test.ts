@@ -71,6 +71,8 @@ describe("market", () => {
     const page = await read(await get(`/market?post=${listingId}`, { cookie: viewer.cookie }));
     expect(page).toContain("Trade terms");
     expect(page).toContain("17 connects");
+    // The listing's content types are what its owner chose under "You are willing to provide", and say so.
+    expect(page).toMatch(/<dt>Willing to provide<\/dt><dd>[^]*?Blog post[^]*?<\/dd>/);
     expect(page).toContain(messages.verifyBanner);
     expect(page).toContain('href="/mysite/verify"');
     expect((await get("/mysite/verify", { cookie: viewer.cookie })).status).toBe(200);
