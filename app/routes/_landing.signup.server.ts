@@ -44,13 +44,15 @@ export async function answerSignup(request: Request, context: AppContext) {
   const draftToken = text("draft");
   // Back to step 0 keeps the draft, so Continue does not ask for the password again.
   if (intent === "back") return reply({ step: 0, values: withoutPassword, errors: {}, draft: draftToken || undefined });
+  // Continue over a kept draft, the password field left empty as the page asked: only the email is checked (a
+  // refused one keeps the draft, not "At least 8 characters" under a password the page said was kept).
   if (intent === "continue" && draftToken && !values.password) {
     const draft = await readSignupDraft(context, draftToken);
+    if (!draft) return reply({ step: 0, values: withoutPassword, errors: {}, formError: messages.signupDraftExpired }, 400);
     const account = parseForm(formData, signupAccountSchema.pick({ email: true }));
-    if (draft && account.ok) {
-      if (account.value.email !== draft.email) await updateSignupDraftEmail(context, draftToken, account.value.email);
-      return reply({ step: 1, values: withoutPassword, errors: {}, draft: draftToken });
-    }
+    if (!account.ok) return reply({ step: 0, values: withoutPassword, errors: account.errors, draft: draftToken }, 400);
+    if (account.value.email !== draft.email) await updateSignupDraftEmail(context, draftToken, account.value.email);
+    return reply({ step: 1, values: withoutPassword, errors: {}, draft: draftToken });
   }
   if (intent === "continue") {
     const parsed = parseForm(formData, signupAccountSchema);

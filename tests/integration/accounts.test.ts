@@ -46,6 +46,14 @@ describe("sign-up", () => {
     const back = await read(await post("/signup", { intent: "back", email, password: "", draft }));
     expect(back).toContain(`name="draft" value="${draft}"`);
     expect(back).not.toContain(password);
+    // A mistyped email on the way: its message, and the draft still kept (no password asked for).
+    const mistyped = await post("/signup", { intent: "continue", email: "someone@", password: "", draft });
+    expect(mistyped.status).toBe(400);
+    const mistypedPage = await read(mistyped);
+    expect(mistypedPage).toContain(messages.emailIncomplete);
+    expect(mistypedPage).toMatch(/<span class="field-error" id="signup-password-error"><\/span>/);
+    expect(mistypedPage).toContain("Your password is kept.");
+    expect(mistypedPage).toContain(`name="draft" value="${draft}"`);
     const again = await read(await post("/signup", { intent: "continue", email, password: "", draft }));
     expect(again).toContain("Tell us about your website");
 
@@ -139,6 +147,10 @@ describe("sign-up", () => {
     });
     expect(late.status).toBe(400);
     expect(await read(late)).toContain(messages.signupDraftExpired);
+    // Back on step 0 and Continue with the password field empty, as the page had said it was kept: the same answer.
+    const lateContinue = await post("/signup", { intent: "continue", email, password: "", draft });
+    expect(lateContinue.status).toBe(400);
+    expect(await read(lateContinue)).toContain(messages.signupDraftExpired);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first()).toEqual({ n: 0 });
   });
 
