@@ -18,13 +18,21 @@ export interface FormSuccess<T> {
   value: T;
 }
 
-/** Form data of a post; a body that is not a form reads as an empty form (and fails validation). */
+/**
+ * Form data of a post; a body that is not a form reads as an empty form (and fails validation). Line breaks read as
+ * the text box had them: a form posted without JavaScript sends each as "\r\n" (HTML's rule), and counted so, text
+ * the box let through (its maxlength counts one) was refused as too long, and stored with both.
+ */
 export async function readFormData(request: Request): Promise<FormData> {
+  let posted: FormData;
   try {
-    return await request.formData();
+    posted = await request.formData();
   } catch {
     return new FormData();
   }
+  const formData = new FormData();
+  for (const [name, value] of posted) formData.append(name, typeof value === "string" ? value.replace(/\r\n?/g, "\n") : value);
+  return formData;
 }
 
 export function typedValues(formData: FormData, omit: readonly string[] = ["password"]): Record<string, string> {

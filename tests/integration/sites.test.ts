@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { describe, expect, it } from "vitest";
 import worker from "~/worker";
 import { messages } from "~/domain/messages";
-import { get, listSite, newEmail, PASSWORD, POST_LINK, post, read, signUp, uniqueHost } from "./helpers";
+import { get, listSite, newEmail, PASSWORD, POST_LINK, post, read, signUp, trader, uniqueHost } from "./helpers";
 
 const DESCRIPTION = "A second site about the best coffee in small towns.";
 
@@ -229,6 +229,26 @@ describe("a page's forms act on the site it showed", () => {
     }
     expect(await env.DB.prepare("SELECT * FROM sites WHERE id = ?").bind(strangers.id).first()).toEqual(strangerBefore);
     expect(await active()).toEqual({ id: siteA });
+  });
+});
+
+describe("text with line breaks, as a form without JavaScript sends it", () => {
+  it("counts and keeps each line break once, as the text box did (the form sends it as CR LF)", async () => {
+    const owner = await trader();
+    // 497 characters and three line breaks: 500 in the box, whose maxlength let it through; 503 as posted.
+    const lines = ["a".repeat(165), "b".repeat(166), "c".repeat(165), ""];
+    const typed = lines.join("\n").slice(0, 499) + "d";
+    expect(typed.length).toBe(500);
+    const posted = typed.replaceAll("\n", "\r\n");
+    const saved = await post("/mysite/settings", { siteId: owner.siteId, description: posted }, { cookie: owner.cookie });
+    expect(saved.status).toBe(302);
+    const stored = await env.DB.prepare("SELECT description FROM sites WHERE id = ?").bind(owner.siteId).first<{ description: string }>();
+    expect(stored!.description).toBe(typed);
+    // Feedback near its limit too.
+    const feedback = `${"x".repeat(4000)}\r\n${"y".repeat(999)}`;
+    expect((await post("/feedback", { feedback }, { cookie: owner.cookie })).status).toBe(302);
+    const kept = await env.DB.prepare("SELECT text FROM feedback WHERE user_id = ?").bind(owner.userId).first<{ text: string }>();
+    expect(kept!.text).toBe(`${"x".repeat(4000)}\n${"y".repeat(999)}`);
   });
 });
 
