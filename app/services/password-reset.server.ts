@@ -1,6 +1,6 @@
 /** Password reset (docs/decisions/0005-password-reset-links.md): single-use emailed links valid for one hour; only their hash is stored. */
 import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import { passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
+import { knownDevices, passwordCredentials, passwordResetTokens, sessions, users } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import { messages } from "~/domain/messages";
 import { closeChatSockets } from "./chats.server";
@@ -120,6 +120,9 @@ export async function resetPassword(context: AppContext, token: string, password
       )
       .onConflictDoUpdate({ target: passwordCredentials.userId, set: { passwordHash, updatedAt: now } }),
     db.delete(sessions).where(and(eq(sessions.userId, link.userId), claimedHere)),
+    // Browsers known to the account go with its sessions: a reset is how an owner takes an account back from whoever
+    // signed up with the address, whose browser would otherwise still pass the account's sign-in and reset ceilings.
+    db.delete(knownDevices).where(and(eq(knownDevices.userId, link.userId), claimedHere)),
     db
       .update(users)
       .set({ emailVerified: true })

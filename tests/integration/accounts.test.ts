@@ -553,7 +553,11 @@ describe("session lifetime", () => {
 
 describe("password reset", () => {
   it("emails a single-use link, sets the new password and ends every session", async () => {
-    const { email, cookie } = await signUp();
+    const { email, cookie, userId } = await signUp();
+    // Signing up made that browser known to the account (decision 50); a reset, which is how an owner takes an
+    // account back from whoever signed up with their address, forgets it like the sessions.
+    const knownBrowsers = () => env.DB.prepare("SELECT COUNT(*) AS n FROM known_devices WHERE user_id = ?").bind(userId).first();
+    expect(await knownBrowsers()).toEqual({ n: 1 });
     const request = await post("/reset-password", { intent: "request", email });
     expect(request.status).toBe(200);
     const page = await request.text();
@@ -583,6 +587,7 @@ describe("password reset", () => {
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe("/login?notice=password-changed");
     expect((await get("/market", { cookie })).headers.get("Location")).toBe("/login");
+    expect(await knownBrowsers()).toEqual({ n: 0 });
 
     const again = await post("/reset-password", { intent: "reset", token, password: "Otherpassword9" });
     expect(again.status).toBe(400);
