@@ -248,7 +248,10 @@ export const sites = sqliteTable(
     index("sites_host_idx").on(t.host),
     index("sites_score_idx").on(t.score),
     index("sites_verification_due_idx").on(t.verificationDueAt),
-    index("sites_audit_due_idx").on(t.auditDueAt),
+    // The sites the weekly audit is for: verified ones (docs/decisions/0011-authority-score-audit.md).
+    index("sites_audit_due_idx")
+      .on(t.auditDueAt)
+      .where(sql`verified = 1`),
     // migrations/0023 adds the partial index `sites_tradable_idx` (verified sites only) that the search checks its
     // candidates in, and 0025 `sites_tradable_record_idx` (verified sites in record order, newest first among equal
     // records since 0028, which dropped 0018's `sites_rep_sort_idx`) that the market and a search sorted by record

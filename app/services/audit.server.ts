@@ -357,8 +357,8 @@ export function auditsPerRun(context: AppContext): number {
 const AUDITS_AT_ONCE = 2;
 
 /**
- * The scheduled audits: closes runs whose Worker stopped before they ended, then claims the sites whose turn has
- * come (oldest first, in one statement, so overlapping runs never take the same site) and audits them, two at a
+ * The scheduled audits: closes runs whose Worker stopped before they ended, then claims the verified sites whose turn
+ * has come (oldest first, in one statement, so overlapping runs never take the same site) and audits them, two at a
  * time. Returns how many it audited.
  */
 export async function auditDueSites(context: AppContext, limit = auditsPerRun(context)): Promise<number> {
@@ -378,7 +378,10 @@ export async function auditDueSites(context: AppContext, limit = auditsPerRun(co
   const due = db
     .select({ id: sites.id })
     .from(sites)
-    .where(and(lte(sites.auditDueAt, now), notExists(running)))
+    // Verified sites only (in the index's own words, so the partial index serves it): an unverified site is shown to
+    // no one but its owner, who can run its audit, and free sign-ups must not fill the job's turns and the rank
+    // provider's quota.
+    .where(and(sql`${sites.verified} = 1`, lte(sites.auditDueAt, now), notExists(running)))
     .orderBy(asc(sites.auditDueAt))
     .limit(limit);
   const claimed = await db

@@ -83,11 +83,16 @@ async function runAudits(at: number, vars: Record<string, string> = {}, limit?: 
   return audited;
 }
 
-/** Only these sites are due for the job (the other tests' sites wait), so a run's limit is about them. */
+/**
+ * Only these sites are due for the job (the other tests' sites wait), so a run's limit is about them. They are
+ * verified: the job audits verified sites.
+ */
 async function onlyDue(siteIds: string[], at: number) {
-  await env.DB.prepare(`UPDATE sites SET audit_due_at = CASE WHEN id IN (${siteIds.map(() => "?").join(",")}) THEN ? ELSE ? END`)
-    .bind(...siteIds, at - 1, at + 30 * DAY)
-    .run();
+  const listed = siteIds.map(() => "?").join(",");
+  await env.DB.batch([
+    env.DB.prepare(`UPDATE sites SET audit_due_at = CASE WHEN id IN (${listed}) THEN ? ELSE ? END`).bind(...siteIds, at - 1, at + 30 * DAY),
+    env.DB.prepare(`UPDATE sites SET verified = 1 WHERE id IN (${listed})`).bind(...siteIds),
+  ]);
 }
 
 describe("the audit after sign-up", () => {
@@ -355,6 +360,23 @@ describe("the owner runs the audit from Your Score", () => {
 });
 
 describe("the weekly audits", () => {
+  it("are for verified sites: an unverified site's turn waits until it is verified (its owner can run it meanwhile)", async () => {
+    const sites = [uniqueHost("unproven"), uniqueHost("proven")];
+    mockWeb(Object.assign({}, ...sites.map((site) => goodSite(site))));
+    const [unproven, proven] = [await signUpAt(sites[0]!), await signUpAt(sites[1]!)];
+    const at = Date.now() + 8 * DAY;
+    await onlyDue([unproven!.siteId, proven!.siteId], at);
+    await env.DB.prepare("UPDATE sites SET verified = 0 WHERE id = ?").bind(unproven!.siteId).run();
+
+    expect(await runAudits(at)).toBe(1);
+    expect((await runsOf(proven!.siteId)).map((run) => run.reason)).toEqual(["signup", "weekly"]);
+    expect((await runsOf(unproven!.siteId)).map((run) => run.reason)).toEqual(["signup"]);
+    // Verified later: its turn, long come, is taken at the next run.
+    await env.DB.prepare("UPDATE sites SET verified = 1 WHERE id = ?").bind(unproven!.siteId).run();
+    expect(await runAudits(at + 5 * 60_000)).toBe(1);
+    expect((await runsOf(unproven!.siteId)).map((run) => run.reason)).toEqual(["signup", "weekly"]);
+  });
+
   it("audit the sites whose turn has come, a few per run, oldest first, and come back a week later", async () => {
     const sites = [uniqueHost("weekly"), uniqueHost("weekly"), uniqueHost("weekly")];
     mockWeb(Object.assign({}, ...sites.map((site) => goodSite(site))));
