@@ -1,5 +1,5 @@
 import { Link } from "@remix-run/react";
-import { previewDescription, shortenAddress } from "~/domain/listing-format";
+import { previewDescription } from "~/domain/listing-format";
 import { labelOf, SITE_CATEGORIES } from "~/domain/options";
 import type { ReputationCounts } from "~/domain/reputation";
 import { ScoreBadge } from "./score-badge";
@@ -8,7 +8,8 @@ import { SiteIcon } from "./site-icon";
 
 export interface PostCardData {
   id: string;
-  url: string;
+  /** The site's address as cards show it, short (made on the server: app/domain/listing-format.ts). */
+  address: string;
   description: string;
   category: string;
   icon: string | null;
@@ -28,7 +29,7 @@ export function PostCard({ post, to }: { post: PostCardData; to: string }) {
         <ScoreBadge score={post.score} />
       </header>
       <p className="post-category">{labelOf(SITE_CATEGORIES, post.category)}</p>
-      <p className="post-url">{shortenAddress(post.url)}</p>
+      <p className="post-url">{post.address}</p>
       <p className="post-description user-text">{previewDescription(post.description)}</p>
       {post.record ? <RecordSummary counts={post.record} /> : null}
       <span className="button button-outline button-block">Trade for {post.connects} connects</span>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { DEFAULT_ICON, iconSource } from "~/domain/listing-format";
+import { DEFAULT_ICON, iconSource } from "~/domain/site-icon-source";
 
 /**
  * Every site icon: an https address or a local logo name, and the product favicon when there is none or when the

@@ -1,6 +1,5 @@
 import { Link, useLocation, useSearchParams } from "@remix-run/react";
 import { addressWith } from "~/domain/page-address";
-import { shortenAddress } from "~/domain/listing-format";
 import { CONTENT_TYPES, labelOf, PROVIDED_MATERIALS, SITE_CATEGORIES } from "~/domain/options";
 import type { PostCardData } from "./post-card";
 import { ScoreBadge } from "./score-badge";
@@ -60,7 +59,7 @@ export function TradePanel({
       <header className="panel-head">
         <SiteIcon icon={post.icon} size={48} />
         <div>
-          <h2 id="trade-title">{shortenAddress(post.url)}</h2>
+          <h2 id="trade-title">{post.address}</h2>
           <p className="post-category">{labelOf(SITE_CATEGORIES, post.category)}</p>
         </div>
         <ScoreBadge score={post.score} />
@@ -92,7 +91,7 @@ export function TradePanel({
       <section className="terms" aria-labelledby="trade-chat-title">
         <h3 id="trade-chat-title">Questions first?</h3>
         <p className="muted small">Agree on topics, anchors and deadlines with the owner before you send an offer.</p>
-        <OpenChatForm listingId={post.id} label={`Message ${shortenAddress(post.url)}`} />
+        <OpenChatForm listingId={post.id} label={`Message ${post.address}`} />
       </section>
     </SlideOut>
   );

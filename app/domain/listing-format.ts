@@ -1,8 +1,18 @@
 /** How a listing is shown on a post card: a short address, a description preview, 'No description' when empty. */
+import { displayScore } from "./score";
+
 export const ADDRESS_DISPLAY_LENGTH = 19;
 export const DESCRIPTION_PREVIEW_LENGTH = 100;
 /** The one blogging platform whose addresses keep their path (the blog lives under it). */
 export const PATH_KEEPING_HOSTS = ["medium.com"];
+
+/**
+ * A post as its card and the trade panel show it, made on the server: the score to display and the short address in
+ * place of the stored one (so the pages' script carries neither rule).
+ */
+export function postForDisplay<Post extends { score: number; url: string }>({ url, ...post }: Post) {
+  return { ...post, score: displayScore(post.score), address: shortenAddress(url) };
+}
 
 export function shortenAddress(url: string): string {
   let address = url
@@ -14,8 +24,32 @@ export function shortenAddress(url: string): string {
     const host = address.slice(0, slash).toLowerCase();
     if (!PATH_KEEPING_HOSTS.includes(host)) address = address.slice(0, slash);
   }
+  if (!address.includes("/") && mayPassForLatin(address)) address = asciiHost(address);
   address = address.replace(/\/+$/, "");
   return cutToCharacters(address, ADDRESS_DISPLAY_LENGTH);
+}
+
+/**
+ * Whether a host's letters could pass for other Latin ones: a label with Cyrillic or Greek letters (the "а" of
+ * "аpple.com" is Cyrillic), or Latin mixed with another script. Such a host shows in its ASCII form (`xn--…`), as the
+ * header, offers, chats and emails show every host; one in a single other script (`उदाहरण.भारत`) shows as written.
+ */
+function mayPassForLatin(host: string): boolean {
+  return host
+    .split(".")
+    .some(
+      (label) =>
+        /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(label) ||
+        (/\p{Script=Latin}/u.test(label) && /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u.test(label)),
+    );
+}
+
+function asciiHost(host: string): string {
+  try {
+    return new URL(`https://${host}`).host;
+  } catch {
+    return host;
+  }
 }
 
 export function previewDescription(description: string | null | undefined): string {
@@ -29,19 +63,4 @@ function cutToCharacters(text: string, length: number): string {
   if (text.length <= length) return text;
   const characters = [...text];
   return characters.length > length ? `${characters.slice(0, length).join("")}...` : text;
-}
-
-/** The product's favicon: the default and fallback site icon. */
-export const DEFAULT_ICON = "/favicon.svg";
-
-/** Local logos in public/logos that a site's icon may name. */
-export const LOCAL_LOGOS = ["blog", "product", "cooking", "educational", "gaming"];
-
-/** A local logo name resolves to /logos/{name}.svg; a full https address is used as it is; else the favicon. */
-export function iconSource(icon: string | null | undefined): string {
-  if (!icon) return DEFAULT_ICON;
-  // An address stored before icon addresses were capped (2,048 characters) shows the default too.
-  if (icon.length <= 2048 && /^https:\/\/[^\s"'<>]+$/i.test(icon)) return icon;
-  if (LOCAL_LOGOS.includes(icon.toLowerCase())) return `/logos/${icon.toLowerCase()}.svg`;
-  return DEFAULT_ICON;
 }

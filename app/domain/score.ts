@@ -30,8 +30,3 @@ export function authorityBand(score: number): AuthorityBand {
 export function displayScore(score: number): number {
   return Math.ceil(score);
 }
-
-/** A post or site with its score as shown, decided on the server so the page hydrates the same. */
-export function withDisplayScore<Scored extends { score: number }>(item: Scored): Scored {
-  return { ...item, score: displayScore(item.score) };
-}

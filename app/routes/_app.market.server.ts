@@ -1,6 +1,6 @@
 /** The market's server work: a page of posts, newest first or by record, and the post whose trade terms are open. */
 import { parseCursor, parseRecordCursor } from "~/domain/cursor";
-import { withDisplayScore } from "~/domain/score";
+import { postForDisplay } from "~/domain/listing-format";
 import type { AppContext } from "~/lib/context";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
 import { listMarketByRecord, marketPageOf, marketPageStatements, marketPostStatements, parseMarketSort } from "~/services/market.server";
@@ -24,11 +24,11 @@ export async function loadMarketPage(request: Request, context: AppContext) {
       : undefined,
   ]);
   return {
-    posts: page.posts.map(withDisplayScore),
+    posts: page.posts.map(postForDisplay),
     next: page.next,
     sort,
     /** The page's own position (null for the first page): a page appended with "More posts" is kept by it. */
     after: recordAfter || newestAfter ? params.get("after") : null,
-    selected: selected ? withDisplayScore(selected) : null,
+    selected: selected ? postForDisplay(selected) : null,
   };
 }

@@ -1,5 +1,5 @@
 /** The dashboard's server work: the active site's numbers, first offers and trades, links to look at, record and suggestions. */
-import { withDisplayScore } from "~/domain/score";
+import { postForDisplay } from "~/domain/listing-format";
 import type { AppContext } from "~/lib/context";
 import { timeZoneOf } from "~/lib/time-zone.server";
 import { requireAuthWith } from "~/services/auth.server";
@@ -16,7 +16,7 @@ export async function loadDashboard(request: Request, context: AppContext) {
   if (!site) return null;
   const { suggestions, ...dashboard } = dashboardOf(site, now, timeZone, rows);
   const card = (s: (typeof suggestions.matched)[number]) =>
-    withDisplayScore({
+    postForDisplay({
       id: s.listingId,
       url: s.url,
       description: s.description,

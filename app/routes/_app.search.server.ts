@@ -1,6 +1,6 @@
 /** The search's server work: the results of a search (or the market's list when there is nothing to search for) and the open post. */
 import { data } from "@remix-run/cloudflare";
-import { withDisplayScore } from "~/domain/score";
+import { postForDisplay } from "~/domain/listing-format";
 import { isBrowsing, parseSearchQuery, type SearchQuery } from "~/domain/search";
 import type { AppContext } from "~/lib/context";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
@@ -17,7 +17,7 @@ export async function loadSearchResults(request: Request, context: AppContext, t
   const selectedPost =
     postId && postId.length <= 64
       ? requireAuthWith(request, context, (viewer) => marketPostStatements(context.db, viewer, postId)).then(({ rows: [[post]] }) =>
-          post ? withDisplayScore(post) : null,
+          post ? postForDisplay(post) : null,
         )
       : null;
   if (isBrowsing(query) && query.sort === "newest") {
@@ -40,10 +40,14 @@ export async function loadSearchResults(request: Request, context: AppContext, t
   return found(query, result, selected);
 }
 
-function found(query: SearchQuery, result: { posts: SearchPost[]; count: number; next: string | null }, selected: MarketPost | null) {
+function found(
+  query: SearchQuery,
+  result: { posts: SearchPost[]; count: number; next: string | null },
+  selected: ReturnType<typeof postForDisplay<MarketPost>> | null,
+) {
   return {
     query,
-    posts: result.posts.map(withDisplayScore),
+    posts: result.posts.map(postForDisplay),
     count: result.count,
     next: result.next,
     limited: false,

@@ -63,6 +63,23 @@ describe("market", () => {
     expect(othersView).toContain(own);
   });
 
+  it("shows a site whose address could pass for another's (a Cyrillic 'а' in 'аpple') in its ASCII form, on the card and the panel", async () => {
+    const viewer = await signUp();
+    const owner = await signUp();
+    const word = crypto.randomUUID().slice(0, 8);
+    const { listingId, siteId } = await listSite(owner.userId, { host: uniqueHost("lookalike"), description: `Look-alike ${word} brand site` });
+    const typed = `https://\u0430pple-${word}.com`;
+    await env.DB.prepare("UPDATE sites SET url = ?, host = ? WHERE id = ?").bind(typed, new URL(typed).host, siteId).run();
+    const ascii = new URL(typed).host;
+    expect(ascii).toMatch(/^xn--/);
+    const results = await read(await get(`/search?term=${word}`, { cookie: viewer.cookie }));
+    expect(results).toContain(`<p class="post-url">${ascii.slice(0, 19)}`);
+    expect(results).not.toContain(`\u0430pple-${word}`);
+    const panel = await read(await get(`/market?post=${listingId}`, { cookie: viewer.cookie }));
+    expect(panel).toContain(`<h2 id="trade-title">${ascii.slice(0, 19)}`);
+    expect(panel).not.toContain(`\u0430pple-${word}`);
+  });
+
   it("opens a post's trade terms at /market?post=ID, with the banner for an unverified site", async () => {
     const viewer = await signUp();
     const other = await signUp();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { iconSource, previewDescription, shortenAddress } from "~/domain/listing-format";
+import { previewDescription, shortenAddress } from "~/domain/listing-format";
+import { iconSource } from "~/domain/site-icon-source";
 import { popularSiteCards, rotate } from "~/domain/popular-sites";
 import { safeRedirectPath } from "~/domain/redirects";
 import { scoreColour } from "~/domain/score";
@@ -100,7 +101,16 @@ describe("post card formatting", () => {
     expect(shortenAddress("https://www.example.com/blog/post")).toBe("example.com");
     expect(shortenAddress("https://a-very-long-domain-name-here.com")).toBe("a-very-long-domain-...");
     expect(shortenAddress("https://medium.com/@ana")).toBe("medium.com/@ana");
-    expect(shortenAddress(`https://${"ü".repeat(18)}😀😀.de`)).toBe(`${"ü".repeat(18)}😀...`);
+    expect(shortenAddress(`https://medium.com/@${"ü".repeat(6)}😀😀`)).toBe(`medium.com/@${"ü".repeat(6)}😀...`);
+    // A host whose letters could pass for Latin ones shows in its ASCII form: a look-alike of a known name shows
+    // what it is. One written in a single other script, or in Latin with accents, shows as written.
+    expect(shortenAddress("https://www.\u0430pple.com/")).toBe("xn--pple-43d.com");
+    expect(shortenAddress("p\u0430ypal.com")).toBe("xn--pypal-4ve.com");
+    expect(shortenAddress("пример.рф")).toBe("xn--e1afmkfd.xn--p1...");
+    expect(shortenAddress("shop中文.com")).toBe("xn--shop-3f5fy05j.c...");
+    expect(shortenAddress("उदाहरण.भारत")).toBe("उदाहरण.भारत");
+    expect(shortenAddress("münchen.de")).toBe("münchen.de");
+    expect(shortenAddress("https://Example.com")).toBe("Example.com");
   });
   it("cuts descriptions to 100 characters", () => {
     expect(previewDescription("")).toBe("No description");
