@@ -27,11 +27,18 @@ function escapeHtml(value: string): string {
 
 const LINK = /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])/g;
 
-/** One paragraph of the text as HTML: escaped, line breaks kept, web addresses as links. */
-function paragraph(text: string): string {
+/**
+ * One paragraph of the text as HTML: escaped, line breaks kept, the product's own addresses as links. Other addresses
+ * stay text: an email quotes what users wrote (a chat message), and a link there, in an email from the product's own
+ * address, would lend it the product's trust (a "confirm your account" page elsewhere).
+ */
+function paragraph(text: string, origin: string): string {
   const parts = text.split(LINK).map((part, index) => {
     const escaped = escapeHtml(part);
-    return index % 2 === 1 ? `<a href="${escaped}" style="color:#4338ca;word-break:break-all">${escaped}</a>` : escaped.replaceAll("\n", "<br>");
+    const ours = part === origin || part.startsWith(`${origin}/`);
+    return index % 2 === 1 && ours
+      ? `<a href="${escaped}" style="color:#4338ca;word-break:break-all">${escaped}</a>`
+      : escaped.replaceAll("\n", "<br>");
   });
   return `<p style="margin:0 0 16px">${parts.join("")}</p>`;
 }
@@ -45,7 +52,7 @@ export function renderEmail(input: { subject: string; text: string; appUrl: stri
   const body = input.text
     .trim()
     .split(/\n{2,}/)
-    .map(paragraph)
+    .map((text) => paragraph(text, new URL(input.appUrl).origin))
     .join("");
   const footer = input.unsubscribeUrl
     ? `You get this email because you have an account at ${PRODUCT_NAME}. <a href="${escapeHtml(

@@ -17,7 +17,7 @@ describe("an email's parts", () => {
     expect(html).toContain("<title>&lt;b&gt;x&lt;/b&gt;</title>");
   });
 
-  it("links web addresses (only http and https), without the punctuation after them", () => {
+  it("links the product's own addresses, without the punctuation after them; others (a quoted chat message's) stay text", () => {
     const { html } = renderEmail({
       ...base,
       text: 'See https://market.test/mysite/offers?offer=1&x=2. Not javascript:alert(1) "https://evil.test/"',
@@ -25,7 +25,12 @@ describe("an email's parts", () => {
     });
     expect(html).toContain('<a href="https://market.test/mysite/offers?offer=1&amp;x=2" style="color:#4338ca;word-break:break-all">');
     expect(html).not.toContain('href="javascript');
-    expect(html).toContain('<a href="https://evil.test/"');
+    expect(html).not.toContain('href="https://evil.test/');
+    expect(html).toContain("&quot;https://evil.test/&quot;");
+    // Nor an address that only begins like the product's.
+    expect(renderEmail({ ...base, text: "https://market.test.evil.test/login", unsubscribeUrl: null }).html).not.toContain(
+      'href="https://market.test.evil',
+    );
   });
 
   it("has the product's name and a link into it; notifications add the unsubscribe link and one-click headers", () => {
