@@ -43,11 +43,14 @@ export function BuyConnects({
   testPurchases,
   pricingTable,
   error,
+  chosen = DEFAULT_BUNDLE,
 }: {
   canPay: boolean;
   testPurchases: boolean;
   pricingTable: PricingTableConfig | null;
   error: string | undefined;
+  /** The bundle of the last attempt, refused: chosen again. */
+  chosen?: number;
 }) {
   const navigation = useNavigation();
   const postTo = usePostAddress();
@@ -60,7 +63,7 @@ export function BuyConnects({
           <legend className="visually-hidden">Bundle</legend>
           {CONNECT_BUNDLES.map((bundle) => (
             <label key={bundle.connects} className="bundle">
-              <input type="radio" name="bundle" value={bundle.connects} defaultChecked={bundle.connects === DEFAULT_BUNDLE} />
+              <input type="radio" name="bundle" value={bundle.connects} defaultChecked={bundle.connects === chosen} />
               <strong>{bundle.connects} connects</strong>
               <span>${bundle.priceUsd} + tax</span>
             </label>

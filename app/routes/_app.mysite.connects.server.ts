@@ -52,10 +52,10 @@ export async function buyConnects(request: Request, context: AppContext) {
     // Development on this machine only, like the dev mailbox (a staging deploy marked development has no free connects).
     requireDevTools(request, context.env);
     const answer = await makeTestPurchase(context, { id: auth.user.id, email: auth.user.email }, bundle.connects);
-    if (answer.status !== 200) return data({ error: answer.message }, { status: answer.status === 404 ? 404 : 500 });
+    if (answer.status !== 200) return data({ error: answer.message, bundle: bundle.connects }, { status: answer.status === 404 ? 404 : 500 });
     throw redirect("/mysite/connects?notice=test-purchase");
   }
   const link = paymentLinkFor(config, bundle.connects, { id: auth.user.id, email: auth.user.email });
-  if (!link) return data({ error: messages.paymentsOff }, { status: 404 });
+  if (!link) return data({ error: messages.paymentsOff, bundle: bundle.connects }, { status: 404 });
   throw redirect(link);
 }

@@ -27,7 +27,13 @@ export default function Connects() {
           <span>Held by sent proposals</span>
         </div>
       </section>
-      <BuyConnects canPay={canPay} testPurchases={testPurchases} pricingTable={pricingTable} error={failure?.error} />
+      <BuyConnects
+        canPay={canPay}
+        testPurchases={testPurchases}
+        pricingTable={pricingTable}
+        error={failure?.error}
+        chosen={failure && "bundle" in failure ? failure.bundle : undefined}
+      />
       <ConnectLots lots={lots} now={now} />
       <ConnectsHistory history={history} now={now} />
     </div>

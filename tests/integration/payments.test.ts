@@ -519,6 +519,20 @@ describe("the connects page", () => {
       expect(await read(refused)).toContain(messages.paymentsOff);
       expect((await pay("60")).headers.get("Location")).toMatch(/^https:\/\/buy\.stripe\.com\/test_60\?/);
     }
+    // The bundle chosen stays chosen beside the refusal (without JavaScript the page is drawn again).
+    const refused100 = await devFetch(
+      "/mysite/connects",
+      {
+        method: "POST",
+        body: new URLSearchParams({ intent: "pay", bundle: "100" }),
+        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      },
+      { STRIPE_PAYMENT_LINK_100: "https://" },
+    );
+    expect(refused100.status).toBe(404);
+    const page100 = await read(refused100);
+    expect(page100).toMatch(/name="bundle" checked="" value="100"/);
+    expect(page100).not.toMatch(/name="bundle" checked="" value="30"/);
   });
 
   it("lists the lots left to spend however many spent ones came before them, and no expired one", async () => {
