@@ -48,7 +48,10 @@ function ContentTypeChoice({
 }
 
 export interface ProposalError {
-  error: string;
+  /** The message about the whole proposal (shown by the button); none when the refusal is about the fields. */
+  error: string | null;
+  /** The messages about the content type choices, shown in their groups. */
+  errors?: Record<string, string[] | undefined>;
   /** Which help link goes with the message. */
   help?: "verify" | "connects" | null;
   /** What the refused proposal had chosen, per field, so the form shows it again. */
@@ -77,7 +80,7 @@ export function ProposalForm({
   const sender = useSignedInShell()?.activeSite?.id;
   const [mine, setMine] = useState<string | null>(failure?.chosen?.myContentType?.[0] ?? null);
   const [theirs, setTheirs] = useState<string | null>(failure?.chosen?.theirContentType?.[0] ?? null);
-  const checks = useFieldChecks(proposalProblems({ myContentType: mine, theirContentType: theirs }));
+  const checks = useFieldChecks(proposalProblems({ myContentType: mine, theirContentType: theirs }), failure?.errors, failure);
   const busy = navigation.state !== "idle" && navigation.formData?.get("intent") === "propose";
   const choose = (name: string, set: (value: string | null) => void) => (value: string | null) => {
     set(value);

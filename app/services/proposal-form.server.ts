@@ -1,7 +1,7 @@
 /** The trade terms panel's proposal as a form post, from the market or the search results, which both show the panel. */
 import { data, redirect } from "@remix-run/cloudflare";
 import type { AppContext } from "~/lib/context";
-import { chosenValues, firstError, parseForm, readFormData } from "~/lib/forms.server";
+import { chosenValues, parseForm, readFormData } from "~/lib/forms.server";
 import { messages } from "~/domain/messages";
 import { withNotice } from "~/domain/redirects";
 import { proposalSchema } from "~/domain/validation";
@@ -21,8 +21,10 @@ export async function proposalFormAction(request: Request, context: AppContext, 
   const chosen = chosenValues(formData, PROPOSAL_CHOICES);
   const parsed = parseForm(formData, proposalSchema);
   if (!parsed.ok) {
-    const error = firstError(parsed.errors, "myContentType") ?? firstError(parsed.errors, "theirContentType") ?? messages.couldNotSendOffer;
-    return data({ error, help: null, chosen }, { status: 400 });
+    // A content type not chosen is said in its own group (as the page says it with JavaScript); anything else by the button.
+    const errors = { myContentType: parsed.errors.myContentType, theirContentType: parsed.errors.theirContentType };
+    const error = errors.myContentType || errors.theirContentType ? null : messages.couldNotSendOffer;
+    return data({ error, errors, help: null, chosen }, { status: 400 });
   }
   const { listingId, price, myContentType, myMaterials, theirContentType, theirMaterials } = parsed.value;
   // From the site the page showed, even if another tab has switched the active site since.

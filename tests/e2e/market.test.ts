@@ -363,12 +363,16 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     } else {
       expect(await send.isDisabled()).toBe(false);
       await send.click();
-      await page.locator(".slide-out .form-error", { hasText: messages.selectContentType }).waitFor();
+      // Each group without a choice says so, as it does with JavaScript.
+      const groupMessage = (side: string) => proposal.locator("fieldset", { hasText: side }).locator(".field-error");
+      await expect.poll(() => groupMessage("You will create").textContent()).toBe(messages.selectContentType);
+      expect(await groupMessage("They will create").textContent()).toBe(messages.selectContentType);
       // A refused proposal comes back with what was chosen.
       await chip("They will create", "Feature").click();
       await chip("You will provide", "Logo").click();
       await send.click();
-      await page.locator(".slide-out .form-error", { hasText: messages.selectContentType }).waitFor();
+      await expect.poll(() => groupMessage("They will create").textContent()).toBe("");
+      expect(await groupMessage("You will create").textContent()).toBe(messages.selectContentType);
       expect(await chip("They will create", "Feature").locator("input").isChecked()).toBe(true);
       expect(await chip("You will provide", "Logo").locator("input").isChecked()).toBe(true);
     }
