@@ -154,6 +154,22 @@ export function mergeMessages(current: readonly ChatMessage[], incoming: readonl
 
 let graphemes: Intl.Segmenter | undefined;
 
+/**
+ * A web address in a message: with its scheme, from "www.", or a name with a dot and a top-level domain of letters
+ * ("example.com/login"); not the domain of an email address.
+ */
+const WEB_ADDRESS =
+  /(?:https?:\/\/|www\.)\S+|(?<![@\p{L}\p{N}.-])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}(?![\p{L}\p{N}-])(?:[/?#]\S*)?/gu;
+
+/**
+ * A message as an email quotes it: its web addresses as "[link]". The email comes from the product's own address, and
+ * mail apps make any address in it a link: a stranger's "confirm your listing at …" would borrow the product's trust.
+ * The conversation, one link away, shows the message whole.
+ */
+export function withoutWebAddresses(text: string): string {
+  return text.replace(WEB_ADDRESS, "[link]");
+}
+
 /** One line of a message for the list of conversations. */
 export function messagePreview(text: string, length = 80): string {
   // Counted in characters as they are seen (graphemes): a cut inside an emoji (a flag, a skin tone, a family) would

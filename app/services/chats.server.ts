@@ -7,7 +7,7 @@ import { and, desc, eq, or, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { chats, listings, offers, sites } from "#drizzle/schema";
 import type { ChatRef, EndedSessions } from "~/durable/chat-room";
-import { messagePreview, type ChatMessage, type Conversation } from "~/domain/chat";
+import { messagePreview, withoutWebAddresses, type ChatMessage, type Conversation } from "~/domain/chat";
 import { BEFORE_ALL, keysetPage, type Cursor } from "~/domain/cursor";
 import type { AppContext } from "~/lib/context";
 import { olderThan, type Database } from "~/lib/db.server";
@@ -248,7 +248,7 @@ export async function queueMessagesEmail(
       text: [
         `${from} sent you ${what} on Backlink Market.`,
         "",
-        `"${messagePreview(burst.latest.text, 280)}"`,
+        `"${messagePreview(withoutWebAddresses(burst.latest.text), 280)}"`,
         "",
         `Read and answer: ${conversationLink(env, burst.chatId)}`,
       ].join("\n"),

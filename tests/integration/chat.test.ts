@@ -580,7 +580,7 @@ describe("email when the other side is away", () => {
 
     // Another message soon after waits for the 15 minutes to pass.
     await holdClock(chatId, start + 4 * 60_000);
-    await sendMessage(a.cookie, chatId, "Also, which deadline?");
+    await sendMessage(a.cookie, chatId, "Also, which deadline? Confirm your listing at https://evil.test/login");
     await holdClock(chatId, start + 10 * 60_000);
     await runDurableObjectAlarm(room(chatId));
     expect(await outboxFor(b.userId)).toHaveLength(1);
@@ -589,7 +589,9 @@ describe("email when the other side is away", () => {
     const emails = await outboxFor(b.userId);
     expect(emails).toHaveLength(2);
     expect(emails[1]!.subject).toMatch(/sent you a message$/);
-    expect(emails[1]!.text).toContain("Also, which deadline?");
+    // Quoted without its web address: the email comes from the product's own sender.
+    expect(emails[1]!.text).toContain('"Also, which deadline? Confirm your listing at [link]"');
+    expect(emails[1]!.text).not.toContain("evil.test");
     // The sender is never emailed about their own messages.
     expect(await outboxFor(a.userId)).toHaveLength(0);
   });

@@ -7,6 +7,7 @@ import {
   parseClientEvent,
   parseServerEvent,
   reconnectDelay,
+  withoutWebAddresses,
   type ChatMessage,
 } from "~/domain/chat";
 import { formatMessageTime } from "~/domain/dates";
@@ -38,6 +39,16 @@ describe("a chat message's text", () => {
     // A form posted without JavaScript sends line breaks as CRLF: stored as "\n", each counted once.
     const lines = `${"z".repeat(3989)}${"\r\n".repeat(10)}z`;
     expect(checkMessageText(lines)).toEqual({ ok: true, text: `${"z".repeat(3989)}${"\n".repeat(10)}z` });
+  });
+});
+
+describe("a message quoted in an email", () => {
+  it("has its web addresses as [link], and keeps the rest of what was written", () => {
+    expect(withoutWebAddresses("Confirm at https://evil.test/login?x=1 now")).toBe("Confirm at [link] now");
+    expect(withoutWebAddresses("or www.evil.test, or backlinkmarket-support.com/verify.")).toBe("or [link] or [link]");
+    expect(withoutWebAddresses("My site is ünïcode.de and пример.рф")).toBe("My site is [link] and [link]");
+    expect(withoutWebAddresses("Write to me at ana@example.com about it")).toBe("Write to me at ana@example.com about it");
+    expect(withoutWebAddresses("Deadline 12.05, version 2.0, e.g. a logo. Thanks!")).toBe("Deadline 12.05, version 2.0, e.g. a logo. Thanks!");
   });
 });
 
