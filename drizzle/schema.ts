@@ -420,6 +420,11 @@ export const connectLots = sqliteTable(
   },
   (t) => [
     index("connect_lots_user_expires_idx").on(t.userId, t.expiresAt),
+    // A user's lots whose year is up and that still count (none, once the five-minute job has run): every signed-in
+    // page leaves them out of the balance it shows, reading only these.
+    index("connect_lots_user_due_idx")
+      .on(t.userId, t.expiresAt)
+      .where(sql`remaining > 0`),
     // The lots whose year is up and that still count, found every five minutes without reading the others.
     index("connect_lots_due_idx")
       .on(t.expiresAt)
