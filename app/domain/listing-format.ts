@@ -30,17 +30,21 @@ export function shortenAddress(url: string): string {
 }
 
 /**
- * Whether a host's letters could pass for other Latin ones: a label with Cyrillic or Greek letters (the "а" of
- * "аpple.com" is Cyrillic), or Latin mixed with another script. Such a host shows in its ASCII form (`xn--…`), as the
- * header, offers, chats and emails show every host; one in a single other script (`उदाहरण.भारत`) shows as written.
+ * Whether a host's letters could pass for other Latin ones: a label with letters of a script that has Latin
+ * look-alikes (the "а" of "аpple.com" is Cyrillic; Greek, Armenian, Cherokee), Latin mixed with another script, or a
+ * Latin letter that is not an ASCII one with accents (the "ɑ" of "ɑpple.com", the dotless "ı"). Such a host shows in its
+ * ASCII form (`xn--…`), as the header, offers, chats and emails show every host; one in a single other script
+ * (`उदाहरण.भारत`) or in accented Latin (`münchen.de`) shows as written.
  */
 function mayPassForLatin(host: string): boolean {
   return host
     .split(".")
     .some(
       (label) =>
-        /[\p{Script=Cyrillic}\p{Script=Greek}]/u.test(label) ||
-        (/\p{Script=Latin}/u.test(label) && /[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u.test(label)),
+        /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u.test(label) ||
+        (/\p{Script=Latin}/u.test(label) &&
+          (/[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u.test(label) ||
+            /[\u0080-\uffff]/.test(label.normalize("NFD").replace(/\p{M}/gu, "")))),
     );
 }
 

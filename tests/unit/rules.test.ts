@@ -108,6 +108,10 @@ describe("post card formatting", () => {
     expect(shortenAddress("p\u0430ypal.com")).toBe("xn--pypal-4ve.com");
     expect(shortenAddress("пример.рф")).toBe("xn--e1afmkfd.xn--p1...");
     expect(shortenAddress("shop中文.com")).toBe("xn--shop-3f5fy05j.c...");
+    expect(shortenAddress("\u0251pple.com")).toBe(new URL("https://\u0251pple.com").host);
+    expect(shortenAddress("\u0251pple.com")).toMatch(/^xn--/);
+    expect(shortenAddress("\u0131ntel.com")).toMatch(/^xn--/);
+    expect(shortenAddress("g\u0585\u0585gle.com")).toMatch(/^xn--/);
     expect(shortenAddress("उदाहरण.भारत")).toBe("उदाहरण.भारत");
     expect(shortenAddress("münchen.de")).toBe("münchen.de");
     expect(shortenAddress("https://Example.com")).toBe("Example.com");
