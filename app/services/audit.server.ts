@@ -294,7 +294,8 @@ export function auditAfterResponse(context: AppContext, userId: string, siteId: 
   const site = { id: siteId, url: siteUrl, host };
   context.ctx.waitUntil(
     (async () => {
-      // Over the account's budget of site fetches, the weekly job audits the site instead (it is due at once).
+      // Over the account's budget of site fetches, the site waits: its owner can run the audit from Your Score, and once
+      // it is verified the weekly job audits it (it is due at once).
       if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) return;
       const runId = await startRun(context.db, site.id, reason, context.now());
       await performAudit(context, site, runId, reason);

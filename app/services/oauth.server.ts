@@ -28,18 +28,24 @@ export function isOAuthProvider(value: string | undefined): value is OAuthProvid
   return OAUTH_PROVIDERS.some((provider) => provider === value);
 }
 
+/** Whether this Worker instance has logged that sign-in with the providers is off (it says so once). */
+let offSaid = false;
+
 /**
  * The providers with credentials set. None while APP_URL is not the public origin in production: the provider would
  * refuse the way back (or send the browser to localhost), so the buttons are not shown and the routes are not found.
  */
 export function configuredProviders(env: Env): OAuthProvider[] {
-  if (!hasPublicAppUrl(env)) {
-    console.error("sign-in with Google and GitHub is off: APP_URL must be the public https origin in production (README, Deploy)");
-    return [];
-  }
-  return OAUTH_PROVIDERS.filter((provider) =>
+  const withCredentials = OAUTH_PROVIDERS.filter((provider) =>
     provider === "google" ? Boolean(env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET) : Boolean(env.GITHUB_CLIENT_ID && env.GITHUB_CLIENT_SECRET),
   );
+  if (withCredentials.length > 0 && !hasPublicAppUrl(env)) {
+    // Said once per Worker instance, not on every sign-in page.
+    if (!offSaid) console.error("sign-in with Google and GitHub is off: APP_URL must be the public https origin in production (README, Deploy)");
+    offSaid = true;
+    return [];
+  }
+  return withCredentials;
 }
 
 function callbackUrl(env: Env, provider: OAuthProvider) {
