@@ -166,7 +166,7 @@ describe.each(modes)("axe finds no violation $name", ({ js }) => {
       const { page, check, visit, finish, seller, listingId } = await signedInAxeSession(js, width);
 
       // With JavaScript a proposal with nothing chosen has a grey button, what is missing beside it, and a message in
-      // a group the user left; without it, the refused proposal shows the server's message in the panel.
+      // a group the user left; without it, the refused proposal shows the server's messages in the groups.
       await page.goto(`/market?post=${listingId}`);
       const proposal = page.locator(".proposal");
       if (js) {
@@ -177,7 +177,7 @@ describe.each(modes)("axe finds no violation $name", ({ js }) => {
         await check("proposal not ready");
       } else {
         await page.getByRole("button", { name: /^Send offer/ }).click();
-        await page.locator(".slide-out .form-error").waitFor();
+        await page.locator(".slide-out .field-error", { hasText: /./ }).first().waitFor();
         await check("proposal refused");
       }
 
