@@ -49,10 +49,11 @@ export function renderEmail(input: { subject: string; text: string; appUrl: stri
     ? `You get this email because you have an account at ${PRODUCT_NAME}. Turn these emails off: ${input.unsubscribeUrl}`
     : `You get this email because you have an account at ${PRODUCT_NAME}.`;
   const text = `${input.text.trim()}\n\n-- \n${PRODUCT_NAME}: ${home}\n${footerText}\n`;
+  const origin = new URL(input.appUrl).origin;
   const body = input.text
     .trim()
     .split(/\n{2,}/)
-    .map((text) => paragraph(text, new URL(input.appUrl).origin))
+    .map((text) => paragraph(text, origin))
     .join("");
   const footer = input.unsubscribeUrl
     ? `You get this email because you have an account at ${PRODUCT_NAME}. <a href="${escapeHtml(

@@ -2,6 +2,7 @@
  * Which image a site's stored icon shows as. Apart from the post card's text (listing-format.ts): every page's header
  * shows an icon, so this module is in every page's script, and the card's code need not be.
  */
+
 /** The product's favicon: the default and fallback site icon. */
 export const DEFAULT_ICON = "/favicon.svg";
 

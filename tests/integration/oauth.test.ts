@@ -1,7 +1,7 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import worker from "~/worker";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { get, newEmail, PASSWORD, post, sessionCookieOf, signUp } from "./helpers";
+import { devFetch, get, newEmail, PASSWORD, post, sessionCookieOf, signUp } from "./helpers";
 
 /** Answers the providers' token and profile endpoints; anything else is a test failure. */
 function mockProviders(profile: { google?: object; githubUser?: object; githubEmails?: object[]; delayMs?: number }, bodies: string[] = []) {
@@ -52,6 +52,13 @@ async function bothLandOnTheMarket(email: string) {
 }
 
 afterEach(() => vi.restoreAllMocks());
+
+/** Requests to the Worker with these variables changed (set to undefined: unset), as another deploy would have them. */
+function askWith(vars: Record<string, string | undefined>) {
+  const changed = { ...(env as unknown as Record<string, unknown>), ...vars };
+  return (path: string) =>
+    worker.fetch(new Request(`https://market.test${path}`, { redirect: "manual" }) as never, changed as never, createExecutionContext());
+}
 
 describe("OAuth sign-in", () => {
   it("sends the browser to Google with state and PKCE", async () => {
@@ -221,9 +228,7 @@ describe("OAuth sign-in", () => {
   });
 
   it("is not offered for a provider that is not configured", async () => {
-    const withoutGitHub = { ...(env as unknown as Record<string, unknown>), GITHUB_CLIENT_ID: undefined, GITHUB_CLIENT_SECRET: undefined };
-    const ask = (path: string) =>
-      worker.fetch(new Request(`https://market.test${path}`, { redirect: "manual" }) as never, withoutGitHub as never, createExecutionContext());
+    const ask = askWith({ GITHUB_CLIENT_ID: undefined, GITHUB_CLIENT_SECRET: undefined });
     expect((await ask("/auth/github")).status).toBe(404);
     expect((await ask("/auth/google")).status).toBe(302);
     const login = await (await ask("/login")).text();
@@ -234,9 +239,7 @@ describe("OAuth sign-in", () => {
 
   it("is not offered in production while APP_URL is left at localhost (the provider would send the browser there)", async () => {
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
-    const local = { ...(env as unknown as Record<string, unknown>), APP_URL: "http://localhost:8787" };
-    const ask = (path: string) =>
-      worker.fetch(new Request(`https://market.test${path}`, { redirect: "manual" }) as never, local as never, createExecutionContext());
+    const ask = askWith({ APP_URL: "http://localhost:8787" });
     expect((await ask("/auth/google")).status).toBe(404);
     expect((await ask("/auth/github/callback?code=c&state=s")).status).toBe(404);
     const login = await (await ask("/login")).text();
@@ -245,12 +248,7 @@ describe("OAuth sign-in", () => {
     expect(login).not.toContain("Continue with GitHub");
     expect(logged.mock.calls.flat().join(" ")).toContain("APP_URL must be the public https origin");
     // In development (npm start) the local address is the point.
-    const development = { ...local, ENVIRONMENT: "development" };
-    const start = await worker.fetch(
-      new Request("http://localhost:8787/auth/google", { redirect: "manual" }) as never,
-      development as never,
-      createExecutionContext(),
-    );
+    const start = await devFetch("/auth/google", {}, { APP_URL: "http://localhost:8787" });
     expect(start.status).toBe(302);
     expect(new URL(start.headers.get("Location")!).searchParams.get("redirect_uri")).toBe("http://localhost:8787/auth/google/callback");
   });
