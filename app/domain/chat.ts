@@ -2,6 +2,7 @@
  * Chat: everything said on a conversation's WebSocket, as one typed union shared by the browser and the
  * conversation's Durable Object, with the rules both apply to a message.
  */
+import { hasVisibleText } from "./visible-text";
 
 /** A message as the object stores it: ids count 1, 2, 3... within a conversation, so they are its order. */
 export interface ChatMessage {
@@ -68,18 +69,12 @@ export function rateLimitedMessage(perMinute: number): string {
 }
 
 /**
- * Something a reader would see: not only spaces, line breaks, zero-width and other format characters, or the blank
- * letters (Hangul fillers, the blank Braille pattern) that show as nothing.
- */
-const VISIBLE = /[^\s\p{Cc}\p{Cf}\p{Z}\u115F\u1160\u2800\u3164\uFFA0]/u;
-
-/**
  * The text as stored (trimmed, line breaks as "\n"), or why it cannot be sent: a text with nothing to see is empty. A
  * form posted without JavaScript sends each line break as "\r\n": counted as one character, as the text box counts it.
  */
 export function checkMessageText(raw: unknown): { ok: true; text: string } | { ok: false; reason: "empty" | "too-long" } {
   const text = typeof raw === "string" ? raw.replace(/\r\n?/g, "\n").trim() : "";
-  if (!VISIBLE.test(text)) return { ok: false, reason: "empty" };
+  if (!hasVisibleText(text)) return { ok: false, reason: "empty" };
   if (text.length > MAX_MESSAGE_LENGTH) return { ok: false, reason: "too-long" };
   return { ok: true, text };
 }

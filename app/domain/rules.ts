@@ -5,6 +5,9 @@
 import { messages } from "./messages";
 import { CONTENT_TYPES } from "./options";
 import { isWebsiteUrl } from "./site-address";
+import { hasVisibleText } from "./visible-text";
+
+export { hasVisibleText };
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(?:\.[^\s@.]+)*\.[^\s@.]{2,}$/u;
 export const MAX_EMAIL_LENGTH = 254;
@@ -46,7 +49,7 @@ export function passwordChecklist(password: string) {
 
 export function descriptionProblem(value: string): string | null {
   const length = value.trim().length;
-  if (length < DESCRIPTION_MIN_LENGTH) return messages.descriptionMinimum;
+  if (length < DESCRIPTION_MIN_LENGTH || !hasVisibleText(value)) return messages.descriptionMinimum;
   if (length > DESCRIPTION_MAX_LENGTH) return messages.descriptionMaximum;
   return null;
 }
@@ -90,7 +93,7 @@ export const FEEDBACK_MAX_LENGTH = 5000;
 
 export function feedbackProblem(value: string): string | null {
   const length = value.trim().length;
-  if (length === 0) return messages.feedbackEmpty;
+  if (!hasVisibleText(value)) return messages.feedbackEmpty;
   return length > FEEDBACK_MAX_LENGTH ? messages.feedbackTooLong : null;
 }
 

@@ -5,7 +5,7 @@
 import type { FieldErrors } from "./validation";
 import { messages } from "./messages";
 import { SITE_CATEGORIES } from "./options";
-import { EMAIL_PATTERN, DESCRIPTION_MAX_LENGTH, LISTING_CONNECTS_MAX, MAX_EMAIL_LENGTH, typedWholeNumber } from "./rules";
+import { EMAIL_PATTERN, DESCRIPTION_MAX_LENGTH, hasVisibleText, LISTING_CONNECTS_MAX, MAX_EMAIL_LENGTH, typedWholeNumber } from "./rules";
 import { isWebsiteUrl } from "./site-address";
 
 export const SITE_ADD_SOURCES = ["hero", "market", "other"] as const;
@@ -26,7 +26,7 @@ export function siteAddProblems(source: SiteAddSource, values: Record<string, st
   }
   if (!SITE_CATEGORIES.some((category) => category.id === values.category)) problems.category = [messages.selectCategory];
   const description = (values.description ?? "").trim();
-  if (description.length === 0) problems.description = [messages.enterDescription];
+  if (!hasVisibleText(description)) problems.description = [messages.enterDescription];
   else if (description.length > DESCRIPTION_MAX_LENGTH) problems.description = [messages.descriptionMaximum];
   if (source === "market") {
     const connects = typedWholeNumber(values.connects ?? "");

@@ -14,6 +14,7 @@ import {
   emailProblem,
   feedbackProblem,
   EMAIL_PATTERN,
+  hasVisibleText,
   LISTING_CONNECTS_MAX,
   MAX_EMAIL_LENGTH,
   PASSWORD_MAX_LENGTH,
@@ -58,6 +59,12 @@ const ruled = (problem: (value: string) => string | null, missing: string) =>
   });
 
 const descriptionField = ruled(descriptionProblem, messages.descriptionMinimum).transform((value) => value.trim());
+
+/** The description of the site-add form and the site's settings: required (something to read), at most 500 characters. */
+const listingDescriptionField = textField(messages.enterDescription)
+  .trim()
+  .refine(hasVisibleText, messages.enterDescription)
+  .pipe(z.string().max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum));
 
 /** Sign-up step 0: email and password. */
 export const signupAccountSchema = z.object({
@@ -118,7 +125,7 @@ const siteAddBase = {
   category: z.enum(SITE_CATEGORIES.map((c) => c.id) as ["blog", "product"], {
     errorMap: () => ({ message: messages.selectCategory }),
   }),
-  description: textField(messages.enterDescription).trim().min(1, messages.enterDescription).max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
+  description: listingDescriptionField,
 };
 
 const heroSiteAddSchema = z.object({ ...siteAddBase, email: emailField(messages.invalidEmailAddress) });
@@ -148,10 +155,7 @@ const idsOf = (options: readonly { id: string }[]) =>
 /** Site settings: the description and the three chip lists (content types, materials, tags). */
 export const siteSettingsSchema = z
   .object({
-    description: textField(messages.enterDescription)
-      .trim()
-      .min(1, messages.enterDescription)
-      .max(DESCRIPTION_MAX_LENGTH, messages.descriptionMaximum),
+    description: listingDescriptionField,
     contentTypes: idsOf(CONTENT_TYPES),
     materials: idsOf(PROVIDED_MATERIALS),
     tags: idsOf(CATEGORY_TAGS),

@@ -931,6 +931,10 @@ describe("settings", () => {
     const blank = await post("/mysite/settings", { description: "   " }, { cookie: owner.cookie });
     expect(blank.status).toBe(400);
     expect(await read(blank)).toContain(messages.enterDescription);
+    const invisible = await post("/mysite/settings", { description: "\u200B\u3164\u200D" }, { cookie: owner.cookie });
+    expect(invisible.status).toBe(400);
+    expect(await read(invisible)).toContain(messages.enterDescription);
+    expect(await env.DB.prepare("SELECT description FROM sites WHERE user_id = ?").bind(owner.userId).first()).toEqual({ description: "x" });
   });
 
   it("lists the site in the market at its price, and takes it out again", async () => {
@@ -1029,6 +1033,10 @@ describe("feedback", () => {
     const blank = await post("/feedback?back=/market", { feedback: "  \n " }, { cookie: user.cookie });
     expect(blank.status).toBe(400);
     expect(await read(blank)).toContain(messages.feedbackEmpty);
+    // Zero-width spaces and a blank Braille pattern show as nothing: no feedback either.
+    const invisible = await post("/feedback?back=/market", { feedback: "\u200B\u200B \u2800" }, { cookie: user.cookie });
+    expect(invisible.status).toBe(400);
+    expect(await read(invisible)).toContain(messages.feedbackEmpty);
     const sent = await post("/feedback?back=%2Fmarket%3Ffeedback%3Dtrue", { feedback: "Love it" }, { cookie: user.cookie });
     expect(sent.status).toBe(302);
     expect(sent.headers.get("Location")).toBe("/market?notice=feedback-sent");

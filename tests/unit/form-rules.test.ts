@@ -64,6 +64,7 @@ describe("the browser's form rules give the server's first message per field", (
       "x".repeat(29),
       "x".repeat(30),
       ` ${"y".repeat(31)} `,
+      "\u200B\u2800".repeat(20),
       "x".repeat(500),
       "x".repeat(501),
     ];
@@ -89,7 +90,19 @@ describe("the browser's form rules give the server's first message per field", (
   });
 
   it("feedback", () => {
-    for (const feedback of [undefined, "", "   ", "\n\t", "Great!", " Great! ", "x".repeat(5000), ` ${"x".repeat(5000)} `, "x".repeat(5001)]) {
+    for (const feedback of [
+      undefined,
+      "",
+      "   ",
+      "\n\t",
+      "Great!",
+      " Great! ",
+      "x".repeat(5000),
+      ` ${"x".repeat(5000)} `,
+      "x".repeat(5001),
+      "\u200B\u200D",
+      "\u200B".repeat(5001),
+    ]) {
       expect(feedbackProblems({ feedback }), JSON.stringify(feedback?.slice(0, 12))).toEqual(serverProblems(feedbackSchema, { feedback }));
     }
     expect(feedbackProblems({ feedback: " " })).toEqual({ feedback: [messages.feedbackEmpty] });

@@ -22,6 +22,7 @@ import {
   signupSchema,
   siteAddSchema,
   siteAddSource,
+  siteSettingsSchema,
 } from "~/domain/validation";
 
 const errorsOf = (result: { success: boolean; error?: { flatten(): { fieldErrors: Record<string, string[] | undefined> } } }) =>
@@ -139,6 +140,14 @@ describe("website url and description (sign-up step 1 and the add-website dialog
   it("caps the description", () => {
     expect(errorsOf(signupSchema.safeParse({ ...valid, url: "example.com", description: big })).description).toEqual([messages.descriptionMaximum]);
   });
+  it("counts nothing a reader cannot see: zero-width and blank characters alone are no description", () => {
+    const invisible = "\u200B\u2800\u3164\u00A0".repeat(10);
+    expect(descriptionProblem(invisible)).toBe(messages.descriptionMinimum);
+    expect(errorsOf(signupSchema.safeParse({ ...valid, url: "example.com", description: invisible })).description).toEqual([
+      messages.descriptionMinimum,
+    ]);
+    expect(descriptionProblem(`Gardening\u200B ${"x".repeat(30)}`)).toBeNull();
+  });
 });
 
 describe("login and reset only bound their input", () => {
@@ -169,6 +178,13 @@ describe("site-add form", () => {
     });
     expect(errorsOf(siteAddSchema("other").safeParse({ ...base, category: "gaming" })).category).toEqual([messages.selectCategory]);
     expect(errorsOf(siteAddSchema("other").safeParse({ ...base, description: "   " })).description).toEqual([messages.enterDescription]);
+    for (const description of ["\u200B\u200B", "\u2800 \u3164", "\u200B".repeat(600)]) {
+      expect(errorsOf(siteAddSchema("other").safeParse({ ...base, description })).description).toEqual([messages.enterDescription]);
+      expect(siteAddProblems("other", { ...base, description }).description).toEqual([messages.enterDescription]);
+      expect(errorsOf(siteSettingsSchema.safeParse({ description })).description).toEqual([messages.enterDescription]);
+    }
+    expect(errorsOf(siteSettingsSchema.safeParse({ description: "x".repeat(501) })).description).toEqual([messages.descriptionMaximum]);
+    expect(siteSettingsSchema.safeParse({ description: " Seeds\u200B " }).data?.description).toBe("Seeds\u200B");
   });
   it("asks for an email only from the hero", () => {
     expect(siteAddSchema("other").safeParse(base).success).toBe(true);
@@ -189,6 +205,7 @@ describe("feedback", () => {
   it("is empty when blank", () => {
     expect(errorsOf(feedbackSchema.safeParse({ feedback: "  \n " })).feedback).toEqual([messages.feedbackEmpty]);
     expect(errorsOf(feedbackSchema.safeParse({})).feedback).toEqual([messages.feedbackEmpty]);
+    expect(errorsOf(feedbackSchema.safeParse({ feedback: "\u200B \u200D\u2800" })).feedback).toEqual([messages.feedbackEmpty]);
     expect(feedbackSchema.parse({ feedback: " Great! " }).feedback).toBe("Great!");
   });
 });
@@ -204,6 +221,7 @@ describe("one rule and one message for browser and server", () => {
     "x".repeat(501),
     "x".repeat(600),
     ` ${"y".repeat(31)} `,
+    "\u200B".repeat(40),
   ];
   it("the add-website dialog and sign-up show what the server answers for a description", () => {
     for (const description of cases) {
