@@ -55,6 +55,7 @@ export const messages = {
   // Trade
   selectContentType: "Please select a content type.",
   enterContentUrl: "Please enter the content url.",
+  contentUrlTooLong: "This content url is too long: at most 2,048 characters.",
   verifyYourWebsite: "Please verify your website.",
   notEnoughConnects: "You do not have enough connects for this trade.",
   offerSent: "Offer sent",

@@ -106,13 +106,30 @@ export function samePageAddresses(contentUrl: string): string[] {
   return addresses;
 }
 
+/** The longest content url stored, as it is stored (a path in another script takes several times its length once encoded). */
+export const CONTENT_URL_MAX_LENGTH = 2048;
+
 /**
  * The page a trade's content is on, as the owner typed it: an http(s) address, or one without its scheme (read as
- * https, as the site field reads "yoursite.com"); null when it is not one.
+ * https, as the site field reads "yoursite.com"); null when it is not one or is longer than CONTENT_URL_MAX_LENGTH.
  */
 export function contentUrlOf(value: string): string | null {
+  const href = webPageAddress(value);
+  return href !== null && href.length <= CONTENT_URL_MAX_LENGTH ? href : null;
+}
+
+/** Whether a typed content url is refused for its length: a web page's address too long to store, or far too long to read. */
+export function isOverlongContentUrl(value: string): boolean {
+  return value.trim().length > TYPED_ADDRESS_MAX_LENGTH || (webPageAddress(value)?.length ?? 0) > CONTENT_URL_MAX_LENGTH;
+}
+
+/** Longer than this, what was typed is not read as an address at all. */
+const TYPED_ADDRESS_MAX_LENGTH = 8 * CONTENT_URL_MAX_LENGTH;
+
+/** A typed address as the web page's address it names, whatever its encoded length, or null. */
+function webPageAddress(value: string): string | null {
   const trimmed = value.trim();
-  if (trimmed.length === 0 || trimmed.length > 2048) return null;
+  if (trimmed.length === 0 || trimmed.length > TYPED_ADDRESS_MAX_LENGTH) return null;
   try {
     const url = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
     const web = url.protocol === "https:" || url.protocol === "http:";
@@ -120,9 +137,8 @@ export function contentUrlOf(value: string): string | null {
     url.hash = "";
     // An empty query ("page?") is the page itself.
     if (url.search === "") url.search = "";
-    // No user name or password in it: the address is shown to the other party and fetched by the link checks. At
-    // most 2,048 characters as stored (a path in another script takes several times its length once encoded).
-    return web && url.hostname.includes(".") && !url.username && !url.password && url.href.length <= 2048 ? url.href : null;
+    // No user name or password in it: the address is shown to the other party and fetched by the link checks.
+    return web && url.hostname.includes(".") && !url.username && !url.password ? url.href : null;
   } catch {
     return null;
   }

@@ -4,7 +4,7 @@ import { offerEntries } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
 import type { FoundLink } from "~/lib/html.server";
 import { messages } from "~/domain/messages";
-import { canMoveEntry, contentUrlOf, entryStatesBefore, samePageAddresses, type EntryStatus } from "~/domain/offer-rules";
+import { canMoveEntry, contentUrlOf, entryStatesBefore, isOverlongContentUrl, samePageAddresses, type EntryStatus } from "~/domain/offer-rules";
 import { inspectDeliveredLink, LINK_WATCH_MS, nextLinkCheck, recordLinkCheck, statusOfLink } from "./delivered-links.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { offerEmail, savedOrNull, type Outcome } from "./offer-changes.server";
@@ -56,7 +56,9 @@ export async function moveTradeEntry(
     return { ok: false, status: 409, message: messages.offerChangeRefused };
   }
   const contentUrl = to === "completed" ? contentUrlOf(typedUrl ?? "") : null;
-  if (to === "completed" && !contentUrl) return { ok: false, status: 400, message: messages.enterContentUrl };
+  if (to === "completed" && !contentUrl) {
+    return { ok: false, status: 400, message: isOverlongContentUrl(typedUrl ?? "") ? messages.contentUrlTooLong : messages.enterContentUrl };
+  }
   const now = context.now();
   const hosts = to === "completed" ? await hostsOf(db, offerId) : null;
   const mine = (found.role === "sender" ? hosts?.sender : hosts?.receiver) ?? "Your partner";

@@ -100,11 +100,11 @@ describe("a trade from proposal to two completed deliveries", () => {
         expect(typoPage).toContain('value="https://the-post"');
         expect((await move(a.cookie, offer.id, "stopped", "https://the-post")).status).toBe(302);
         expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(302);
-        // However long what was typed: completing says it is no address, stopping goes.
+        // However long what was typed: completing says the address is too long, stopping goes.
         const long = `https://${a.url}/${"x".repeat(3000)}`;
         const tooLong = await move(a.cookie, offer.id, "completed", long);
         expect(tooLong.status).toBe(400);
-        expect(await read(tooLong)).toContain(messages.enterContentUrl);
+        expect(await read(tooLong)).toContain(messages.contentUrlTooLong);
         expect((await move(a.cookie, offer.id, "stopped", long)).status).toBe(302);
         expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(302);
       }

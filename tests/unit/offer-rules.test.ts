@@ -3,6 +3,7 @@ import {
   canActOnOffer,
   canMoveEntry,
   contentUrlOf,
+  isOverlongContentUrl,
   entryActionLabel,
   samePageAddresses,
   entryStatesBefore,
@@ -115,4 +116,17 @@ describe("content url", () => {
     // Short as typed, over 2,048 characters once encoded as it is stored.
     `https://e.com/${"é".repeat(1000)}`,
   ])("refuses %j", (typed) => expect(contentUrlOf(typed)).toBeNull());
+  it("tells an address too long to store from one that is no address", () => {
+    for (const typed of [
+      `https://e.com/${"x".repeat(2100)}`,
+      `e.com/${"é".repeat(1000)}`,
+      `https://e.com/${"x".repeat(20_000)}`,
+      "x".repeat(20_000),
+    ]) {
+      expect(isOverlongContentUrl(typed), typed.slice(0, 20)).toBe(true);
+    }
+    for (const typed of ["", "the-post", "https://localhost/x", `https://e.com/${"x".repeat(2000)}`, `ftp://e.com/${"x".repeat(3000)}`]) {
+      expect(isOverlongContentUrl(typed), typed.slice(0, 20)).toBe(false);
+    }
+  });
 });
