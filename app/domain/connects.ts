@@ -1,5 +1,25 @@
 /** The user's connects as the Connects page shows them: lots, the ledger, and the return from a payment. */
 
+/**
+ * When connects got at `from` (epoch ms) expire: the same moment a calendar year later, as "a year after purchase"
+ * reads (a 365-day year would end a day early across a 29 February; one got on 29 February lasts until 1 March).
+ */
+export function oneYearAfter(from: number): number {
+  const date = new Date(from);
+  date.setUTCFullYear(date.getUTCFullYear() + 1);
+  return date.getTime();
+}
+
+/**
+ * The connects a refund takes back from a purchase: its share of the purchase's connects, as `refunded` is of `paid`
+ * (both in the currency's minor units), rounded up; all of them when nothing was paid. Worked in whole numbers: a
+ * fraction first (371 / 5300 of 100 is 7.000000000000001 in floating point) would take one connect too many.
+ */
+export function connectsRefunded(connects: number, refunded: number, paid: number): number {
+  if (paid <= 0 || refunded >= paid) return connects;
+  return Math.ceil((connects * Math.max(0, refunded)) / paid);
+}
+
 /** Where a lot of connects came from. */
 export type LotSource = "starter" | "purchase" | "return";
 

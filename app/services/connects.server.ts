@@ -4,9 +4,7 @@ import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
 import { numberVar } from "~/lib/env";
 import { newId } from "~/lib/ids";
-import { DAY_MS } from "./sessions.server";
-
-export const CONNECTS_LIFETIME_MS = 365 * DAY_MS;
+import { oneYearAfter } from "~/domain/connects";
 
 export function starterConnects(env: Env): number {
   return Math.max(0, Math.floor(numberVar(env.STARTER_CONNECTS, 20)));
@@ -25,7 +23,7 @@ export function starterGrantStatements(db: Database, userId: string, amount: num
       source: "starter",
       amount,
       remaining: amount,
-      expiresAt: now + CONNECTS_LIFETIME_MS,
+      expiresAt: oneYearAfter(now),
       createdAt: now,
     }),
     db.insert(connectLedger).values({ id: newId(), userId, kind: "grant", amount, lotId, createdAt: now }),

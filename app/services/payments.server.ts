@@ -8,12 +8,12 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { paymentEvents, users } from "#drizzle/schema";
 import { CONNECT_BUNDLES, type ConnectBundle } from "~/domain/bundles";
+import { connectsRefunded, oneYearAfter } from "~/domain/connects";
 import { formatMoney } from "~/domain/money";
 import type { AppContext } from "~/lib/context";
 import { batchStatements, type Database } from "~/lib/db.server";
 import { isDevelopment, type Env } from "~/lib/env";
 import { newId } from "~/lib/ids";
-import { CONNECTS_LIFETIME_MS } from "./connects.server";
 import { deliverSoon, emailToUser } from "./email.server";
 
 /** Signs development's test purchases; they go straight to the webhook code, never through the webhook address. */
@@ -151,14 +151,14 @@ async function actOn(context: AppContext, config: PaymentConfig, event: Stripe.E
       return credit(context, config, event, event.data.object);
     case "charge.refunded": {
       const charge = event.data.object;
-      const fraction = charge.amount > 0 ? Math.min(1, charge.amount_refunded / charge.amount) : 1;
-      return revoke(context, event, idOf(charge.payment_intent), fraction, "refund", (charge.created ?? event.created) * 1000);
+      const share = (connects: number) => connectsRefunded(connects, charge.amount_refunded, charge.amount);
+      return revoke(context, event, idOf(charge.payment_intent), share, "refund", (charge.created ?? event.created) * 1000);
     }
     case "charge.dispute.closed": {
       const dispute = event.data.object;
       if (dispute.status !== "lost") return ignore(context.db, event, `dispute ${dispute.status}`, context.now());
       // A dispute closes weeks after its payment: its credit, if there was one, has long landed.
-      return revoke(context, event, idOf(dispute.payment_intent), 1, "chargeback", 0);
+      return revoke(context, event, idOf(dispute.payment_intent), (connects) => connects, "chargeback", 0);
     }
     default:
       return { status: 200, message: `not handled: ${event.type}` };
@@ -242,7 +242,7 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
           AND NOT EXISTS (SELECT 1 FROM payment_events WHERE checkout_session_id = excluded.checkout_session_id)
       ON CONFLICT DO NOTHING`,
     sql`INSERT INTO connect_lots (id, user_id, source, amount, remaining, expires_at, payment_event_id, created_at)
-      SELECT ${lotId}, ${userId}, 'purchase', ${connects}, ${connects}, ${purchasedAt + CONNECTS_LIFETIME_MS}, ${event.id}, ${now} WHERE ${mine}`,
+      SELECT ${lotId}, ${userId}, 'purchase', ${connects}, ${connects}, ${oneYearAfter(purchasedAt)}, ${event.id}, ${now} WHERE ${mine}`,
     sql`UPDATE users SET connects = connects + ${connects} WHERE id = ${userId} AND ${mine}`,
     sql`INSERT INTO connect_ledger (id, user_id, kind, amount, held, lot_id, payment_event_id, created_at)
       SELECT ${newId()}, ${userId}, 'purchase', ${connects}, 0, ${lotId}, ${event.id}, ${now} WHERE ${mine}`,
@@ -254,9 +254,10 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
         subject: `Your ${connects} connects are ready`,
         text: `Thank you for your purchase: ${connects} connects${
           paid ? ` for ${paid.trim()}` : ""
-        }. They are in your balance now and can be spent until ${utcMinute(
-          purchasedAt + CONNECTS_LIFETIME_MS,
-        )}.\n\nYour connects and their history: ${new URL("/mysite/connects", context.env.APP_URL).toString()}`,
+        }. They are in your balance now and can be spent until ${utcMinute(oneYearAfter(purchasedAt))}.\n\nYour connects and their history: ${new URL(
+          "/mysite/connects",
+          context.env.APP_URL,
+        ).toString()}`,
         dedupeKey: `receipt:${session.id}`,
         onlyIf: mine,
       },
@@ -301,7 +302,8 @@ async function revoke(
   context: AppContext,
   event: Stripe.Event,
   paymentIntentId: string | null,
-  fraction: number,
+  /** The connects of the purchase to take back in all (this event's and earlier ones' together). */
+  share: (connects: number) => number,
   kind: "refund" | "chargeback",
   paidAt: number,
 ): Promise<WebhookAnswer> {
@@ -322,7 +324,7 @@ async function revoke(
     if (now - paidAt < CREDIT_WAIT_MS) return { status: 503, message: "no credited purchase for this payment (yet)" };
     return ignore(db, event, "no credited purchase for this payment", now, paymentIntentId);
   }
-  const target = Math.ceil(purchase.connects * fraction);
+  const target = share(purchase.connects);
   const claim = newId();
   const mine = claimed(event.id, claim);
   // This event's row holds what it takes now (connects) and what it claims from pending holds (connects_owed).
