@@ -180,10 +180,13 @@ export class ChatRoom extends DurableObject<Env> {
     if (closed) this.broadcastPresence();
   }
 
-  /** The latest page of messages (or the page before `before`), for the conversation page; the reader has seen them. */
+  /**
+   * The latest page of messages, which the reader has now seen (no email about them is due), or the page before
+   * `before`: older ones, which leave the newest unseen, and their email due, as the unread mark stays.
+   */
   async history(ref: ChatRef, userId: string, before?: number): Promise<History> {
     if (!this.enter(ref, userId)) throw new Error("Not a participant of this conversation");
-    this.sql.exec("UPDATE notifications SET from_id = NULL WHERE user_id = ?", userId);
+    if (before === undefined) this.sql.exec("UPDATE notifications SET from_id = NULL WHERE user_id = ?", userId);
     const rows = this.sql
       .exec<MessageRow>(
         `SELECT ${MESSAGE_COLUMNS} FROM messages WHERE id < ? ORDER BY id DESC LIMIT ?`,

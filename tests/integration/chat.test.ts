@@ -615,6 +615,28 @@ describe("email when the other side is away", () => {
     expect(await outboxFor(b.userId)).toHaveLength(0);
     aSocket.socket.close();
   });
+
+  it("looking at older messages leaves the email about new ones due", async () => {
+    const { a, b, chatId } = await pairInChat();
+    const start = Date.now() + 60 * 60_000;
+    await holdClock(chatId, start);
+    await sendMessage(a.cookie, chatId, "An earlier word");
+    await holdClock(chatId, start + EMAIL_COLLECT_MS);
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
+    expect(await outboxFor(b.userId)).toHaveLength(1);
+
+    await holdClock(chatId, start + EMAIL_COLLECT_MS + EMAIL_INTERVAL_MS);
+    await sendMessage(a.cookie, chatId, "A new question for you");
+    // B opens the page of messages before the newest one (a link kept from earlier): the new one is still unseen.
+    const older = logOf(await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}&before=2`, { cookie: b.cookie })));
+    expect(older).toContain("An earlier word");
+    expect(older).not.toContain("A new question for you");
+    await holdClock(chatId, start + 2 * EMAIL_COLLECT_MS + EMAIL_INTERVAL_MS);
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
+    const emails = await outboxFor(b.userId);
+    expect(emails).toHaveLength(2);
+    expect(emails[1]!.text).toContain('"A new question for you"');
+  });
 });
 
 describe("sockets and sessions", () => {
