@@ -95,10 +95,22 @@ const conversationColumns = {
   userAReadId: chats.userAReadId,
   userBReadId: chats.userBReadId,
   siteAHost: siteA.host,
+  siteAVerified: siteA.verified,
   siteAIcon: siteA.icon,
   siteBHost: siteB.host,
+  siteBVerified: siteB.verified,
   siteBIcon: siteB.icon,
 };
+
+/**
+ * How a party is named in a conversation and its emails: by its site's host while the site is verified. A site whose
+ * verification was lost (its real owner proved control, or its tag went missing) is said to be unverified, so no one
+ * goes on writing, or being emailed, as a host they may not control; without a site, "A site owner".
+ */
+function partyName(site: { host: string | null; verified: boolean | null }): string {
+  if (!site.host) return "A site owner";
+  return site.verified ? site.host : `${site.host} (not verified)`;
+}
 
 type ConversationRow = Awaited<ReturnType<ReturnType<typeof conversationQuery>["all"]>>[number];
 
@@ -108,7 +120,9 @@ function asSeenBy(row: ConversationRow, userId: string): Conversation {
   return {
     id: row.id,
     otherUserId: userIsA ? row.userBId : row.userAId,
-    otherHost: (userIsA ? row.siteBHost : row.siteAHost) ?? "A site owner",
+    otherHost: userIsA
+      ? partyName({ host: row.siteBHost, verified: row.siteBVerified })
+      : partyName({ host: row.siteAHost, verified: row.siteAVerified }),
     otherIcon: userIsA ? row.siteBIcon : row.siteAIcon,
     lastMessage: row.lastMessage ? messagePreview(row.lastMessage) : null,
     lastFromMe: row.lastSenderId === userId,
@@ -231,14 +245,23 @@ export async function queueMessagesEmail(
   now: number,
 ): Promise<void> {
   const chat = await db
-    .select({ userAId: chats.userAId, siteAHost: siteA.host, siteBHost: siteB.host })
+    .select({
+      userAId: chats.userAId,
+      siteAHost: siteA.host,
+      siteAVerified: siteA.verified,
+      siteBHost: siteB.host,
+      siteBVerified: siteB.verified,
+    })
     .from(chats)
     .leftJoin(siteA, eq(siteA.id, chats.siteAId))
     .leftJoin(siteB, eq(siteB.id, chats.siteBId))
     .where(eq(chats.id, burst.chatId))
     .get();
   if (!chat) return;
-  const from = (chat.userAId === burst.senderId ? chat.siteAHost : chat.siteBHost) ?? "A site owner";
+  const from =
+    chat.userAId === burst.senderId
+      ? partyName({ host: chat.siteAHost, verified: chat.siteAVerified })
+      : partyName({ host: chat.siteBHost, verified: chat.siteBVerified });
   const what = burst.count === 1 ? "a message" : `${burst.count} messages`;
   await emailToUser(
     db,

@@ -616,6 +616,26 @@ describe("email when the other side is away", () => {
     aSocket.socket.close();
   });
 
+  it("a party whose site lost its verification is named as not verified, in the conversation and its email", async () => {
+    const { a, b, bHost, chatId } = await pairInChat();
+    const start = Date.now() + 60 * 60_000;
+    await holdClock(chatId, start);
+    const aHost = (await env.DB.prepare("SELECT host FROM sites WHERE user_id = ?").bind(a.userId).first<{ host: string }>())!.host;
+    // The real owner of A's host proved control of it: A's site is no longer verified.
+    await env.DB.prepare("UPDATE sites SET verified = 0 WHERE user_id = ?").bind(a.userId).run();
+    await sendMessage(a.cookie, chatId, "Please pay me for the post");
+    await holdClock(chatId, start + EMAIL_COLLECT_MS);
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
+    const [email] = await outboxFor(b.userId);
+    expect(email!.subject).toBe(`${aHost} (not verified) sent you a message`);
+
+    const seenByB = await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: b.cookie }));
+    expect(seenByB).toContain(`<h2 id="chat-title" class="user-text">${aHost} (not verified)</h2>`);
+    expect(seenByB).toContain(`<span class="conversation-site">${aHost} (not verified)</span>`);
+    const seenByA = await read(await get(`${MESSAGES_PAGE}?chatId=${chatId}`, { cookie: a.cookie }));
+    expect(seenByA).toContain(`<h2 id="chat-title" class="user-text">${bHost}</h2>`);
+  });
+
   it("looking at older messages leaves the email about new ones due", async () => {
     const { a, b, chatId } = await pairInChat();
     const start = Date.now() + 60 * 60_000;
