@@ -33,8 +33,11 @@ const SITE_AND_PASSWORD_FIELDS = /\/app\/components\/(website-fields|password-ch
  */
 const SMALL_SIGNED_IN_HOOKS = /\/app\/components\/use-post-address\.ts$/;
 
-/** The trade terms panel and its proposal form (the market and the search results), which load the forms' checks. */
-const TRADE_PANEL = /\/app\/components\/(trade-panel|proposal-form)\.tsx$/;
+/**
+ * The trade terms panel and its proposal form (the market and the search results), which load the forms' checks, and
+ * what those two lists of posts say around their cards.
+ */
+const TRADE_PANEL = /\/app\/components\/(trade-panel|proposal-form|post-list-notes)\.tsx$/;
 
 /** The route modules that load a module, through the modules between them. */
 function routesLoading(id: string, graph: ModuleGraph, seen = new Set<string>()): Set<string> {

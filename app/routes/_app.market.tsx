@@ -4,6 +4,7 @@ import { FeedbackDialog } from "~/components/feedback-dialog";
 import { feedbackOpen, inertWhen, panelShown, useReportPanel } from "~/components/inert";
 import { PostCard } from "~/components/post-card";
 import { AddressedPost } from "~/components/trade-panel";
+import { ActiveSiteVerifyBanner, NO_MORE_POSTS } from "~/components/post-list-notes";
 import { useAppendedPages } from "~/components/use-appended-pages";
 import { messages } from "~/domain/messages";
 import { addressOf, addressWith, listReloads, paramsNamed } from "~/domain/page-address";
@@ -26,9 +27,6 @@ export async function action({ request, context }: ActionFunctionArgs) {
 // Opening or closing a panel or dialog needs no new data: the post is already on the page.
 export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, formMethod, defaultShouldRevalidate }) =>
   formMethod ? defaultShouldRevalidate : listReloads(currentUrl, nextUrl, LIST_PARAMS);
-
-/** A later page left empty (its posts taken down since): the list's end. Here, not in `messages`, which every page carries. */
-const NO_MORE_POSTS = "No more posts here. The list starts again on its first page.";
 
 /** The market's list in `sort` order: its first page, or the page after the position `after`. */
 function listAddress(sort: MarketSort, after: string | null = null): string {
@@ -75,7 +73,7 @@ export default function Market() {
             Best record
           </Link>
         </nav>
-        {/* A later page can be empty (its posts were taken down since): that is the list's end, not an empty market. */}
+        <ActiveSiteVerifyBanner />
         {posts.length === 0 ? <p className="empty">{data.after !== null ? NO_MORE_POSTS : messages.noPosts}</p> : null}
         <div className="post-grid">
           {posts.map((post) => (

@@ -4,6 +4,7 @@ import { PostCard } from "~/components/post-card";
 import { SearchFilters } from "~/components/search-filters";
 import { inertWhen, panelShown } from "~/components/inert";
 import { AddressedPost } from "~/components/trade-panel";
+import { ActiveSiteVerifyBanner, NO_MORE_POSTS } from "~/components/post-list-notes";
 import { messages } from "~/domain/messages";
 import { addressOf, addressWith, listReloads, paramsNamed } from "~/domain/page-address";
 import { hasFilters, isBrowsing, type SearchQuery } from "~/domain/search";
@@ -45,6 +46,7 @@ export default function SearchResults() {
   const [searchParams] = useSearchParams();
   const { pathname } = useLocation();
   const filtered = hasFilters(query) || query.sort !== "newest";
+  const laterPage = searchParams.has("after");
   return (
     <main className="market" id="main">
       {/* Behind a post's trade terms, the results are out of reach (without JavaScript too). */}
@@ -58,15 +60,18 @@ export default function SearchResults() {
         ) : (
           <p className="count-line">{count}+ sites available</p>
         )}
+        <ActiveSiteVerifyBanner />
         {count === 0 && !limited ? <p className="empty">{noMatchesMessage(query)}</p> : null}
+        {count > 0 && posts.length === 0 && laterPage ? <p className="empty">{NO_MORE_POSTS}</p> : null}
         <div className="post-grid">
           {posts.map((post) => (
             <PostCard key={post.id} post={post} to={addressWith(pathname, searchParams, "post", post.id)} />
           ))}
         </div>
-        {next ? (
+        {next || laterPage ? (
           <nav className="pager" aria-label="More results">
-            <Link to={addressWith(pathname, paramsNamed(searchParams, RESULTS_PARAMS), "after", String(next))}>More results</Link>
+            {laterPage ? <Link to={addressOf(pathname, paramsNamed(searchParams, ["term", "tag", "band", "sort"]))}>First results</Link> : null}
+            {next ? <Link to={addressWith(pathname, paramsNamed(searchParams, RESULTS_PARAMS), "after", String(next))}>More results</Link> : null}
           </nav>
         ) : null}
       </div>

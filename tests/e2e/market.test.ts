@@ -15,7 +15,7 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await page.getByRole("dialog").getByText("Trade terms").waitFor();
     expect(page.url()).toMatch(/\/market\?post=/);
     expect(await page.locator("#trade-title").textContent()).toBe(host);
-    await page.getByText(messages.verifyBanner).waitFor();
+    await page.getByRole("dialog").getByText(messages.verifyBanner).waitFor();
     await page.getByRole("dialog").getByRole("link", { name: "Close" }).click();
     await expect.poll(() => page.locator(".slide-out").count()).toBe(0);
     expect(new URL(page.url()).search).toBe("");

@@ -12,10 +12,12 @@ describe.each(modes)("verifying a new site through the dev web sandbox $name", (
     const host = `verify-${crypto.randomUUID().slice(0, 6)}.com`;
     await signUpInBrowser(page, newEmail("verify"), host);
 
-    // Unverified: the market panel says so and leads to the Verify Site page.
+    // Unverified: the market says so above the posts, and so does a post's panel, which leads to the Verify Site page.
+    await page.locator("main").getByText(messages.verifyBanner).first().waitFor();
     await page.locator('[data-testid="post-card"]').first().click();
-    await page.getByText(messages.verifyBanner).waitFor();
-    await page.getByRole("link", { name: "Get verified" }).first().click();
+    const panel = page.getByRole("dialog");
+    await panel.getByText(messages.verifyBanner).waitFor();
+    await panel.getByRole("link", { name: "Get verified" }).click();
     await page.waitForURL("**/mysite/verify");
     await page.getByRole("link", { name: "Not verified" }).waitFor();
     const tag = await page.inputValue("#verification-tag");

@@ -80,6 +80,16 @@ describe("market", () => {
     expect(panel).not.toContain(`\u0430pple-${word}`);
   });
 
+  it("says above the posts, on the market and the search results, that an unverified site cannot trade yet", async () => {
+    const unverified = await signUp();
+    const verified = await trader();
+    for (const path of ["/market", "/search?term=blog", "/search/blog"]) {
+      const page = await read(await get(path, { cookie: unverified.cookie }));
+      expect(page, path).toMatch(new RegExp(`<span>${messages.verifyBanner}</span><a [^>]*href="/mysite/verify"[^>]*>Get verified</a>`));
+      expect(await read(await get(path, { cookie: verified.cookie })), path).not.toContain(messages.verifyBanner);
+    }
+  });
+
   it("opens a post's trade terms at /market?post=ID, with the banner for an unverified site", async () => {
     const viewer = await signUp();
     const other = await signUp();
@@ -465,6 +475,12 @@ describe("search", () => {
     expect([...pastTheEnd.matchAll(POST_LINK)]).toEqual([]);
     expect(pastTheEnd).toContain("30+ sites available");
     expect(pastTheEnd).not.toContain("No sites match this search");
+    // It says it is the list's end, and leads back to the first results, as the market does.
+    expect(pastTheEnd).toContain("No more posts here. The list starts again on its first page.");
+    const firstResults = new RegExp(`<a [^>]*href="/search\\?term=${encodeURIComponent(pair)}"[^>]*>First results</a>`);
+    expect(pastTheEnd).toMatch(firstResults);
+    expect(second).toMatch(firstResults);
+    expect(first).not.toContain("First results");
     // With the term in the address's path, the next page and Clear stay on that address.
     const inPath = `/search/${encodeURIComponent(pair)}`;
     const sorted = await read(await get(`${inPath}?sort=record`, { cookie: viewer.cookie }));
