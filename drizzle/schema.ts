@@ -492,8 +492,8 @@ export const paymentEvents = sqliteTable(
   {
     id: text("id").primaryKey(),
     type: text("type").notNull(),
-    /** credited | revoked | ignored (with `note` saying why). */
-    outcome: text("outcome", { enum: ["credited", "revoked", "ignored"] })
+    /** credited | revoked | failed (a pending payment that did not go through) | ignored (with `note` saying why). */
+    outcome: text("outcome", { enum: ["credited", "revoked", "failed", "ignored"] })
       .notNull()
       .default("ignored"),
     note: text("note"),

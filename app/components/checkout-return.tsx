@@ -34,6 +34,13 @@ export function CheckoutNotice({ checkout }: { checkout: CheckoutReturn }) {
       </p>
     );
   }
+  if (state === "failed") {
+    return (
+      <p className="notice-banner error" role="status">
+        {messages.paymentFailed}
+      </p>
+    );
+  }
   return (
     <p className="notice-banner" role="status">
       {state === "pending" ? messages.paymentReceived : messages.paymentProcessing}

@@ -70,13 +70,18 @@ export function recheckAddress(sessionId: string, tries: number): string {
   return `/mysite/connects?checkout=success&session_id=${encodeURIComponent(sessionId)}&tries=${tries}`;
 }
 
+/** What the webhook has recorded of a checkout: its connects credited, its payment failed, or nothing yet (null). */
+export type CheckoutOutcome = { credited: number } | "failed" | null;
+
 /**
  * Where a payment the user came back from stands, after `tries` looks: its connects added (`credited`, the webhook has
- * landed), still on their way (`pending`, look again), or `processing` once the looks are used up.
+ * landed), `failed` (a bank payment that did not go through), still on their way (`pending`, look again), or
+ * `processing` once the looks are used up.
  */
-export type CheckoutState = "credited" | "pending" | "processing";
+export type CheckoutState = "credited" | "failed" | "pending" | "processing";
 
-export function checkoutState(credited: number | null, tries: number): CheckoutState {
-  if (credited !== null) return "credited";
+export function checkoutState(outcome: CheckoutOutcome, tries: number): CheckoutState {
+  if (outcome === "failed") return "failed";
+  if (outcome !== null) return "credited";
   return tries < MAX_RECHECKS ? "pending" : "processing";
 }

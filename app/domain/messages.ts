@@ -114,6 +114,7 @@ export const messages = {
   paymentReceived: "Payment received, connects on their way. This page updates as soon as they arrive.",
   paymentProcessing:
     "Your payment is still being processed. Your connects appear here as soon as Stripe confirms it; a bank payment can take a few days.",
+  paymentFailed: "Your payment did not go through, so no connects were added. Choose a bundle to try again.",
   testPurchaseDone: "Test purchase done: the connects are in your balance.",
 
   // Market and search

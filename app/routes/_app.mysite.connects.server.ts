@@ -8,7 +8,7 @@ import type { AppContext } from "~/lib/context";
 import { isLocalRequest, requireDevTools } from "~/lib/dev-tools.server";
 import { readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
-import { checkoutCredited, makeTestPurchase, paymentConfig, paymentLinkFor } from "~/services/payments.server";
+import { checkoutOutcome, makeTestPurchase, paymentConfig, paymentLinkFor } from "~/services/payments.server";
 import { connectLotsOf, ledgerOf } from "~/services/trades-read.server";
 
 export async function loadConnectsPage(request: Request, context: AppContext) {
@@ -19,10 +19,10 @@ export async function loadConnectsPage(request: Request, context: AppContext) {
   const sessionId = given && given.length <= 200 ? given : null;
   // Back from Stripe's checkout (its success address): only then is the checkout's crediting asked about.
   const returned = url.searchParams.get("checkout") === "success" && sessionId !== null;
-  const [lots, history, credited] = await Promise.all([
+  const [lots, history, outcome] = await Promise.all([
     connectLotsOf(context.db, auth.user.id, context.now()),
     ledgerOf(context.db, auth.user.id),
-    returned ? checkoutCredited(context.db, auth.user.id, sessionId) : null,
+    returned ? checkoutOutcome(context.db, auth.user.id, sessionId) : null,
   ]);
   const tries = Math.min(Number.parseInt(url.searchParams.get("tries") ?? "0", 10) || 0, MAX_RECHECKS);
   return {
@@ -32,7 +32,9 @@ export async function loadConnectsPage(request: Request, context: AppContext) {
     history,
     now: context.now(),
     // Back from Stripe's checkout: the webhook may not have landed yet.
-    checkout: returned ? { state: checkoutState(credited, tries), sessionId, tries, credited } : null,
+    checkout: returned
+      ? { state: checkoutState(outcome, tries), sessionId, tries, credited: outcome !== null && outcome !== "failed" ? outcome.credited : null }
+      : null,
     canPay: CONNECT_BUNDLES.some((bundle) => config.links.has(bundle.connects)),
     testPurchases: config.testPurchases && isLocalRequest(request),
     pricingTable: config.pricingTable ? { ...config.pricingTable, clientReferenceId: auth.user.id, email: auth.user.email } : null,

@@ -8,7 +8,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import Stripe from "stripe";
 import { paymentEvents, users } from "#drizzle/schema";
 import { CONNECT_BUNDLES, type ConnectBundle } from "~/domain/bundles";
-import { connectsRefunded, oneYearAfter } from "~/domain/connects";
+import { connectsRefunded, oneYearAfter, type CheckoutOutcome } from "~/domain/connects";
 import { formatMoney } from "~/domain/money";
 import type { AppContext } from "~/lib/context";
 import { batchStatements, type Database } from "~/lib/db.server";
@@ -149,6 +149,8 @@ async function actOn(context: AppContext, config: PaymentConfig, event: Stripe.E
     }
     case "checkout.session.async_payment_succeeded":
       return credit(context, config, event, event.data.object);
+    case "checkout.session.async_payment_failed":
+      return recordFailedPayment(context, event, event.data.object);
     case "charge.refunded": {
       const charge = event.data.object;
       const share = (connects: number) => connectsRefunded(connects, charge.amount_refunded, charge.amount);
@@ -266,6 +268,44 @@ async function credit(context: AppContext, config: PaymentConfig, event: Stripe.
   ]);
   const row = await db.select({ claim: paymentEvents.claim }).from(paymentEvents).where(eq(paymentEvents.id, event.id)).get();
   if (row?.claim !== claim) return { status: 200, message: "already credited" };
+  deliverSoon(context);
+  return { status: 200, message: "ok" };
+}
+
+/**
+ * A pending payment (a bank debit) that did not go through: nothing is credited. The checkout is recorded as failed,
+ * so the page the buyer came back to says so instead of "still being processed", and the buyer is told by email, once.
+ */
+async function recordFailedPayment(context: AppContext, event: Stripe.Event, session: Stripe.Checkout.Session): Promise<WebhookAnswer> {
+  const { db } = context;
+  const now = context.now();
+  const userId = session.client_reference_id;
+  if (!userId || !(await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).get())) {
+    return ignore(db, event, "payment failed; no known user", now);
+  }
+  const claim = newId();
+  await batchStatements(context.env.DB, [
+    // Once per checkout: a replay, or a second event of a checkout already recorded, writes nothing.
+    sql`INSERT INTO payment_events (id, type, outcome, note, checkout_session_id, payment_intent_id, user_id, amount_total, currency, claim, processed_at)
+      VALUES (${event.id}, ${event.type}, 'failed', 'payment failed', ${session.id}, ${idOf(session.payment_intent)}, ${userId},
+              ${session.amount_total}, ${session.currency}, ${claim}, ${now})
+      ON CONFLICT DO NOTHING`,
+    emailToUser(
+      db,
+      {
+        userId,
+        kind: "payment-failed",
+        subject: "Your payment for connects did not go through",
+        text: `Your bank payment for connects did not go through, so no connects were added to your balance and nothing was taken.\n\nTo try again, choose a bundle on your Connects page: ${new URL(
+          "/mysite/connects",
+          context.env.APP_URL,
+        ).toString()}`,
+        dedupeKey: `payment-failed:${session.id}`,
+        onlyIf: claimed(event.id, claim),
+      },
+      now,
+    ),
+  ]);
   deliverSoon(context);
   return { status: 200, message: "ok" };
 }
@@ -415,14 +455,18 @@ export async function makeTestPurchase(context: AppContext, user: { id: string; 
   return verifyAndAct(context, config, payload, signature, DEVELOPMENT_WEBHOOK_SECRET);
 }
 
-/** Whether the checkout this user came back from has been credited yet (the return page's message). */
-export async function checkoutCredited(db: Database, userId: string, checkoutSessionId: string): Promise<number | null> {
+/**
+ * What became of the checkout this user came back from (the return page's message): its connects credited, its
+ * payment failed, or nothing known yet (null).
+ */
+export async function checkoutOutcome(db: Database, userId: string, checkoutSessionId: string): Promise<CheckoutOutcome> {
   const row = await db
-    .select({ connects: paymentEvents.connects })
+    .select({ outcome: paymentEvents.outcome, connects: paymentEvents.connects })
     .from(paymentEvents)
     .where(
-      sql`${paymentEvents.checkoutSessionId} = ${checkoutSessionId} AND ${paymentEvents.userId} = ${userId} AND ${paymentEvents.outcome} = 'credited'`,
+      sql`${paymentEvents.checkoutSessionId} = ${checkoutSessionId} AND ${paymentEvents.userId} = ${userId} AND ${paymentEvents.outcome} IN ('credited', 'failed')`,
     )
     .get();
-  return row?.connects ?? null;
+  if (row?.outcome === "failed") return "failed";
+  return row?.outcome === "credited" && row.connects !== null ? { credited: row.connects } : null;
 }

@@ -583,6 +583,36 @@ describe("the connects page", () => {
     expect(landed).toContain('data-testid="available-connects">50<');
   });
 
+  it("a bank payment that fails: the page back from checkout says so, the buyer gets one email, nothing is credited", async () => {
+    const user = await trader();
+    const sessionId = uniqueId("cs_test");
+    const back = `/mysite/connects?checkout=success&session_id=${sessionId}`;
+    expect((await deliver(checkoutEvent("checkout.session.completed", { userId: user.userId, paid: "unpaid", sessionId }))).status).toBe(200);
+    expect(await read(await get(`${back}&tries=30`, { cookie: user.cookie }))).toContain("still being processed");
+
+    const failed = checkoutEvent("checkout.session.async_payment_failed", { userId: user.userId, paid: "unpaid", sessionId });
+    expect((await deliver(failed)).status).toBe(200);
+    expect((await deliver(failed)).status).toBe(200); // Stripe sends it again: still one email
+    expect(await balanceOf(user.userId)).toBe(20);
+    const page = await read(await get(back, { cookie: user.cookie }));
+    expect(page).toContain(messages.paymentFailed);
+    expect(page).not.toContain("still being processed");
+    expect(page).not.toContain('http-equiv="refresh"');
+    const { results: emails } = await env.DB.prepare("SELECT subject, text_body FROM email_outbox WHERE to_address = ? AND kind = 'payment-failed'")
+      .bind(user.email)
+      .all<{ subject: string; text_body: string }>();
+    expect(emails).toEqual([
+      {
+        subject: "Your payment for connects did not go through",
+        text_body: expect.stringContaining("no connects were added to your balance") as string,
+      },
+    ]);
+    expect(emails[0]!.text_body).toContain("https://market.test/mysite/connects");
+    // Another user coming back with that checkout's id is told nothing of it.
+    const other = await trader();
+    expect(await read(await get(back, { cookie: other.cookie }))).not.toContain(messages.paymentFailed);
+  });
+
   it("shows Stripe's pricing table, with the same reference, when its id and publishable key are set", async () => {
     const user = await trader();
     const cookie = user.cookie.replace("__Host-session=", "session=");

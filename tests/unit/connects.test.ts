@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import { checkoutState, connectsRefunded, MAX_RECHECKS, oneYearAfter, recheckAddress } from "~/domain/connects";
 
 describe("the Connects page", () => {
-  it("says a payment is credited once its connects landed, expected while it looks again, processing after", () => {
-    expect(checkoutState(50, MAX_RECHECKS)).toBe("credited");
+  it("says a payment is credited once its connects landed, failed when the bank payment did not go through, expected while it looks again, processing after", () => {
+    expect(checkoutState({ credited: 50 }, MAX_RECHECKS)).toBe("credited");
+    expect(checkoutState("failed", 0)).toBe("failed");
+    expect(checkoutState("failed", MAX_RECHECKS)).toBe("failed");
     expect(checkoutState(null, 0)).toBe("pending");
     expect(checkoutState(null, MAX_RECHECKS - 1)).toBe("pending");
     expect(checkoutState(null, MAX_RECHECKS)).toBe("processing");
