@@ -1,9 +1,8 @@
-import { Form, Link, useLocation } from "@remix-run/react";
+import { Form, Link, useLocation, useMatches } from "@remix-run/react";
 import { Wordmark } from "./brand";
 import { messages } from "~/domain/messages";
 import { addressWith } from "~/domain/page-address";
 import { OWNER_AREA_PAGES } from "~/domain/owner-area";
-import { searchTermOf } from "~/domain/search";
 import type { UserSite } from "~/domain/user-site";
 import { HeaderMenu } from "./header-menu";
 import { SiteIcon } from "./site-icon";
@@ -46,7 +45,9 @@ export function SiteSwitcher({ sites, activeSite }: { sites: UserSite[]; activeS
 export function SignedInHeader({ sites, activeSite, behindDialog }: { sites: UserSite[]; activeSite: UserSite | null; behindDialog: boolean }) {
   const location = useLocation();
   const inMySite = location.pathname.startsWith("/mysite");
-  const term = searchTermOf(location.pathname, location.search);
+  // The term the search page searched for, as its loader read it (from /search?term=… or /search/{term}).
+  const term =
+    (useMatches().find((match) => match.id.startsWith("routes/_app.search"))?.data as { query?: { term: string } } | undefined)?.query?.term ?? "";
   return (
     <header className="app-header" {...inertWhen(behindDialog)}>
       <Wordmark to="/market" />

@@ -79,10 +79,19 @@ export function foldsAsAscii(term: string): boolean {
 export function searchTermOf(pathname: string, search: string): string {
   if (pathname === "/search") return new URLSearchParams(search).get("term") ?? "";
   const match = /^\/search\/([^/]+)\/?$/.exec(pathname);
-  if (!match) return "";
-  try {
-    return decodeURIComponent(match[1]!);
-  } catch {
-    return match[1]!;
-  }
+  return match ? decodedLeniently(match[1]!) : "";
+}
+
+/**
+ * A path segment as the text it encodes, each run of escapes decoded on its own: a stray "%" typed in the address bar
+ * ("50% off" is sent as "50%%20off") would make the whole segment undecodable; a run that is no UTF-8 stays as typed.
+ */
+function decodedLeniently(segment: string): string {
+  return segment.replace(/(?:%[\da-f]{2})+/gi, (escapes) => {
+    try {
+      return decodeURIComponent(escapes);
+    } catch {
+      return escapes;
+    }
+  });
 }

@@ -1,7 +1,7 @@
 /** The search's server work: the results of a search (or the market's list when there is nothing to search for) and the open post. */
 import { data } from "@remix-run/cloudflare";
 import { postForDisplay } from "~/domain/listing-format";
-import { isBrowsing, parseSearchQuery, type SearchQuery } from "~/domain/search";
+import { isBrowsing, parseSearchQuery, searchTermOf, type SearchQuery } from "~/domain/search";
 import type { AppContext } from "~/lib/context";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
 import { marketPostStatements, type MarketPost } from "~/services/market.server";
@@ -10,7 +10,8 @@ import { browseResultOf, browseStatements, searchListings, type SearchPost } fro
 /** The results for the address's search (`term` from the path of /search/{term}), and the post whose trade terms are open. */
 export async function loadSearchResults(request: Request, context: AppContext, term: string | undefined) {
   const url = new URL(request.url);
-  const query = parseSearchQuery(url.searchParams, term);
+  // The term of /search/{term} as its address spells it: the router leaves a segment with a stray "%" undecoded whole.
+  const query = parseSearchQuery(url.searchParams, term === undefined ? undefined : searchTermOf(url.pathname, ""));
   const after = url.searchParams.get("after");
   // The open post (a results page without JavaScript, or a link), read in the session's round trip.
   const postId = url.searchParams.get("post");

@@ -201,6 +201,11 @@ describe("search", () => {
     expect(page).toContain(
       `id="header-search" name="term" type="search" placeholder="What are you looking for today?" maxLength="100" value="${word}"`,
     );
+    // "{word} 100% sure" typed in the address bar is sent with a stray "%": the page still reads and searches the words.
+    const typed = await read(await get(`/search/${word}%20100%%20sure`, { cookie: viewer.cookie }));
+    expect(typed).toContain(`Results for ${word} 100% sure`);
+    expect(typed).toContain(`value="${word} 100% sure"`);
+    expect(typed).toContain(`<title>Results for ${word} 100% sure - Backlink Market</title>`);
   });
 
   it("a site not audited yet shows one placeholder from 40 to 99: the same on every load, on its card and panel, and in the band filter", async () => {

@@ -172,6 +172,10 @@ describe("search rules", () => {
     expect(searchTermOf("/search", "?term=seo+tips")).toBe("seo tips");
     expect(searchTermOf("/search/seo%20tips", "")).toBe("seo tips");
     expect(searchTermOf("/search/%E0%A4%A", "")).toBe("%E0%A4%A");
+    // A stray "%" typed in the address bar: what decodes is decoded, the rest kept as typed.
+    expect(searchTermOf("/search/50%%20off", "")).toBe("50% off");
+    expect(searchTermOf("/search/caf%C3%A9%20100%", "")).toBe("café 100%");
+    expect(searchTermOf("/search/100%25", "")).toBe("100%");
     expect(searchTermOf("/market", "?term=seo")).toBe("");
     expect(parseSearchQuery(new URLSearchParams("term=ignored"), "from path").term).toBe("from path");
     expect(parseSearchQuery(new URLSearchParams(`term=${"x".repeat(500)}`)).term).toHaveLength(100);
