@@ -102,10 +102,15 @@ async function respond(incoming: Request, context: AppContext, handleRemixReques
   // AppLoadContext extends AppContext (app/lib/context.ts); only its index signature differs.
   const remixResponse = await handleRemixRequest(request, context as AppLoadContext);
   const response = new Response(remixResponse.body, remixResponse);
+  // The cookies the page's own answer sets come last, so they win over the request's (a browser keeps the last of a
+  // name): a session replaced by a password change beats the slide of the session the request came with.
+  const ownCookies = response.headers.getSetCookie();
+  response.headers.delete("Set-Cookie");
   for (const [name, value] of context.responseHeaders) {
     if (name.toLowerCase() === "set-cookie") response.headers.append(name, value);
     else response.headers.set(name, value);
   }
+  for (const cookie of ownCookies) response.headers.append("Set-Cookie", cookie);
   if (context.timing) response.headers.append("Server-Timing", context.timing.header());
   // Pages and data of a signed-in user are theirs alone: never stored by a browser cache or a shared one.
   // (A session lookup that failed counts as private too.)

@@ -39,8 +39,11 @@ interface SocketAttachment {
   seenAt: number;
 }
 
-/** Sessions that have ended: one, or every one but `allBut` (null: all). */
-export type EndedSessions = { sessionId: string } | { allBut: string | null };
+/**
+ * Sessions that have ended: one, or every one but `allBut` (null: all). A `replaced` session's browser has a new one:
+ * its sockets are closed too, with the code on which a page connects again (with the new cookie), not the signed-out one.
+ */
+export type EndedSessions = { sessionId: string } | { allBut: string | null; replaced?: string };
 
 /** The session an upgrade comes with, as the Worker checked it. */
 export interface SocketSession {
@@ -174,7 +177,8 @@ export class ChatRoom extends DurableObject<Env> {
     for (const socket of this.ctx.getWebSockets(userId)) {
       const { sessionId } = attachmentOf(socket);
       if ("sessionId" in which ? sessionId !== which.sessionId : sessionId === which.allBut) continue;
-      closeQuietly(socket, CLOSE_SIGNED_OUT, "Signed out");
+      if ("replaced" in which && sessionId === which.replaced) closeQuietly(socket, CLOSE_SESSION_EXPIRED, "Session replaced");
+      else closeQuietly(socket, CLOSE_SIGNED_OUT, "Signed out");
       closed = true;
     }
     if (closed) this.broadcastPresence();

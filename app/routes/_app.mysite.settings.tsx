@@ -6,6 +6,7 @@ import { chosenValues, firstError, parseForm, readFormData, typedValues } from "
 import { changePassword, signOutOtherSessions } from "~/services/account-security.server";
 import { notificationEmailsOf, setNotificationEmails } from "~/services/email-preferences.server";
 import { requireAuth } from "~/services/auth.server";
+import { sessionCookie } from "~/services/sessions.server";
 import { loadActiveSite, loadSiteOfForm } from "~/services/layout.server";
 import { getListingOf, updateSiteSettings } from "~/services/sites.server";
 import { allow, RATE_LIMITS } from "~/services/rate-limit.server";
@@ -47,8 +48,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     throw redirect("/mysite/settings?notice=email-preferences-saved");
   }
   if (intent === "sign-out-others") {
-    await signOutOtherSessions(context, auth);
-    throw redirect("/mysite/settings?notice=other-sessions-ended");
+    const session = await signOutOtherSessions(context, auth);
+    if (!session) throw redirect(`/login?redirectTo=${encodeURIComponent("/mysite/settings")}`);
+    throw redirect("/mysite/settings?notice=other-sessions-ended", {
+      headers: { "Set-Cookie": sessionCookie(context.env, session.token, session.expiresAt) },
+    });
   }
   if (intent === "change-password") {
     const change = parseForm(formData, changePasswordSchema, ["currentPassword", "newPassword"]);
@@ -59,7 +63,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     const changed = await changePassword(context, auth, change.value.currentPassword, change.value.newPassword);
     if (!changed.ok && "signedOut" in changed) throw redirect(`/login?redirectTo=${encodeURIComponent("/mysite/settings")}`);
     if (!changed.ok) return data({ account: { field: changed.field ?? null, error: changed.message } }, { status: changed.status });
-    throw redirect("/mysite/settings?notice=password-changed-here");
+    const cookie = changed.session ? { "Set-Cookie": sessionCookie(context.env, changed.session.token, changed.session.expiresAt) } : undefined;
+    throw redirect("/mysite/settings?notice=password-changed-here", { headers: cookie });
   }
   // The site the page showed, even if another tab has switched the active site since: a refused save shows its
   // settings again beside that site, not the other one.

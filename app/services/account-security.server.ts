@@ -5,13 +5,18 @@ import type { AppContext } from "~/lib/context";
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import { messages } from "~/domain/messages";
 import type { CurrentAuth } from "./auth.server";
+import { replaceSession } from "./sessions.server";
 import { closeChatSockets } from "./chats.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
 
+/** The session that replaces this browser's (its cookie to send): after a change, the old cookie's copies sign in nowhere. */
+export type ReplacedSession = { token: string; expiresAt: number };
+
 export type AccountChange =
-  | { ok: true }
+  /** Done; `session` unless the same form was sent twice (the first one replaced the session). */
+  | { ok: true; session?: ReplacedSession }
   | { ok: false; status: number; field?: "currentPassword" | "newPassword"; message: string }
   /** The session ended while the change was made (signed out elsewhere, or a reset): sign in again. */
   | { ok: false; signedOut: true };
@@ -43,6 +48,7 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
       .from(passwordCredentials)
       .where(and(eq(passwordCredentials.userId, auth.user.id), eq(passwordCredentials.passwordHash, passwordHash))),
   );
+  const replaced = replaceSession(db, auth.session, now, changed);
   const [updated] = await db.batch([
     db
       .update(passwordCredentials)
@@ -61,6 +67,7 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
       )
       .returning({ userId: passwordCredentials.userId }),
     endOtherSessions(context, auth, changed),
+    ...replaced.statements,
     // A reset link asked for earlier must not undo this change.
     db.delete(passwordResetTokens).where(and(eq(passwordResetTokens.userId, auth.user.id), changed)),
     emailToUser(
@@ -76,9 +83,9 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
     ),
   ]);
   if (updated.length === 0) return notChanged(context, auth, newPassword);
-  await closeChatSockets(context, auth.user.id, { allBut: auth.session.id });
+  await closeChatSockets(context, auth.user.id, { allBut: replaced.id, replaced: auth.session.id });
   deliverSoon(context);
-  return { ok: true };
+  return { ok: true, session: { token: replaced.token, expiresAt: replaced.expiresAt } };
 }
 
 /**
@@ -114,9 +121,15 @@ function endOtherSessions(context: AppContext, auth: CurrentAuth, onlyIf?: SQL) 
   );
 }
 
-/** Ends every session of the account but this one (a lost phone, a shared computer). */
-export async function signOutOtherSessions(context: AppContext, auth: CurrentAuth): Promise<number> {
-  const ended = await endOtherSessions(context, auth).returning({ id: sessions.id });
-  await closeChatSockets(context, auth.user.id, { allBut: auth.session.id });
-  return ended.length;
+/**
+ * Ends every session of the account but this browser's (a lost phone, a shared computer), and gives this browser a new
+ * one: a copy of its cookie taken from it signs in nowhere either. Null when this session had ended meanwhile.
+ */
+export async function signOutOtherSessions(context: AppContext, auth: CurrentAuth): Promise<ReplacedSession | null> {
+  const { db } = context;
+  const replaced = replaceSession(db, auth.session, context.now());
+  const [, made] = await db.batch([endOtherSessions(context, auth), ...replaced.statements]);
+  if (made.length === 0) return null;
+  await closeChatSockets(context, auth.user.id, { allBut: replaced.id, replaced: auth.session.id });
+  return { token: replaced.token, expiresAt: replaced.expiresAt };
 }

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { eq, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { sessions, users } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
@@ -57,6 +57,50 @@ export async function startSessionIf(db: Database, userId: string, condition: SQ
     INSERT INTO sessions (id, user_id, active_site_id, created_at, expires_at, absolute_expires_at)
     SELECT ${hashToken(token)}, ${userId}, NULL, ${now}, ${expiresAt}, ${now + SESSION_ABSOLUTE_MS} WHERE ${condition}`);
   return written.meta.changes ? { token, expiresAt } : null;
+}
+
+/** How long the session a browser had before `replaceSession` still works: a form of that page sent twice still lands. */
+export const REPLACED_SESSION_GRACE_MS = 60_000;
+
+/**
+ * Statements that give this browser a new session in place of `session` (same user, active site and absolute end),
+ * the old one ending within a minute, written only if `condition` holds when they run. After a password change or
+ * "sign out everywhere else", a copy of the old cookie (taken from this browser) signs in nowhere: the new token is
+ * sent to this browser alone.
+ */
+export function replaceSession(db: Database, session: { id: string; absoluteExpiresAt: number }, now: number, condition?: SQL) {
+  const token = generateToken();
+  const id = hashToken(token);
+  const expiresAt = Math.min(now + SESSION_IDLE_MS, session.absoluteExpiresAt);
+  const graceEnd = now + REPLACED_SESSION_GRACE_MS;
+  const replacing = and(eq(sessions.id, session.id), condition);
+  return {
+    id,
+    token,
+    expiresAt,
+    statements: [
+      db
+        .insert(sessions)
+        .select(
+          db
+            .select({
+              id: sql<string>`${id}`.as("id"),
+              userId: sessions.userId,
+              activeSiteId: sessions.activeSiteId,
+              createdAt: sql<number>`${now}`.as("created_at"),
+              expiresAt: sql<number>`${expiresAt}`.as("expires_at"),
+              absoluteExpiresAt: sessions.absoluteExpiresAt,
+            })
+            .from(sessions)
+            .where(replacing),
+        )
+        .returning({ id: sessions.id }),
+      db
+        .update(sessions)
+        .set({ expiresAt: sql`min(${sessions.expiresAt}, ${graceEnd})`, absoluteExpiresAt: sql`min(${sessions.absoluteExpiresAt}, ${graceEnd})` })
+        .where(replacing),
+    ] as const,
+  };
 }
 
 export interface ValidSession {

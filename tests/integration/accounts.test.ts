@@ -4,6 +4,7 @@ import worker, { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import { changePassword } from "~/services/account-security.server";
+import { REPLACED_SESSION_GRACE_MS, sessionIdOf } from "~/services/sessions.server";
 import { hashPassword } from "~/services/passwords.server";
 import { logIn } from "~/services/accounts.server";
 import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
@@ -766,7 +767,7 @@ describe("security baseline", () => {
         description: "A development sign-up with a long description.",
       }),
     });
-    expect(dev.headers.getSetCookie().join()).toMatch(/^session=[a-z2-7]{32};/);
+    expect(dev.headers.getSetCookie().find((cookie) => cookie.startsWith("session="))).toMatch(/^session=[a-z2-7]{32};/);
   });
 
   it("sends the security headers with every page", async () => {
@@ -815,6 +816,16 @@ describe("security baseline", () => {
 });
 
 describe("account security for signed-in owners", () => {
+  async function sessionIdOfCookie(cookie: string) {
+    return sessionIdOf(cookie.slice(cookie.indexOf("=") + 1));
+  }
+  /** When the session of this cookie ends at the latest (idle or absolute). */
+  async function sessionEndOf(cookie: string) {
+    const row = await env.DB.prepare("SELECT min(expires_at, absolute_expires_at) AS ends FROM sessions WHERE id = ?")
+      .bind(await sessionIdOfCookie(cookie))
+      .first<{ ends: number }>();
+    return row!.ends;
+  }
   async function secondSession(email: string) {
     const response = await post("/login", { email, password: PASSWORD });
     return sessionCookieOf(response)!;
@@ -850,7 +861,12 @@ describe("account security for signed-in owners", () => {
       { cookie: user.cookie },
     );
     expect(done.headers.get("Location")).toBe("/mysite/settings?notice=password-changed-here");
-    expect((await get("/mysite", { cookie: user.cookie })).status).toBe(200);
+    // This browser gets a new session; the old cookie (and any copy of it taken from this browser) ends within a minute.
+    const renewed = sessionCookieOf(done)!;
+    expect(renewed).not.toBe(user.cookie);
+    expect((await get("/mysite", { cookie: renewed })).status).toBe(200);
+    expect(await sessionEndOf(user.cookie)).toBeLessThanOrEqual(Date.now() + REPLACED_SESSION_GRACE_MS);
+    expect(await sessionEndOf(renewed)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
     expect((await get("/mysite", { cookie: other })).headers.get("Location")).toBe("/login?redirectTo=%2Fmysite");
     expect((await post("/login", { email: user.email, password: PASSWORD })).status).toBe(400);
     expect((await post("/login", { email: user.email, password: "Fresh-Secret-77" })).status).toBe(302);
@@ -874,7 +890,7 @@ describe("account security for signed-in owners", () => {
         },
       });
       const context = { ...createContext(env as never, createExecutionContext()), db: racing };
-      const auth = { user: { id: user.userId }, session: { id: session!.id } } as unknown as CurrentAuth;
+      const auth = { user: { id: user.userId }, session: { id: session!.id, absoluteExpiresAt: Date.now() + 86_400_000 } } as unknown as CurrentAuth;
       return changePassword(context, auth, PASSWORD, "Fresh-Secret-77");
     }
     const count = async (sql: string, user: { userId: string }) => (await env.DB.prepare(sql).bind(user.userId).first<{ n: number }>())!.n;
@@ -916,15 +932,25 @@ describe("account security for signed-in owners", () => {
     expect(await changeWhile(twice, [first])).toEqual({ ok: true });
   });
 
-  it("signs out everywhere else, keeping this session", async () => {
+  it("signs out everywhere else, keeping this browser signed in with a new session", async () => {
     const user = await signUp();
     const others = [await secondSession(user.email), await secondSession(user.email)];
+    // This session's idle end is near, so the request slides it (a cookie of the old token): the new one still wins.
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
+      .bind(Date.now() + 86_400_000, await sessionIdOfCookie(user.cookie))
+      .run();
     const response = await post("/mysite/settings", { intent: "sign-out-others" }, { cookie: user.cookie });
     expect(response.headers.get("Location")).toBe("/mysite/settings?notice=other-sessions-ended");
-    expect((await get("/mysite/settings?notice=other-sessions-ended", { cookie: user.cookie })).status).toBe(200);
+    const sessionCookies = response.headers.getSetCookie().filter((cookie) => cookie.startsWith(`${user.cookie.split("=")[0]}=`));
+    expect(sessionCookies.length).toBeGreaterThan(1);
+    const renewed = sessionCookies.at(-1)!.split(";")[0]!;
+    expect(renewed).not.toBe(user.cookie);
+    expect((await get("/mysite/settings?notice=other-sessions-ended", { cookie: renewed })).status).toBe(200);
     for (const cookie of others) expect((await get("/market", { cookie })).status).toBe(302);
+    // A copy of this browser's old cookie works for a minute at most (a form of the old page sent twice still lands).
+    expect(await sessionEndOf(user.cookie)).toBeLessThanOrEqual(Date.now() + REPLACED_SESSION_GRACE_MS);
     const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(user.userId).first();
-    expect(left).toEqual({ n: 1 });
+    expect(left).toEqual({ n: 2 });
   });
 });
 

@@ -679,16 +679,22 @@ describe("sockets and sessions", () => {
     const laptopClosed = closed(onLaptop.socket);
     const phoneClosed = closed(onPhone.socket);
 
+    const hereClosed = closed(here.socket);
     expect((await post("/logout", {}, { cookie: laptop })).status).toBe(302);
     expect(await laptopClosed).toBe(4401);
-    expect((await post("/mysite/settings", { intent: "sign-out-others" }, { cookie: a.cookie })).status).toBe(302);
+    const signedOutOthers = await post("/mysite/settings", { intent: "sign-out-others" }, { cookie: a.cookie });
+    expect(signedOutOthers.status).toBe(302);
     expect(await phoneClosed).toBe(4401);
+    // This browser has a new session: its socket closes with the code on which a page connects again, not the
+    // signed-out one, and connects with the new cookie.
+    expect(await hereClosed).toBe(4001);
+    const again = await connect(chatId, sessionCookieOf(signedOutOthers)!);
 
-    // The session that stays still talks, and the other side still hears it.
-    here.send({ type: "send", clientId: "still-here-0001", text: "Still here" });
+    // The browser that stays still talks, and the other side still hears it.
+    again.send({ type: "send", clientId: "still-here-0001", text: "Still here" });
     expect((await watcher.received("message", 1))[0]!.message.text).toBe("Still here");
     expect(onPhone.events.filter((event) => event.type === "message")).toHaveLength(0);
-    here.socket.close();
+    again.socket.close();
     watcher.socket.close();
   });
 
