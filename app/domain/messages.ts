@@ -86,6 +86,7 @@ export const messages = {
   checkAgain: "Check again",
   siteVerified: "Your website is verified.",
   tooManyChecks: "You can check at most 10 times an hour. Please try again later.",
+  tooManyNewTags: "You can ask for a new tag at most 10 times an hour. Please try again later.",
   redirectedElsewhere: "Your home page sends visitors to another website, so the tag there does not prove this one is yours.",
   verificationTakenOver: "Another account has proved control of this website and holds its verification now.",
   iconUpdated: "Icon updated",

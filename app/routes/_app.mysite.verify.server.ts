@@ -9,6 +9,8 @@ import { isWebSandboxOn } from "~/lib/safe-fetch.server";
 import { requireAuth } from "~/services/auth.server";
 import { loadActiveSite, loadSiteOfForm } from "~/services/layout.server";
 import { getListingOf } from "~/services/sites.server";
+import { allow, RATE_LIMITS } from "~/services/rate-limit.server";
+import { messages } from "~/domain/messages";
 import { checkSiteVerification, renewVerificationToken } from "~/services/verification.server";
 
 export async function loadVerifyPage(request: Request, context: AppContext) {
@@ -41,6 +43,7 @@ export async function checkOrRenewTag(request: Request, context: AppContext) {
   const parsed = parseForm(formData, z.object({ intent: z.enum(["check", "new-tag"]) }));
   if (!parsed.ok) return data({ error: "Choose Check or New tag." }, { status: 400 });
   if (parsed.value.intent === "new-tag") {
+    if (!(await allow(context, RATE_LIMITS.newTagsPerSite, site.id))) return data({ error: messages.tooManyNewTags }, { status: 429 });
     await renewVerificationToken(context, auth.user.id, site.id);
     throw redirect("/mysite/verify?notice=new-tag");
   }

@@ -37,6 +37,11 @@ export const RATE_LIMITS = {
   resetPerAccount: { name: "reset:account", limit: 5, windowMs: 60 * 60_000 },
   resetPerKnownDevice: { name: "reset:device", limit: 5, windowMs: 60 * 60_000 },
   verificationChecksPerSite: { name: "verify:site", limit: 10, windowMs: 60 * 60_000 },
+  /**
+   * New verification tags for one site. A re-check that reads the page while the tag is renewed stores nothing
+   * (docs/decisions/0053-writes-that-overlap.md): renewing without end would keep a site verified by one who lost it.
+   */
+  newTagsPerSite: { name: "new-tag:site", limit: 10, windowMs: 60 * 60_000 },
   iconUpdatesPerSite: { name: "icon:site", limit: 10, windowMs: 60 * 60_000 },
   confirmationsPerUser: { name: "confirm-email:user", limit: 3, windowMs: 60 * 60_000 },
   passwordChangesPerUser: { name: "password-change:user", limit: 10, windowMs: 60 * 60_000 },

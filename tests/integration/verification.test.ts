@@ -307,6 +307,18 @@ describe("the Verify Site page", () => {
     expect(await read(refused)).toContain(messages.tooManyChecks);
   });
 
+  it("allows 10 new tags per site an hour, then says so and keeps the tag (endless renewals would dodge the re-checks)", async () => {
+    const at = windowStart(60 * 60_000);
+    const user = await signUp();
+    const renew = () => post("/mysite/verify", { intent: "new-tag" }, { cookie: user.cookie, at });
+    for (let i = 0; i < 10; i += 1) expect((await renew()).status).toBe(302);
+    const { verification_token: token } = await siteOf(user.userId);
+    const refused = await renew();
+    expect(refused.status).toBe(429);
+    expect(await read(refused)).toContain(messages.tooManyNewTags);
+    expect((await siteOf(user.userId)).verification_token).toBe(token);
+  });
+
   it("hands the host to another account that proves it, unverifies the previous holder and emails them; their offers stay", async () => {
     const host = `contested-${crypto.randomUUID().slice(0, 6)}.com`;
     const first = await signUpAndCheck((token) => homeWith(tagOf(token)), host);
