@@ -136,11 +136,24 @@ const CLOSES_P = new Set([
   "ul",
 ]);
 
-/** Whether an element hides what it holds: the `hidden` attribute, or an inline style that hides or shrinks it to nothing. */
-export function hidesContent(element: { getAttribute(name: string): string | null; hasAttribute(name: string): boolean }): boolean {
-  if (element.hasAttribute("hidden")) return true;
-  const style = element.getAttribute("style");
-  if (style === null) return false;
+/**
+ * Elements inside which an optional end tag's element (li, td, dd…) is a new one of its own, not a sibling: an `<li>`
+ * in a list nested in a hidden `<li>` does not close that one.
+ */
+const NESTING_CONTAINERS = new Set(["ul", "ol", "menu", "table", "dl", "select", "datalist"]);
+
+/** Hidden elements open at once beyond which a page is read as hiding everything after (no page shows that many). */
+const MAX_OPEN_HIDDEN = 1_000;
+
+/**
+ * Whether an element hides what it holds: the `hidden` attribute, a dialog not open, or an inline style that hides or
+ * shrinks it to nothing (read without its CSS comments, which would otherwise keep a `display` from its `none`).
+ */
+export function hidesContent(element: { tagName: string; getAttribute(name: string): string | null; hasAttribute(name: string): boolean }): boolean {
+  if (element.hasAttribute("hidden") || (element.tagName === "dialog" && !element.hasAttribute("open"))) return true;
+  const written = element.getAttribute("style");
+  if (written === null) return false;
+  const style = written.replace(/\/\*[^]*?(\*\/|$)/g, "");
   return HIDING_STYLE.some((pattern) => pattern.test(style)) || (ZERO_SIZE.test(style) && OVERFLOW_HIDDEN.test(style));
 }
 
@@ -206,10 +219,18 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
   const links: FoundLink[] = [];
   let base = page.url;
   let baseSet = false;
-  // Open elements that hide what they hold (template too: its content is not shown), closed by their end tag, or by
-  // what HTML says closes them when the end tag is left out.
-  const hiding: { tag: string; closed: boolean }[] = [];
-  const open = () => hiding.some((entry) => !entry.closed);
+  // Open elements that hide what they hold (template too: its content is not shown), each with the number of lists and
+  // tables open around it; an entry leaves when its end tag comes, or what HTML says closes it when the end tag is left
+  // out (a new element of its kind at the same depth, a block after a paragraph). A page with more open at once than
+  // any page shows is read as hiding all that follows.
+  const hiding: { tag: string; containers: number }[] = [];
+  let containers = 0;
+  let overwhelmed = false;
+  const open = () => overwhelmed || hiding.length > 0;
+  const leave = (entry: (typeof hiding)[number]) => {
+    const at = hiding.indexOf(entry);
+    if (at !== -1) hiding.splice(at, 1);
+  };
   let current: FoundLink | null = null;
   // A page that tells search engines to follow none of its links makes every link on it a nofollow one.
   let followNothing = headerFollowsNothing(page.headers.get("X-Robots-Tag"));
@@ -234,12 +255,24 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
     .on("*", {
       element: (element) => {
         const tag = element.tagName;
-        for (const entry of hiding) {
-          if (!entry.closed && OPTIONAL_END.has(entry.tag) && (entry.tag === tag || (entry.tag === "p" && CLOSES_P.has(tag)))) entry.closed = true;
+        for (let at = hiding.length - 1; at >= 0; at -= 1) {
+          const entry = hiding[at]!;
+          const closesIt = entry.tag === tag || (entry.tag === "p" && CLOSES_P.has(tag));
+          if (closesIt && OPTIONAL_END.has(entry.tag) && entry.containers === containers) hiding.splice(at, 1);
         }
-        if (VOID_ELEMENTS.has(tag) || (tag !== "template" && !hidesContent(element))) return;
-        const entry = { tag, closed: false };
-        if (onClose(element, () => void (entry.closed = true))) hiding.push(entry);
+        const container = NESTING_CONTAINERS.has(tag);
+        const hides = !VOID_ELEMENTS.has(tag) && (tag === "template" || hidesContent(element));
+        if (!container && !hides) return;
+        const entry = hides && hiding.length < MAX_OPEN_HIDDEN ? { tag, containers: containers + (container ? 1 : 0) } : null;
+        if (hides && !entry) overwhelmed = true;
+        // One handler for both: its end leaves the list of hidden elements and ends a list's or table's depth.
+        const ends = onClose(element, () => {
+          if (entry) leave(entry);
+          if (container) containers -= 1;
+        });
+        if (!ends) return;
+        if (container) containers += 1;
+        if (entry) hiding.push(entry);
       },
     })
     .on("a[href]", {

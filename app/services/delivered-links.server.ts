@@ -31,6 +31,9 @@ const bare = (host: string) =>
     .replace(/^www\./, "")
     .replace(/\.$/, "");
 
+/** Links kept of each kind when a page is read: to the partner's site, and to anywhere else. */
+const LINKS_KEPT = 1_000;
+
 /** The best of the links found: a visible followed one, then a visible one with another rel, then a hidden one. */
 export function bestLink(links: FoundLink[]): FoundLink | null {
   const rank = (link: FoundLink) => (link.hidden ? 2 : 0) + (link.rel === "follow" ? 0 : 1);
@@ -54,7 +57,11 @@ export async function inspectDeliveredLink(context: AppContext, contentUrl: stri
     await page.cancel();
     return { ok: false, reason: "unreadable", message: `${messages.fetchHttpError} (HTTP ${page.status}).`, status: page.status };
   }
-  const scanned = await scanLinks(page, () => true);
+  // The links to the partner, and the others (a link that moved elsewhere is found among them): a thousand of each at
+  // most, so a page of a million links costs no more memory than a page of two thousand.
+  let toTarget = 0;
+  let others = 0;
+  const scanned = await scanLinks(page, (url) => (bare(url.hostname) === bare(targetHost) ? toTarget++ : others++) < LINKS_KEPT);
   if (!scanned.ok) return { ok: false, reason: "unreadable", message: scanned.message, status: null };
   const link = bestLink(scanned.links.filter((found) => bare(new URL(found.href).hostname) === bare(targetHost)));
   if (!link) return { ok: false, reason: "missing", message: messages.linkNotFound.replace("{site}", targetHost), links: scanned.links };
