@@ -69,6 +69,19 @@ describe("OAuth sign-in", () => {
     expect(location.searchParams.get("code_challenge_method")).toBe("S256");
   });
 
+  it("starts only from the product's own pages or a typed address: another site's link lands on the login page", async () => {
+    for (const site of ["cross-site", "same-site"]) {
+      const start = await get("/auth/google", { headers: { "Sec-Fetch-Site": site } });
+      expect(start.status).toBe(302);
+      expect(start.headers.get("Location")).toBe("/login");
+      expect(start.headers.getSetCookie().some((cookie) => cookie.includes("oauth_state="))).toBe(false);
+    }
+    for (const site of ["same-origin", "none"]) {
+      const start = await get("/auth/google", { headers: { "Sec-Fetch-Site": site } });
+      expect(new URL(start.headers.get("Location")!).origin).toBe("https://accounts.google.com");
+    }
+  });
+
   it("keeps a way back that fits a cookie: a too-long one goes to the market, so the sign-in still works", async () => {
     // Long as typed, or short as typed but long once encoded in the cookie ("&" and "=" take three characters each).
     for (const long of [`/search?term=${"a".repeat(5000)}`, `/search?${"&=".repeat(1000)}`]) {
