@@ -25,6 +25,7 @@ export const messages = {
   checkSpam: "Be sure to check your spam!",
   resetFailed: "Error sending password reset email",
   resetLinkInvalid: "This reset link is invalid or has expired. Please ask for a new one.",
+  resetSaveFailed: "Your new password could not be saved. Please try again.",
   passwordChanged: "Your password has been changed. Please log in.",
   confirmationLinkInvalid: "This confirmation link is invalid or has expired.",
   emailConfirmed: "Thank you: your email address is confirmed.",

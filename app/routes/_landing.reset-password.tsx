@@ -43,7 +43,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     if (isCommonPassword(parsed.value.password)) {
       return data<ResetActionData>({ intent: "reset", error: messages.passwordTooCommon }, { status: 400 });
     }
-    const userId = await resetPassword(context, parsed.value.token, parsed.value.password);
+    const userId = await resetPassword(context, parsed.value.token, parsed.value.password).catch((error: unknown) => {
+      console.error("password reset failed", error);
+      return "failed" as const;
+    });
+    if (userId === "failed") return data<ResetActionData>({ intent: "reset", error: messages.resetSaveFailed }, { status: 503 });
     if (!userId) return data<ResetActionData>({ intent: "reset", error: messages.resetLinkInvalid }, { status: 400 });
     throw redirect("/login?notice=password-changed");
   }

@@ -22,12 +22,29 @@ import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server"
 const ACCOUNT_FIELDS = ["email", "password"];
 const COMMON_PASSWORD: FieldErrors = { password: [messages.passwordTooCommon] };
 
+/** What the form sent, each field as text (a file or a missing field is empty). */
+const textOf = (formData: FormData) => (name: string) => {
+  const value = formData.get(name);
+  return typeof value === "string" ? value.slice(0, 10_000) : "";
+};
+
 export async function answerSignup(request: Request, context: AppContext) {
   const formData = await readFormData(request);
-  const text = (name: string) => {
-    const value = formData.get(name);
-    return typeof value === "string" ? value.slice(0, 10_000) : "";
-  };
+  try {
+    return await answerSignupForm(request, context, formData);
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    // The database or a service failed: the specification's message, on the step that was sent, with what was typed.
+    console.error("sign-up failed", error);
+    const text = textOf(formData);
+    const values = { email: text("email"), password: "", url: text("url"), description: text("description") };
+    const step = formData.get("intent") === "continue" ? 0 : 1;
+    return data<SignupAnswer>({ step, values, errors: {}, formError: messages.signupFailed, draft: text("draft") || undefined }, { status: 503 });
+  }
+}
+
+async function answerSignupForm(request: Request, context: AppContext, formData: FormData) {
+  const text = textOf(formData);
   // Without JavaScript the steps are separate posts: step 0 is kept on the server as a draft (the password
   // hashed) and step 1 sends its token. With JavaScript the steps are one post with everything.
   const values = { email: text("email"), password: text("password"), url: text("url"), description: text("description") };

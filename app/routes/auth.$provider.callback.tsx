@@ -9,7 +9,11 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
   if (!isOAuthProvider(provider) || !configuredProviders(context.env).includes(provider)) {
     throw new Response("Not found", { status: 404 });
   }
-  const result = await finishSignIn(context, provider, request);
+  // The database failing while the account is found or made: the login page says the sign-in did not work.
+  const result = await finishSignIn(context, provider, request).catch((error: unknown) => {
+    console.error("oauth sign-in failed", error);
+    return { ok: false as const, message: messages.oauthFailed };
+  });
   const headers = new Headers({ "Set-Cookie": clearStateCookie(context.env) });
   if (!result.ok) {
     const notice = result.message === messages.oauthEmailUnverified ? "oauth-unverified" : "oauth-failed";

@@ -10,7 +10,9 @@ import { logIn } from "~/services/accounts.server";
 import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
 import type { CurrentAuth } from "~/services/auth.server";
 import {
+  BASE,
   devFetch,
+  envWithFailingTable,
   get,
   newAddress,
   newEmail,
@@ -25,6 +27,21 @@ import {
 } from "./helpers";
 
 const escaped = (text: string) => text.replaceAll("'", "&#x27;");
+
+/** Posts a form to the Worker with a database whose statements on `failingTable` throw (D1 unavailable). */
+function postWhileFailing(path: string, fields: Record<string, string>, failingTable: string) {
+  const failing = envWithFailingTable(failingTable);
+  return worker.fetch(
+    new Request(`${BASE}${path}`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams(fields),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Host: new URL(BASE).host, Origin: BASE, "CF-Connecting-IP": newAddress() },
+    }) as never,
+    failing as never,
+    createExecutionContext(),
+  );
+}
 
 const DESCRIPTION = "A site made without JavaScript at all, step by step.";
 
@@ -259,6 +276,28 @@ describe("sign-up", () => {
     const step1Page = await step1.text();
     expect(step1Page).toContain(messages.linkIncomplete);
     expect(step1Page).toContain(messages.descriptionMinimum);
+  });
+
+  it("says 'There was an error creating your account' on the step sent, with what was typed, when the database fails", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    // The rate limits' table cannot be read: the first thing a sign-up asks the database.
+    const send = (fields: Record<string, string>) => postWhileFailing("/signup", fields, "rate_limits");
+    const email = newEmail("db-down");
+    const whole = await send({
+      intent: "create",
+      email,
+      password: PASSWORD,
+      url: "db-down.example",
+      description: "A long enough description of the site.",
+    });
+    expect(whole.status).toBe(503);
+    const page = await whole.text();
+    expect(page).toContain(messages.signupFailed);
+    expect(page).toContain('value="db-down.example"');
+    expect(page).not.toContain(PASSWORD);
+    const draft = await send({ intent: "continue", email, password: PASSWORD });
+    expect(draft.status).toBe(503);
+    expect(await draft.text()).toContain(messages.signupFailed);
   });
 
   it("prefills email, site and description from the query", async () => {
@@ -583,6 +622,12 @@ describe("password reset", () => {
     const common = await post("/reset-password", { intent: "reset", token, password: "Qwerty123" });
     expect(common.status).toBe(400);
     expect(await read(common)).toContain(messages.passwordTooCommon);
+
+    // The database failing as the password is set: said on the form, and the link still works afterwards.
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const failed = await postWhileFailing("/reset-password", { intent: "reset", token, password: "Newpassword9" }, "password_reset_tokens");
+    expect(failed.status).toBe(503);
+    expect(await failed.text()).toContain(messages.resetSaveFailed);
 
     const done = await post("/reset-password", { intent: "reset", token, password: "Newpassword9" });
     expect(done.status).toBe(302);

@@ -181,3 +181,22 @@ export function move(cookie: string, offerId: string, to: string, contentUrl?: s
   ];
   return act(cookie, offerId, contentUrl === undefined ? fields : [...fields, ["contentUrl", contentUrl]]);
 }
+
+/** The test environment with a database whose statements on `table` throw, as D1 does when it is unavailable. */
+export function envWithFailingTable(table: string) {
+  return {
+    ...(env as unknown as Record<string, unknown>),
+    DB: new Proxy(env.DB, {
+      get(target, name) {
+        if (name === "prepare") {
+          return (query: string) => {
+            if (query.includes(table)) throw new Error("D1_ERROR: the database is unavailable");
+            return target.prepare(query);
+          };
+        }
+        const value = Reflect.get(target, name) as unknown;
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    }),
+  };
+}

@@ -1,7 +1,7 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import worker from "~/worker";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { devFetch, get, newEmail, PASSWORD, post, sessionCookieOf, signUp } from "./helpers";
+import { devFetch, envWithFailingTable, get, newEmail, PASSWORD, post, sessionCookieOf, signUp } from "./helpers";
 
 /** Answers the providers' token and profile endpoints; anything else is a test failure. */
 function mockProviders(profile: { google?: object; githubUser?: object; githubEmails?: object[]; delayMs?: number }, bodies: string[] = []) {
@@ -230,6 +230,24 @@ describe("OAuth sign-in", () => {
     expect(sessionCookieOf(response)).toBeNull();
     const link = await env.DB.prepare("SELECT COUNT(*) AS n FROM oauth_accounts WHERE provider_user_id = '777'").first<{ n: number }>();
     expect(link!.n).toBe(0);
+  });
+
+  it("sends the user back to the login page with the message when the database fails during the callback", async () => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    mockProviders({ google: { sub: `g-${crypto.randomUUID()}`, email: newEmail("oauth-down"), email_verified: true } });
+    const { state, stateCookie } = await startAndReturn("google");
+    const failing = envWithFailingTable("oauth_accounts");
+    const response = await worker.fetch(
+      new Request(`https://market.test/auth/google/callback?code=the-code&state=${state}`, {
+        redirect: "manual",
+        headers: { Cookie: stateCookie, Host: "market.test" },
+      }) as never,
+      failing as never,
+      createExecutionContext(),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("/login?notice=oauth-failed");
+    expect(sessionCookieOf(response as unknown as Response)).toBeNull();
   });
 
   it("refuses a callback whose state does not match", async () => {
