@@ -118,7 +118,25 @@ export function clientAddress(request: Request): string {
     : address;
 }
 
-/** Counts one use of `rule` by `subject` in this request's context; false when the limit is passed. */
-export function allow(context: AppContext, rule: RateLimitRule, subject: string): Promise<boolean> {
-  return consume(context.db, rule, subject, context.now(), rule.perAddress ? addressLimitScale(context.env) : 1);
+/** How many more uses a /48 allows than one of its /64s: one customer's or office's network holds many /64s. */
+export const NETWORK_48_SCALE = 10;
+
+/** The /48 network of an IPv6 client's /64 (as `clientAddress` writes it), or null for any other subject. */
+export function network48Of(subject: string): string | null {
+  const match = /^([\da-f]{1,4}:[\da-f]{1,4}:[\da-f]{1,4}):[\da-f]{1,4}::\/64$/.exec(subject);
+  return match ? `${match[1]}::/48` : null;
+}
+
+/**
+ * Counts one use of `rule` by `subject` in this request's context; false when the limit is passed. A limit per address
+ * counts an IPv6 client's /48 too, at ten times the limit: a network of 65,536 /64s would otherwise have as many budgets.
+ */
+export async function allow(context: AppContext, rule: RateLimitRule, subject: string): Promise<boolean> {
+  const scale = rule.perAddress ? addressLimitScale(context.env) : 1;
+  const network = rule.perAddress ? network48Of(subject) : null;
+  const [own, wider] = await Promise.all([
+    consume(context.db, rule, subject, context.now(), scale),
+    network ? consume(context.db, { ...rule, name: `${rule.name}/48`, limit: rule.limit * NETWORK_48_SCALE }, network, context.now(), scale) : true,
+  ]);
+  return own && wider;
 }

@@ -1,7 +1,8 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { clientAddress } from "~/services/rate-limit.server";
+import { allow, clientAddress, network48Of, NETWORK_48_SCALE } from "~/services/rate-limit.server";
+import { createContext } from "~/worker";
 import { get, newEmail, PASSWORD, post, read, signUp, uniqueHost, windowStart } from "./helpers";
 
 const HOUR = 60 * 60_000;
@@ -34,6 +35,23 @@ describe("per-address limits", () => {
       { address: `${prefix}:ffff::1`, at },
     );
     expect(eleventh.status).toBe(429);
+  });
+});
+
+describe("per-network limits", () => {
+  it("count an IPv6 client's /48 too, at ten times the limit of its /64", async () => {
+    const context = createContext(env as never, createExecutionContext());
+    const rule = { name: `test-network:${crypto.randomUUID()}`, limit: 2, windowMs: HOUR, perAddress: true };
+    const network = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    expect(network48Of(`${network}:1::/64`)).toBe(`${network}::/48`);
+    expect(network48Of("198.51.100.7")).toBeNull();
+    // Ten /64s of one /48 use their two each; an eleventh /64 of it is refused, one of another /48 is not.
+    for (let i = 1; i <= NETWORK_48_SCALE; i += 1) {
+      for (const _use of [1, 2]) expect(await allow(context, rule, `${network}:${i.toString(16)}::/64`)).toBe(true);
+    }
+    expect(await allow(context, rule, `${network}:ff::/64`)).toBe(false);
+    expect(await allow(context, rule, `2001:db9:1:ff::/64`)).toBe(true);
+    expect(await allow(context, rule, "198.51.100.7")).toBe(true);
   });
 });
 
