@@ -74,6 +74,11 @@ export const PAGE_MESSAGES = 50;
 /** A socket with no sign of life for this long (the browser pings every 25 s) is gone, whatever its state says. */
 export const SOCKET_SILENCE_MS = 70_000;
 /**
+ * While sockets are open, the object wakes this often to close the silent ones and tell the others (a laptop that
+ * went to sleep sends no close, and its owner would stay "Active now" on the other side).
+ */
+export const PRESENCE_SWEEP_MS = SOCKET_SILENCE_MS + 5_000;
+/**
  * Frames one participant may send a conversation in a minute, over all their sockets, per message they may send in a
  * minute (30: 120 frames): a page sends one a message and one when it connects; more is a flood, and the socket it came
  * on is closed (the page reconnects after a pause, as after any drop).
@@ -168,6 +173,7 @@ export class ChatRoom extends DurableObject<Env> {
     // Opening the conversation shows every message: nothing is left to email about, and everything is read.
     this.seenBy(session.userId);
     this.broadcastPresence();
+    await this.wakeBy(Date.now() + PRESENCE_SWEEP_MS);
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -249,8 +255,8 @@ export class ChatRoom extends DurableObject<Env> {
   }
 
   /**
-   * Emails participants who were away when messages came, one email per burst and at most one per interval; and
-   * mirrors the newest message to D1 again if the last mirror failed.
+   * Emails participants who were away when messages came, one email per burst and at most one per interval; mirrors
+   * the newest message to D1 again if the last mirror failed; and sweeps the sockets that have gone silent.
    */
   async alarm(): Promise<void> {
     const room = this.room();
@@ -258,7 +264,12 @@ export class ChatRoom extends DurableObject<Env> {
     if (room.mirroredId < this.latestId()) this.mirror();
     const now = this.now();
     const db = database(this.env.DB);
-    const active = this.activeUserIds();
+    // The sweep: silent sockets are closed on the way (liveSockets), and the others told who is still there.
+    const open = this.ctx.getWebSockets().filter((socket) => socket.readyState === OPEN).length;
+    const live = this.liveSockets();
+    if (live.length < open) this.broadcastPresence();
+    if (live.length > 0) await this.wakeBy(Date.now() + PRESENCE_SWEEP_MS);
+    const active = [...new Set(live.map((socket) => attachmentOf(socket).userId))].sort();
     let queued = false;
     for (const pending of this.pendingEmails()) {
       if (active.includes(pending.user_id)) {

@@ -1,7 +1,7 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ChatRoom } from "~/durable/chat-room";
-import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS, FRAMES_PER_MESSAGE_ALLOWED, SOCKET_SILENCE_MS } from "~/durable/chat-room";
+import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS, FRAMES_PER_MESSAGE_ALLOWED, PRESENCE_SWEEP_MS, SOCKET_SILENCE_MS } from "~/durable/chat-room";
 import { SOCKET_TRUST_MS, type ClientEvent, type ServerEvent } from "~/domain/chat";
 import { messages } from "~/domain/messages";
 import {
@@ -604,7 +604,11 @@ describe("email when the other side is away", () => {
     const bSocket = await connect(chatId, b.cookie);
     await sendMessage(a.cookie, chatId, "You are here, no email needed");
     await bSocket.received("message", 1);
-    expect(await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => state.storage.getAlarm())).toBeNull();
+    const waiting = () =>
+      runInDurableObject(room(chatId), (_instance: ChatRoom, state) =>
+        state.storage.sql.exec<{ n: number }>("SELECT count(*) AS n FROM notifications WHERE from_id IS NOT NULL").one(),
+      );
+    expect(await waiting()).toEqual({ n: 0 });
     bSocket.socket.close();
     expect((await aSocket.received("presence", 3)).at(-1)!.activeUserIds).toEqual([a.userId]);
 
@@ -738,6 +742,27 @@ describe("sockets and sessions", () => {
     await holdClock(chatId, start + EMAIL_COLLECT_MS);
     expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
     expect(await outboxFor(b.userId)).toHaveLength(1);
+  });
+
+  it("a socket gone silent is swept while the other side watches: they see the other go away without any message", async () => {
+    const { a, b, chatId } = await pairInChat();
+    const aSocket = await connect(chatId, a.cookie);
+    await connect(chatId, b.cookie);
+    expect((await aSocket.received("presence", 2)).at(-1)!.activeUserIds).toEqual([a.userId, b.userId].sort());
+    // While sockets are open, the object is due to wake within the sweep's interval.
+    const alarm = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => state.storage.getAlarm());
+    expect(alarm).toBeGreaterThan(Date.now());
+    expect(alarm).toBeLessThanOrEqual(Date.now() + PRESENCE_SWEEP_MS);
+    // B's laptop went to sleep: no frame, no ping, no close.
+    await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => {
+      for (const socket of state.getWebSockets(b.userId))
+        socket.serializeAttachment({ ...socket.deserializeAttachment(), seenAt: Date.now() - SOCKET_SILENCE_MS - 1000 });
+    });
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
+    expect((await aSocket.received("presence", 3)).at(-1)!.activeUserIds).toEqual([a.userId]);
+    // A is still there, so the next sweep is due.
+    expect(await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => state.storage.getAlarm())).not.toBeNull();
+    aSocket.socket.close();
   });
 
   it("a message that arrives live is read; one that arrives while away is unread until the conversation is opened", async () => {
