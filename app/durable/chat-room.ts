@@ -74,6 +74,12 @@ export const PAGE_MESSAGES = 50;
 /** A socket with no sign of life for this long (the browser pings every 25 s) is gone, whatever its state says. */
 export const SOCKET_SILENCE_MS = 70_000;
 /**
+ * Messages one participant may send to one conversation in a day: far above what two traders write, it keeps a
+ * script from filling a conversation's storage (30 a minute, all day, would be 43,200).
+ */
+export const MESSAGES_PER_DAY = 500;
+export const DAILY_LIMIT_MESSAGE = `You can send at most ${MESSAGES_PER_DAY} messages a day in one conversation. Please continue tomorrow.`;
+/**
  * While sockets are open, the object wakes this often to close the silent ones and tell the others (a laptop that
  * went to sleep sends no close, and its owner would stay "Active now" on the other side).
  */
@@ -357,9 +363,15 @@ export class ChatRoom extends DurableObject<Env> {
     const now = this.now();
     const perMinute = this.messagesPerMinute();
     const recent = this.sql
-      .exec<{ n: number }>("SELECT count(*) AS n FROM messages WHERE sender_id = ? AND created_at > ?", userId, now - 60_000)
+      .exec<{ minute: number | null; day: number }>(
+        "SELECT sum(created_at > ?) AS minute, count(*) AS day FROM messages WHERE sender_id = ? AND created_at > ?",
+        now - 60_000,
+        userId,
+        now - 24 * 60 * 60_000,
+      )
       .one();
-    if (recent.n >= perMinute) return refuse("rate-limited", rateLimitedMessage(perMinute));
+    if ((recent.minute ?? 0) >= perMinute) return refuse("rate-limited", rateLimitedMessage(perMinute));
+    if (recent.day >= MESSAGES_PER_DAY) return refuse("rate-limited", DAILY_LIMIT_MESSAGE);
 
     const message = asMessage(
       this.sql

@@ -1,7 +1,15 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { ChatRoom } from "~/durable/chat-room";
-import { EMAIL_COLLECT_MS, EMAIL_INTERVAL_MS, FRAMES_PER_MESSAGE_ALLOWED, PRESENCE_SWEEP_MS, SOCKET_SILENCE_MS } from "~/durable/chat-room";
+import {
+  DAILY_LIMIT_MESSAGE,
+  EMAIL_COLLECT_MS,
+  EMAIL_INTERVAL_MS,
+  MESSAGES_PER_DAY,
+  FRAMES_PER_MESSAGE_ALLOWED,
+  PRESENCE_SWEEP_MS,
+  SOCKET_SILENCE_MS,
+} from "~/durable/chat-room";
 import { SOCKET_TRUST_MS, type ClientEvent, type ServerEvent } from "~/domain/chat";
 import { messages } from "~/domain/messages";
 import {
@@ -541,6 +549,33 @@ describe("the conversation's live socket", () => {
     });
     expect(await socket.received("message", 30)).toHaveLength(30);
     socket.socket.close();
+  });
+});
+
+describe("a day's messages", () => {
+  it("a participant may send 500 messages a day to one conversation; the next is refused, the other side may still write", async () => {
+    const { a, b, chatId } = await pairInChat();
+    const now = Date.now();
+    // 500 of A's messages over the last day (an hour apart from the minute's limit).
+    await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => {
+      for (let i = 0; i < MESSAGES_PER_DAY; i += 1) {
+        state.storage.sql.exec(
+          "INSERT INTO messages (sender_id, text, created_at) VALUES (?, ?, ?)",
+          a.userId,
+          `old ${i}`,
+          now - 23 * 60 * 60_000 + i,
+        );
+      }
+    });
+    const refused = await sendMessage(a.cookie, chatId, "One more");
+    expect(refused.status).toBe(429);
+    expect(await read(refused)).toContain(DAILY_LIMIT_MESSAGE);
+    expect((await sendMessage(b.cookie, chatId, "I can still answer")).status).toBe(302);
+    // A day after the first of them, A may write again.
+    await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => {
+      state.storage.sql.exec("UPDATE messages SET created_at = created_at - 2 * 60 * 60 * 1000 WHERE sender_id = ?", a.userId);
+    });
+    expect((await sendMessage(a.cookie, chatId, "Back again")).status).toBe(302);
   });
 });
 
