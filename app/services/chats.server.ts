@@ -186,19 +186,19 @@ export async function markReadUpTo(db: Database, chatId: string, userId: string,
 
 /**
  * Closes the live sockets of a user's ended sessions in every conversation they take part in: one session (signing
- * out), or all but the one that stays (null: all of them). Sign-out never fails because of it.
+ * out), or all but the one that stays (null: all of them). After the answer (`waitUntil`): a trader with hundreds of
+ * conversations does not wait for each to be told, and sign-out never fails because of it.
  */
 export async function closeChatSockets(context: AppContext, userId: string, which: EndedSessions): Promise<void> {
-  try {
+  const closing = (async () => {
     const rows = await context.db
       .select({ id: chats.id })
       .from(chats)
       .where(or(eq(chats.userAId, userId), eq(chats.userBId, userId)))
       .all();
     await Promise.all(rows.map((row) => chatRoom(context.env, row.id).endSessions(userId, which)));
-  } catch (error) {
-    console.error("closing chat sockets", error);
-  }
+  })().catch((error: unknown) => console.error("closing chat sockets", error));
+  context.ctx.waitUntil(closing);
 }
 
 /**
