@@ -20,6 +20,7 @@ import {
   type SafeFetchOptions,
 } from "~/lib/safe-fetch.server";
 import { messages } from "~/domain/messages";
+import { PATH_KEEPING_HOSTS } from "~/domain/listing-format";
 import { isSameSite, typedHost } from "~/domain/site-address";
 import { RECHECK_FAILURES_ALLOWED, RECHECK_INTERVAL_DAYS, VERIFICATION_META_NAME, verificationTag } from "~/domain/verification";
 import { sendEmail } from "./email.server";
@@ -87,10 +88,19 @@ export async function findVerificationTag(
 /** Said by the server alone (kept out of `messages`, which every page's script carries). */
 export const TAG_RENEWED_MEANWHILE = "You asked for a new tag while we were checking. Put the new tag in the head of your home page and check again.";
 
-export type CheckResult = { ok: true; verified: boolean; message: string } | { ok: false; status: 409 | 429; message: string };
+export type CheckResult = { ok: true; verified: boolean; message: string } | { ok: false; status: 409 | 422 | 429; message: string };
+
+/**
+ * A site that is a path on a shared host (a blog on medium.com): the tag would have to be on the host's own home page,
+ * which is not its owner's to change, so it cannot be checked (and no check is spent on it).
+ */
+function notVerifiableOnSharedHost(host: string): string {
+  return `A blog on ${host} cannot be verified: the tag has to be in the head of the site's own home page, and ${host}'s home page is not yours to change. A site on its own domain can be verified.`;
+}
 
 /** The owner's check of their site (as `getOwnedSite` read it): rate-limited; success verifies and takes the host over. */
 export async function checkSiteVerification(context: AppContext, site: OwnedSite): Promise<CheckResult> {
+  if (PATH_KEEPING_HOSTS.includes(site.host)) return { ok: false, status: 422, message: notVerifiableOnSharedHost(site.host) };
   // Each limit says itself: this site's checks, or the reads of all the account's sites (icons, audits, link checks).
   if (!(await allow(context, RATE_LIMITS.verificationChecksPerSite, site.id))) return { ok: false, status: 429, message: messages.tooManyChecks };
   if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, site.userId))) return { ok: false, status: 429, message: messages.tooManySiteFetches };

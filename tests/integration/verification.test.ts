@@ -297,6 +297,15 @@ describe("the Verify Site page", () => {
     expect(page).not.toContain(messages.tooManyChecks);
   });
 
+  it("says plainly that a blog on medium.com cannot be verified, without spending a check on Medium's home page", async () => {
+    const user = await signUp(undefined, `medium.com/@writer-${crypto.randomUUID().slice(0, 6)}`);
+    const refused = await check(user.cookie);
+    expect(refused.status).toBe(422);
+    expect(await read(refused)).toContain("A blog on medium.com cannot be verified");
+    const checks = env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE key = ?").bind(`verify:site:${(await siteOf(user.userId)).id}`);
+    expect(await checks.first()).toEqual({ n: 0 });
+  });
+
   it("allows 10 checks per site an hour, then says so", async () => {
     const at = windowStart(60 * 60_000);
     const user = await signUp();
