@@ -7,7 +7,7 @@ import { processingDelay } from "~/lib/delay";
 import { messages } from "~/domain/messages";
 import { starterConnects, starterGrantStatements } from "./connects.server";
 import { decoyPasswordHash, hashPassword, verifyPassword } from "./passwords.server";
-import { addressLimitScale, allow, consume, RATE_LIMITS, refund } from "./rate-limit.server";
+import { allow, RATE_LIMITS, refund } from "./rate-limit.server";
 import { newId } from "~/lib/ids";
 import { generateToken, hashToken, prepareSession, startSessionIf } from "./sessions.server";
 import { confirmationStatements } from "./email-confirmation.server";
@@ -56,7 +56,7 @@ export async function signUp(
   deviceToken: string | null = null,
 ): Promise<SignedIn | Refused> {
   const { db, env } = context;
-  if (!(await consume(db, RATE_LIMITS.signupPerAddress, clientAddress, context.now(), addressLimitScale(env)))) {
+  if (!(await allow(context, RATE_LIMITS.signupPerAddress, clientAddress))) {
     return { ok: false, status: 429, message: messages.tooManyAttempts };
   }
   await processingDelay(env);

@@ -7,7 +7,7 @@ import { closeChatSockets } from "./chats.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { passesAsKnownDevice } from "./known-devices.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
-import { addressLimitScale, consume, RATE_LIMITS } from "./rate-limit.server";
+import { allow, consume, RATE_LIMITS } from "./rate-limit.server";
 import { generateToken, hashToken } from "./sessions.server";
 
 export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
@@ -27,7 +27,7 @@ export async function requestPasswordReset(
   const { db } = context;
   const now = context.now();
   if (
-    !(await consume(db, RATE_LIMITS.resetPerAddress, clientAddress, now, addressLimitScale(context.env))) ||
+    !(await allow(context, RATE_LIMITS.resetPerAddress, clientAddress)) ||
     (!(await consume(db, RATE_LIMITS.resetPerAccount, email, now)) &&
       !(await passesAsKnownDevice(context, RATE_LIMITS.resetPerKnownDevice, deviceToken, email)))
   ) {

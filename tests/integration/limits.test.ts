@@ -53,6 +53,23 @@ describe("per-network limits", () => {
     expect(await allow(context, rule, `2001:db9:1:ff::/64`)).toBe(true);
     expect(await allow(context, rule, "198.51.100.7")).toBe(true);
   });
+
+  it("apply to sign-ups and reset links: a /48 that has used its budget is refused from a /64 never seen", async () => {
+    const at = windowStart();
+    const network = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    for (const rule of ["signup:ip", "reset:ip"]) {
+      await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, ?)").bind(`${rule}/48:${network}::/48`, at, 100).run();
+    }
+    const fresh = `${network}:beef::1`;
+    const signup = await post(
+      "/signup",
+      { intent: "create", email: newEmail("v6-48"), password: PASSWORD, url: uniqueHost("v6-48"), description },
+      { address: fresh, at },
+    );
+    expect(signup.status).toBe(429);
+    const reset = await post("/reset-password", { intent: "request", email: newEmail("v6-48") }, { address: fresh, at });
+    expect(reset.status).toBe(429);
+  });
 });
 
 describe("the waitlist (site-add form, sources hero and other)", () => {
