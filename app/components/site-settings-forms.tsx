@@ -151,6 +151,8 @@ export function AccountSecurity({
   const location = useLocation();
   const postTo = usePostAddress();
   const changing = navigation.state === "submitting" && navigation.formData?.get("intent") === "change-password";
+  // Pressed once is enough: the answer gives this browser its new session.
+  const endingOthers = navigation.state === "submitting" && navigation.formData?.get("intent") === "sign-out-others";
   // Changed (the page comes back with its notice), the form starts empty again: with JavaScript it would keep both
   // passwords, with every checklist line green.
   const changed = new URLSearchParams(location.search).get("notice") === "password-changed-here";
@@ -197,7 +199,14 @@ export function AccountSecurity({
       <Form method="post" action={postTo} className="stack">
         <p className="muted">Lost a phone or used a shared computer? End every session but this one.</p>
         <div>
-          <button type="submit" name="intent" value="sign-out-others" className="button button-outline">
+          <button
+            type="submit"
+            name="intent"
+            value="sign-out-others"
+            className="button button-outline"
+            disabled={endingOthers}
+            aria-busy={endingOthers}
+          >
             Sign out everywhere else
           </button>
         </div>

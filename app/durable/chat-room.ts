@@ -78,10 +78,11 @@ export const SOCKET_SILENCE_MS = 70_000;
  * script from filling a conversation's storage (30 a minute, all day, would be 43,200).
  */
 export const MESSAGES_PER_DAY = 500;
-export const DAILY_LIMIT_MESSAGE = `You can send at most ${MESSAGES_PER_DAY} messages a day in one conversation. Please continue tomorrow.`;
+export const DAILY_LIMIT_MESSAGE = `You can send at most ${MESSAGES_PER_DAY} messages in 24 hours in one conversation. Please try again later.`;
 /**
- * While sockets are open, the object wakes this often to close the silent ones and tell the others (a laptop that
- * went to sleep sends no close, and its owner would stay "Active now" on the other side).
+ * While both participants have sockets open, the object wakes this often to close the silent ones and tell the other
+ * (a laptop that went to sleep sends no close, and its owner would stay "Active now" on the other side). With one
+ * participant there is no one to tell, and the object sleeps: whoever is active is worked out afresh at each message.
  */
 export const PRESENCE_SWEEP_MS = SOCKET_SILENCE_MS + 5_000;
 /**
@@ -179,7 +180,7 @@ export class ChatRoom extends DurableObject<Env> {
     // Opening the conversation shows every message: nothing is left to email about, and everything is read.
     this.seenBy(session.userId);
     this.broadcastPresence();
-    await this.wakeBy(Date.now() + PRESENCE_SWEEP_MS);
+    await this.sweepWhileBothHere(this.liveSockets());
     return new Response(null, { status: 101, webSocket: client });
   }
 
@@ -274,7 +275,7 @@ export class ChatRoom extends DurableObject<Env> {
     const open = this.ctx.getWebSockets().filter((socket) => socket.readyState === OPEN).length;
     const live = this.liveSockets();
     if (live.length < open) this.broadcastPresence();
-    if (live.length > 0) await this.wakeBy(Date.now() + PRESENCE_SWEEP_MS);
+    await this.sweepWhileBothHere(live);
     const active = [...new Set(live.map((socket) => attachmentOf(socket).userId))].sort();
     let queued = false;
     for (const pending of this.pendingEmails()) {
@@ -474,6 +475,11 @@ export class ChatRoom extends DurableObject<Env> {
   private async scheduleEmails(): Promise<void> {
     const due = Math.min(...this.pendingEmails().map((pending) => pending.due));
     if (Number.isFinite(due)) await this.wakeBy(due);
+  }
+
+  /** Sets the presence sweep's alarm while both participants have live sockets (PRESENCE_SWEEP_MS). */
+  private async sweepWhileBothHere(live: WebSocket[]): Promise<void> {
+    if (new Set(live.map((socket) => attachmentOf(socket).userId)).size > 1) await this.wakeBy(Date.now() + PRESENCE_SWEEP_MS);
   }
 
   /** Sets the alarm for `at`, unless it is already set sooner. */

@@ -153,7 +153,8 @@ export function hidesContent(element: { tagName: string; getAttribute(name: stri
   if (element.hasAttribute("hidden") || (element.tagName === "dialog" && !element.hasAttribute("open"))) return true;
   const written = element.getAttribute("style");
   if (written === null) return false;
-  const style = written.replace(/\/\*[^]*?(\*\/|$)/g, "");
+  // A comment reads as a space, as in CSS: `dis/**/play:none` is no declaration at all.
+  const style = written.replace(/\/\*[^]*?(\*\/|$)/g, " ");
   return HIDING_STYLE.some((pattern) => pattern.test(style)) || (ZERO_SIZE.test(style) && OVERFLOW_HIDDEN.test(style));
 }
 
@@ -223,13 +224,16 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
   // tables open around it; an entry leaves when its end tag comes, or what HTML says closes it when the end tag is left
   // out (a new element of its kind at the same depth, a block after a paragraph). A page with more open at once than
   // any page shows is read as hiding all that follows.
-  const hiding: { tag: string; containers: number }[] = [];
+  type Hiding = { tag: string; containers: number };
+  const hiding = new Set<Hiding>();
+  // The open ones whose end tag may be left out, by tag and depth: what a start tag may close is found at once.
+  const closable = new Map<string, Hiding[]>();
   let containers = 0;
   let overwhelmed = false;
-  const open = () => overwhelmed || hiding.length > 0;
-  const leave = (entry: (typeof hiding)[number]) => {
-    const at = hiding.indexOf(entry);
-    if (at !== -1) hiding.splice(at, 1);
+  const open = () => overwhelmed || hiding.size > 0;
+  const closeAll = (key: string) => {
+    for (const entry of closable.get(key) ?? []) hiding.delete(entry);
+    closable.delete(key);
   };
   let current: FoundLink | null = null;
   // A page that tells search engines to follow none of its links makes every link on it a nofollow one.
@@ -254,25 +258,34 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
     })
     .on("*", {
       element: (element) => {
+        // Past the limit everything after is hidden: nothing more to track.
+        if (overwhelmed) return;
         const tag = element.tagName;
-        for (let at = hiding.length - 1; at >= 0; at -= 1) {
-          const entry = hiding[at]!;
-          const closesIt = entry.tag === tag || (entry.tag === "p" && CLOSES_P.has(tag));
-          if (closesIt && OPTIONAL_END.has(entry.tag) && entry.containers === containers) hiding.splice(at, 1);
-        }
+        if (OPTIONAL_END.has(tag)) closeAll(`${tag} ${containers}`);
+        if (CLOSES_P.has(tag)) closeAll(`p ${containers}`);
         const container = NESTING_CONTAINERS.has(tag);
         const hides = !VOID_ELEMENTS.has(tag) && (tag === "template" || hidesContent(element));
         if (!container && !hides) return;
-        const entry = hides && hiding.length < MAX_OPEN_HIDDEN ? { tag, containers: containers + (container ? 1 : 0) } : null;
-        if (hides && !entry) overwhelmed = true;
-        // One handler for both: its end leaves the list of hidden elements and ends a list's or table's depth.
+        if (hides && hiding.size >= MAX_OPEN_HIDDEN) {
+          overwhelmed = true;
+          return;
+        }
+        const entry = hides ? { tag, containers: containers + (container ? 1 : 0) } : null;
+        // One handler for both: its end leaves the set of hidden elements and ends a list's or table's depth.
         const ends = onClose(element, () => {
-          if (entry) leave(entry);
+          if (entry) hiding.delete(entry);
           if (container) containers -= 1;
         });
         if (!ends) return;
         if (container) containers += 1;
-        if (entry) hiding.push(entry);
+        if (!entry) return;
+        hiding.add(entry);
+        if (OPTIONAL_END.has(tag)) {
+          const key = `${tag} ${entry.containers}`;
+          const others = closable.get(key);
+          if (others) others.push(entry);
+          else closable.set(key, [entry]);
+        }
       },
     })
     .on("a[href]", {

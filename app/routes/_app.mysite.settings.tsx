@@ -50,9 +50,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (intent === "sign-out-others") {
     const session = await signOutOtherSessions(context, auth);
     if (!session) throw redirect(`/login?redirectTo=${encodeURIComponent("/mysite/settings")}`);
-    throw redirect("/mysite/settings?notice=other-sessions-ended", {
-      headers: { "Set-Cookie": sessionCookie(context.env, session.token, session.expiresAt) },
-    });
+    // Pressed twice: the first press's answer carries the new session; this one changes nothing.
+    const cookie = session === "already" ? undefined : { "Set-Cookie": sessionCookie(context.env, session.token, session.expiresAt) };
+    throw redirect("/mysite/settings?notice=other-sessions-ended", { headers: cookie });
   }
   if (intent === "change-password") {
     const change = parseForm(formData, changePasswordSchema, ["currentPassword", "newPassword"]);

@@ -5,7 +5,7 @@ import type { AppContext } from "~/lib/context";
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import { messages } from "~/domain/messages";
 import type { CurrentAuth } from "./auth.server";
-import { replaceSession } from "./sessions.server";
+import { notReplaced, replaceSession, SESSION_ABSOLUTE_MS } from "./sessions.server";
 import { closeChatSockets } from "./chats.server";
 import { deliverSoon, emailToUser } from "./email.server";
 import { hashPassword, verifyPassword } from "./passwords.server";
@@ -48,7 +48,8 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
       .from(passwordCredentials)
       .where(and(eq(passwordCredentials.userId, auth.user.id), eq(passwordCredentials.passwordHash, passwordHash))),
   );
-  const replaced = replaceSession(db, auth.session, now, changed);
+  // The password just proved starts the new session's window, as a sign-in would.
+  const replaced = replaceSession(db, auth.session, now, { condition: changed, absoluteExpiresAt: now + SESSION_ABSOLUTE_MS });
   const [updated] = await db.batch([
     db
       .update(passwordCredentials)
@@ -99,7 +100,14 @@ async function notChanged(context: AppContext, auth: CurrentAuth, newPassword: s
     db.select({ hash: passwordCredentials.passwordHash }).from(passwordCredentials).where(eq(passwordCredentials.userId, auth.user.id)),
   ]);
   if (!session[0]) return { ok: false, signedOut: true };
-  if (stored[0] && (await verifyPassword(newPassword, stored[0].hash))) return { ok: true };
+  if (stored[0] && (await verifyPassword(newPassword, stored[0].hash))) {
+    // The same form sent twice (a double click): the first answer, with the new session, may be the one the browser
+    // dropped; this one carries a session of its own, as it proved the new password.
+    const now = context.now();
+    const again = replaceSession(db, auth.session, now, { absoluteExpiresAt: now + SESSION_ABSOLUTE_MS });
+    const [made] = await db.batch([...again.statements]);
+    return made.length > 0 ? { ok: true, session: { token: again.token, expiresAt: again.expiresAt } } : { ok: false, signedOut: true };
+  }
   return { ok: false, status: 409, field: "currentPassword", message: messages.currentPasswordWrong };
 }
 
@@ -123,13 +131,21 @@ function endOtherSessions(context: AppContext, auth: CurrentAuth, onlyIf?: SQL) 
 
 /**
  * Ends every session of the account but this browser's (a lost phone, a shared computer), and gives this browser a new
- * one: a copy of its cookie taken from it signs in nowhere either. Null when this session had ended meanwhile.
+ * one: a copy of its cookie taken from it signs in nowhere either. "already" when this session was replaced a moment
+ * ago (the button pressed twice, or a copy of the cookie trying it in the grace minute): nothing more is ended or made,
+ * so the session the first press made stays, and a copy gets none. Null when this session had ended meanwhile.
  */
-export async function signOutOtherSessions(context: AppContext, auth: CurrentAuth): Promise<ReplacedSession | null> {
+export async function signOutOtherSessions(context: AppContext, auth: CurrentAuth): Promise<ReplacedSession | "already" | null> {
   const { db } = context;
-  const replaced = replaceSession(db, auth.session, context.now());
-  const [, made] = await db.batch([endOtherSessions(context, auth), ...replaced.statements]);
-  if (made.length === 0) return null;
+  const now = context.now();
+  const current = notReplaced(db, auth.session.id, now);
+  const replaced = replaceSession(db, auth.session, now, { condition: current });
+  const [, made, , stillThere] = await db.batch([
+    endOtherSessions(context, auth, current),
+    ...replaced.statements,
+    db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, auth.session.id)),
+  ]);
+  if (made.length === 0) return stillThere.length > 0 ? "already" : null;
   await closeChatSockets(context, auth.user.id, { allBut: replaced.id, replaced: auth.session.id });
   return { token: replaced.token, expiresAt: replaced.expiresAt };
 }

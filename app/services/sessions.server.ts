@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { encodeBase32LowerCaseNoPadding } from "@oslojs/encoding";
-import { and, eq, sql, type Placeholder, type SQL } from "drizzle-orm";
+import { and, eq, exists, gt, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { sessions, users } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
@@ -63,15 +63,21 @@ export async function startSessionIf(db: Database, userId: string, condition: SQ
 export const REPLACED_SESSION_GRACE_MS = 60_000;
 
 /**
- * Statements that give this browser a new session in place of `session` (same user, active site and absolute end),
- * the old one ending within a minute, written only if `condition` holds when they run. After a password change or
- * "sign out everywhere else", a copy of the old cookie (taken from this browser) signs in nowhere: the new token is
- * sent to this browser alone.
+ * Statements that give this browser a new session in place of `session` (same user and active site), the old one
+ * ending within a minute, written only if `condition` holds when they run. The new session ends where the old one
+ * would have, or at `absoluteExpiresAt` when given (a password just proved starts a new window). After a password
+ * change or "sign out everywhere else", a copy of the old cookie (taken from this browser) signs in nowhere: the new
+ * token is sent to this browser alone.
  */
-export function replaceSession(db: Database, session: { id: string; absoluteExpiresAt: number }, now: number, condition?: SQL) {
+export function replaceSession(
+  db: Database,
+  session: { id: string; absoluteExpiresAt: number },
+  now: number,
+  { condition, absoluteExpiresAt }: { condition?: SQL; absoluteExpiresAt?: number } = {},
+) {
   const token = generateToken();
   const id = hashToken(token);
-  const expiresAt = Math.min(now + SESSION_IDLE_MS, session.absoluteExpiresAt);
+  const expiresAt = Math.min(now + SESSION_IDLE_MS, absoluteExpiresAt ?? session.absoluteExpiresAt);
   const graceEnd = now + REPLACED_SESSION_GRACE_MS;
   const replacing = and(eq(sessions.id, session.id), condition);
   return {
@@ -89,7 +95,8 @@ export function replaceSession(db: Database, session: { id: string; absoluteExpi
               activeSiteId: sessions.activeSiteId,
               createdAt: sql<number>`${now}`.as("created_at"),
               expiresAt: sql<number>`${expiresAt}`.as("expires_at"),
-              absoluteExpiresAt: sessions.absoluteExpiresAt,
+              absoluteExpiresAt:
+                absoluteExpiresAt === undefined ? sessions.absoluteExpiresAt : sql<number>`${absoluteExpiresAt}`.as("absolute_expires_at"),
             })
             .from(sessions)
             .where(replacing),
@@ -101,6 +108,19 @@ export function replaceSession(db: Database, session: { id: string; absoluteExpi
         .where(replacing),
     ] as const,
   };
+}
+
+/**
+ * Whether the session still exists and has not been replaced (`replaceSession`: a replaced one ends within the grace
+ * minute, as does one at the very end of its life).
+ */
+export function notReplaced(db: Database, sessionId: string, now: number): SQL {
+  return exists(
+    db
+      .select({ one: sql`1` })
+      .from(sessions)
+      .where(and(eq(sessions.id, sessionId), gt(sessions.absoluteExpiresAt, now + REPLACED_SESSION_GRACE_MS))),
+  );
 }
 
 export interface ValidSession {

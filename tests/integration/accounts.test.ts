@@ -974,7 +974,7 @@ describe("account security for signed-in owners", () => {
       await hashPassword("Fresh-Secret-77"),
       twice.userId,
     );
-    expect(await changeWhile(twice, [first])).toEqual({ ok: true });
+    expect(await changeWhile(twice, [first])).toMatchObject({ ok: true, session: { token: expect.any(String) as string } });
   });
 
   it("signs out everywhere else, keeping this browser signed in with a new session", async () => {
@@ -996,6 +996,29 @@ describe("account security for signed-in owners", () => {
     expect(await sessionEndOf(user.cookie)).toBeLessThanOrEqual(Date.now() + REPLACED_SESSION_GRACE_MS);
     const left = await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(user.userId).first();
     expect(left).toEqual({ n: 2 });
+
+    // Pressed twice (or tried by a copy of the old cookie in its last minute): nothing more is ended or made, so the
+    // first press's session stays, and the old cookie gets none.
+    const again = await post("/mysite/settings", { intent: "sign-out-others" }, { cookie: user.cookie });
+    expect(again.headers.get("Location")).toBe("/mysite/settings?notice=other-sessions-ended");
+    expect(sessionCookieOf(again)).toBeNull();
+    expect((await get("/mysite/settings", { cookie: renewed })).status).toBe(200);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(user.userId).first()).toEqual({ n: 2 });
+  });
+
+  it("a password change sent twice gives each answer a working session (the browser may keep either)", async () => {
+    const user = await signUp();
+    const change = () =>
+      post("/mysite/settings", { intent: "change-password", currentPassword: PASSWORD, newPassword: "Fresh-Secret-77" }, { cookie: user.cookie });
+    // A double click: both are on their way before either is answered.
+    for (const answer of await Promise.all([change(), change()])) {
+      expect(answer.headers.get("Location")).toBe("/mysite/settings?notice=password-changed-here");
+      const cookie = sessionCookieOf(answer)!;
+      expect(cookie).not.toBe(user.cookie);
+      expect((await get("/mysite/settings", { cookie })).status).toBe(200);
+      expect(await sessionEndOf(cookie)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    }
+    expect(await sessionEndOf(user.cookie)).toBeLessThanOrEqual(Date.now() + REPLACED_SESSION_GRACE_MS);
   });
 });
 

@@ -782,9 +782,11 @@ describe("sockets and sessions", () => {
   it("a socket gone silent is swept while the other side watches: they see the other go away without any message", async () => {
     const { a, b, chatId } = await pairInChat();
     const aSocket = await connect(chatId, a.cookie);
+    // A alone: no sweep is due.
+    expect(await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => state.storage.getAlarm())).toBeNull();
     await connect(chatId, b.cookie);
     expect((await aSocket.received("presence", 2)).at(-1)!.activeUserIds).toEqual([a.userId, b.userId].sort());
-    // While sockets are open, the object is due to wake within the sweep's interval.
+    // Both there: the object is due to wake within the sweep's interval.
     const alarm = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => state.storage.getAlarm());
     expect(alarm).toBeGreaterThan(Date.now());
     expect(alarm).toBeLessThanOrEqual(Date.now() + PRESENCE_SWEEP_MS);
@@ -795,8 +797,8 @@ describe("sockets and sessions", () => {
     });
     expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
     expect((await aSocket.received("presence", 3)).at(-1)!.activeUserIds).toEqual([a.userId]);
-    // A is still there, so the next sweep is due.
-    expect(await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => state.storage.getAlarm())).not.toBeNull();
+    // A alone is left: no one to tell, so the object sleeps until something happens.
+    expect(await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => state.storage.getAlarm())).toBeNull();
     aSocket.socket.close();
   });
 
