@@ -191,12 +191,19 @@ export async function validateSessionRow(
   let refreshedExpiresAt: number | null = null;
   if (slide && session.expiresAt - now < SESSION_REFRESH_BELOW_MS) {
     refreshedExpiresAt = Math.min(now + SESSION_IDLE_MS, session.absoluteExpiresAt);
-    if (refreshedExpiresAt > session.expiresAt) {
-      await db.update(sessions).set({ expiresAt: refreshedExpiresAt }).where(eq(sessions.id, id));
-      session.expiresAt = refreshedExpiresAt;
-    } else {
-      refreshedExpiresAt = null;
-    }
+    // Only a session not replaced meanwhile (`replaceSession`, by a request of another tab): else this answer, coming
+    // last, would hand the browser its old cookie back, which ends within the minute.
+    const slid =
+      refreshedExpiresAt > session.expiresAt &&
+      (
+        await db
+          .update(sessions)
+          .set({ expiresAt: refreshedExpiresAt })
+          .where(and(eq(sessions.id, id), gt(sessions.absoluteExpiresAt, now + REPLACED_SESSION_GRACE_MS)))
+          .returning({ id: sessions.id })
+      ).length > 0;
+    if (slid) session.expiresAt = refreshedExpiresAt;
+    else refreshedExpiresAt = null;
   }
   return { session, user: { id: session.userId, ...row.user }, refreshedExpiresAt };
 }

@@ -4,7 +4,7 @@ import worker, { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import { changePassword } from "~/services/account-security.server";
-import { REPLACED_SESSION_GRACE_MS, sessionIdOf } from "~/services/sessions.server";
+import { REPLACED_SESSION_GRACE_MS, sessionIdOf, sessionQuery, validateSessionRow } from "~/services/sessions.server";
 import { hashPassword } from "~/services/passwords.server";
 import { logIn } from "~/services/accounts.server";
 import { isResetTokenUsable, resetPassword } from "~/services/password-reset.server";
@@ -543,6 +543,32 @@ describe("session lifetime", () => {
     env.DB.prepare("SELECT expires_at, absolute_expires_at FROM sessions WHERE user_id = ?")
       .bind(userId)
       .first<{ expires_at: number; absolute_expires_at: number }>();
+
+  it("does not slide a session replaced while the request read it (its old cookie would come back last)", async () => {
+    const user = await signUp();
+    const id = await sessionIdOf(user.cookie.slice(user.cookie.indexOf("=") + 1));
+    const db = database(env.DB);
+    const now = Date.now();
+    // Due to slide: its idle end is two days away.
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
+      .bind(now + 2 * DAY, id)
+      .run();
+    const [row] = await sessionQuery(db, id, now).all();
+    // Another tab's password change replaces it between the read and the slide.
+    const graceEnd = now + REPLACED_SESSION_GRACE_MS;
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?, absolute_expires_at = ? WHERE id = ?").bind(graceEnd, graceEnd, id).run();
+    const valid = await validateSessionRow(db, row, now);
+    expect(valid?.refreshedExpiresAt).toBeNull();
+    expect(await sessionOf(user.userId)).toEqual({ expires_at: graceEnd, absolute_expires_at: graceEnd });
+    // A session not replaced slides as before.
+    const other = await signUp();
+    const otherId = await sessionIdOf(other.cookie.slice(other.cookie.indexOf("=") + 1));
+    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = ?")
+      .bind(now + 2 * DAY, otherId)
+      .run();
+    const [otherRow] = await sessionQuery(db, otherId, now).all();
+    expect((await validateSessionRow(db, otherRow, now))?.refreshedExpiresAt).toBeGreaterThan(now + 29 * DAY);
+  });
 
   it("ends a session idle past its 30 days, deleting it and clearing the cookie", async () => {
     const user = await signUp();
