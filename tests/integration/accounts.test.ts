@@ -1000,7 +1000,14 @@ describe("account security for signed-in owners", () => {
       await hashPassword("Fresh-Secret-77"),
       twice.userId,
     );
-    expect(await changeWhile(twice, [first])).toMatchObject({ ok: true, session: { token: expect.any(String) as string } });
+    // This answer carries a working session of its own (the browser may have dropped the first one's), and the
+    // session it came with ends within the minute.
+    const second = await changeWhile(twice, [first]);
+    expect(second).toMatchObject({ ok: true, session: { token: expect.any(String) as string } });
+    const renewed = `${SESSION_COOKIE}=${(second as { session: { token: string } }).session.token}`;
+    expect((await get("/mysite/settings", { cookie: renewed })).status).toBe(200);
+    expect(await sessionEndOf(renewed)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    expect(await sessionEndOf(twice.cookie)).toBeLessThanOrEqual(Date.now() + REPLACED_SESSION_GRACE_MS);
   });
 
   it("signs out everywhere else, keeping this browser signed in with a new session", async () => {
@@ -1030,21 +1037,6 @@ describe("account security for signed-in owners", () => {
     expect(sessionCookieOf(again)).toBeNull();
     expect((await get("/mysite/settings", { cookie: renewed })).status).toBe(200);
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM sessions WHERE user_id = ?").bind(user.userId).first()).toEqual({ n: 2 });
-  });
-
-  it("a password change sent twice gives each answer a working session (the browser may keep either)", async () => {
-    const user = await signUp();
-    const change = () =>
-      post("/mysite/settings", { intent: "change-password", currentPassword: PASSWORD, newPassword: "Fresh-Secret-77" }, { cookie: user.cookie });
-    // A double click: both are on their way before either is answered.
-    for (const answer of await Promise.all([change(), change()])) {
-      expect(answer.headers.get("Location")).toBe("/mysite/settings?notice=password-changed-here");
-      const cookie = sessionCookieOf(answer)!;
-      expect(cookie).not.toBe(user.cookie);
-      expect((await get("/mysite/settings", { cookie })).status).toBe(200);
-      expect(await sessionEndOf(cookie)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
-    }
-    expect(await sessionEndOf(user.cookie)).toBeLessThanOrEqual(Date.now() + REPLACED_SESSION_GRACE_MS);
   });
 });
 
