@@ -35,6 +35,26 @@ async function refusal(provider: string, response: Response): Promise<Error> {
   return response.status === 400 || response.status === 422 ? new PermanentEmailError(message) : new Error(message);
 }
 
+/**
+ * Postmark's codes for a refusal of the message itself (300: invalid email request; 406: the recipient is inactive,
+ * having bounced or complained). Postmark answers 422 for its other codes too, which are about the account and pass
+ * once the operator acts: a sender signature not found or not confirmed (400, 401), no credits left (405), an account
+ * pending or not allowed to send (412, 413). Those are tried again, so no reset link is lost to them.
+ */
+const POSTMARK_MESSAGE_REFUSALS = new Set([300, 406]);
+
+async function postmarkRefusal(response: Response): Promise<Error> {
+  const text = await response.text().catch(() => "");
+  let code: unknown;
+  try {
+    code = (JSON.parse(text) as { ErrorCode?: unknown }).ErrorCode;
+  } catch {
+    code = undefined;
+  }
+  const message = `Postmark answered ${response.status}${text ? `: ${text.slice(0, 300)}` : ""}`;
+  return typeof code === "number" && POSTMARK_MESSAGE_REFUSALS.has(code) ? new PermanentEmailError(message) : new Error(message);
+}
+
 /** Resend's message, and the generic endpoint's: JSON with both parts and the headers, one recipient. */
 function postMessage(url: string, apiKey: string, message: OutgoingMessage, signal: AbortSignal): Promise<Response> {
   return fetch(url, {
@@ -85,9 +105,12 @@ function postmark(serverToken: string): Transport {
         }),
         signal,
       });
-      if (!response.ok) throw await refusal("Postmark", response);
+      if (!response.ok) throw await postmarkRefusal(response);
       const body = (await response.json().catch(() => ({}))) as { MessageID?: string; ErrorCode?: number; Message?: string };
-      if (body.ErrorCode) throw new PermanentEmailError(`Postmark error ${body.ErrorCode}: ${body.Message ?? ""}`);
+      if (body.ErrorCode) {
+        const message = `Postmark error ${body.ErrorCode}: ${body.Message ?? ""}`;
+        throw POSTMARK_MESSAGE_REFUSALS.has(body.ErrorCode) ? new PermanentEmailError(message) : new Error(message);
+      }
       return { providerMessageId: body.MessageID ?? null };
     },
   };
