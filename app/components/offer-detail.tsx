@@ -19,6 +19,8 @@ export interface OfferActionRefusal {
   contentUrl: string | null;
   /** The materials a refused Accept asked for, chosen again on the page that shows the refusal. */
   materials?: string[] | null;
+  /** The page the message's link leads to: "Get verified" when the site must be verified first. */
+  help?: "verify" | null;
 }
 
 /** One action form; with JavaScript it posts in the background and the page shows the result at once. */
@@ -36,7 +38,8 @@ function useOfferAction() {
     // Only when a post goes out: the data it goes out over.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state]);
-  const error = sentOver === null ? refusedPost?.error : state === "idle" && data !== sentOver.data ? data?.error : undefined;
+  const refusal = sentOver === null ? refusedPost : state === "idle" && data !== sentOver.data ? data : undefined;
+  const error = refusal?.error;
   return {
     fetcher,
     // Shown as done while the server saves, and through the reload after a success; a refusal ends it at once, so the
@@ -44,6 +47,7 @@ function useOfferAction() {
     pending: fetcher.state !== "idle" && !error ? (fetcher.formData?.get("intent") as string | null) : null,
     pendingTo: fetcher.state !== "idle" && !error ? (fetcher.formData?.get("to") as EntryStatus | null) : null,
     error,
+    refusal,
     refusedPost,
   };
 }
@@ -168,7 +172,7 @@ const OPTIMISTIC_CODES: Record<string, StatusCode> = { accept: "ACC", decline: "
 /** The offer panel: the other site, the terms, the answers the viewer may give and, once accepted, both sides' progress. */
 export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; now: number; list: string }) {
   const action = offersPageHref(list, { id: detail.id });
-  const { fetcher, pending, pendingTo, error, refusedPost } = useOfferAction();
+  const { fetcher, pending, pendingTo, error, refusal, refusedPost } = useOfferAction();
   const typed = refusedPost?.contentUrl ?? null;
   const [contentUrl, setContentUrl] = useState(typed ?? detail.own.contentUrl ?? "");
   // Shown at once while the server saves; if it refuses, the saved state comes back with the message.
@@ -226,7 +230,8 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
             legend="Materials you want from them"
             name="materials"
             options={PROVIDED_MATERIALS}
-            chosen={refusedPost?.materials ?? detail.other.materials}
+            // The choice of the refused Accept, with JavaScript or without, so pressing it again asks for the same.
+            chosen={refusal?.materials ?? detail.other.materials}
           />
           <div className="button-row">
             <button type="submit" name="intent" value="accept" className="button button-primary">
@@ -311,6 +316,12 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
       {error ? (
         <p className="form-error" role="alert" id="offer-error">
           {error}
+          {refusal?.help === "verify" ? (
+            <>
+              {" "}
+              <Link to="/mysite/verify">Get verified</Link>
+            </>
+          ) : null}
         </p>
       ) : null}
     </div>

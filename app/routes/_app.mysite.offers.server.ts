@@ -72,7 +72,7 @@ export async function changeOffer(request: Request, context: AppContext) {
       contentUrl: input.intent === "move" ? input.contentUrl || null : null,
       materials: input.intent === "accept" ? input.materials : null,
     };
-    return data({ error: result.message, ...kept }, { status: result.status });
+    return data({ error: result.message, help: result.help ?? null, ...kept }, { status: result.status });
   }
   // Back to the lists' pages the panel was opened from.
   const list = listQuery(listPositions(params).positions);

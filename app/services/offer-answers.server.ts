@@ -151,7 +151,7 @@ async function notChanged(
     return { ok: false, status: 409, message: messages.offerAnswerWindowOver };
   }
   if (action === "accept" && current?.status === "pending") {
-    if (!current.receiverVerified) return { ok: false, status: 403, message: messages.verifyYourWebsite };
+    if (!current.receiverVerified) return { ok: false, status: 403, message: messages.verifyYourWebsite, help: "verify" };
     if (!current.senderVerified) return { ok: false, status: 409, message: messages.senderNoLongerVerified(current.senderHost) };
   }
   return { ok: false, status: 409, message: messages.offerChangeRefused };

@@ -9,7 +9,10 @@ import type { AppContext } from "~/lib/context";
 import { DEFAULT_MATERIAL } from "~/domain/options";
 import type { UserEmail } from "./email.server";
 
-export type Outcome = { ok: true; offerId: string } | { ok: false; status: number; message: string };
+export type Outcome =
+  | { ok: true; offerId: string }
+  /** help: the page the message's link leads to ("Get verified" for 'Please verify your website.'). */
+  | { ok: false; status: number; message: string; help?: "verify" };
 
 /** A batch's results, or null (logged) when the database refused it: nothing of it was written. */
 export async function savedOrNull<T>(batch: Promise<T>): Promise<T | null> {

@@ -148,3 +148,38 @@ describe.each(modes)("an answer to an offer that changed meanwhile $name", ({ js
     await close();
   });
 });
+
+describe.each(modes)("an Accept refused because the receiving site lost its verification $name", ({ js }) => {
+  it("says how to get verified and keeps the materials chosen, so pressing Accept again asks for them", async () => {
+    const { buyer, seller, listingId } = await twoVerifiedTraders("lostverify");
+    const buyerSide = await openPage(chromium(), js);
+    await logIn(buyerSide.page, buyer.email);
+    const offerId = await proposeInBrowser(buyerSide.page, listingId);
+    await buyerSide.close();
+
+    const { page, errors, close } = await openPage(chromium(), js);
+    await logIn(page, seller.email);
+    await page.goto(`/mysite/offers?offer=${offerId}`);
+    const panel = page.getByRole("dialog");
+    const chip = (label: string) => panel.getByRole("checkbox", { name: label });
+    await chip("Logo").waitFor();
+    await chip("Long description").check();
+    // Another account proved control of the receiving site meanwhile.
+    sql(`UPDATE sites SET verified = 0 WHERE host = '${seller.host}'`);
+    await panel.getByRole("button", { name: "Accept" }).click();
+    const refusal = panel.getByRole("alert").filter({ hasText: messages.verifyYourWebsite });
+    await refusal.waitFor();
+    expect(await refusal.getByRole("link", { name: "Get verified" }).getAttribute("href")).toBe("/mysite/verify");
+    expect(await chip("Long description").isChecked()).toBe(true);
+
+    sql(`UPDATE sites SET verified = 1 WHERE host = '${seller.host}'`);
+    await panel.getByRole("button", { name: "Accept" }).click();
+    await panel.locator(".panel-head .status", { hasText: "Accepted" }).waitFor();
+    const [asked] = sql<{ materials: string }>(
+      `SELECT provide_materials AS materials FROM offer_entries WHERE offer_id = '${offerId}' AND role = 'sender'`,
+    );
+    expect(JSON.parse(asked!.materials)).toContain("long-description");
+    expect(unexpected(errors, 403)).toEqual([]);
+    await close();
+  });
+});

@@ -612,7 +612,10 @@ describe("answers", () => {
     await setVerified(listed.siteId, false);
     const receiverLost = await act(b.cookie, offer.id, [["intent", "accept"]]);
     expect(receiverLost.status).toBe(403);
-    expect(await read(receiverLost)).toContain(messages.verifyYourWebsite);
+    const refusal = /<p[^>]*id="offer-error"[^>]*>(.*?)<\/p>/s.exec(await read(receiverLost))?.[1] ?? "";
+    // With the way forward, as the proposal form gives it.
+    expect(refusal).toContain(messages.verifyYourWebsite);
+    expect(refusal).toMatch(/<a [^>]*href="\/mysite\/verify"[^>]*>Get verified<\/a>/);
     // The sending site failed its re-checks: the receiver is told whose verification is missing.
     await setVerified(listed.siteId, true);
     await setVerified(a.siteId, false);
