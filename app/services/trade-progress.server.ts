@@ -37,6 +37,14 @@ async function deliveredBefore(context: AppContext, userId: string, offerId: str
   return row?.found === 1;
 }
 
+/** Whether one's side is already where the move leads: completed with the same page, for a delivery. */
+function alreadyMoved(own: { status: EntryStatus; contentUrl: string | null }, to: EntryStatus, typedUrl: string | null): boolean {
+  if (own.status !== to) return false;
+  if (to !== "completed") return true;
+  const contentUrl = contentUrlOf(typedUrl ?? "");
+  return Boolean(contentUrl && own.contentUrl && samePageAddresses(contentUrl).includes(own.contentUrl));
+}
+
 /**
  * Moves one's own side of an accepted trade of one's own sites; completing needs the content url (`typedUrl`, as the
  * owner typed it: other moves ignore it).
@@ -52,6 +60,9 @@ export async function moveTradeEntry(
   const userId = user.id;
   const found = await offerForParticipant(db, userId, offerId);
   if (!found) return { ok: false, status: 404, message: messages.offerChangeRefused };
+  // The same move sent twice (a second click without JavaScript, another tab): done, as for answers, and before the
+  // page is fetched again.
+  if (found.offer.status === "accepted" && alreadyMoved(found.own, to, typedUrl)) return { ok: true, offerId };
   if (found.offer.status !== "accepted" || !canMoveEntry(found.own.status, to)) {
     return { ok: false, status: 409, message: messages.offerChangeRefused };
   }
@@ -125,6 +136,9 @@ export async function moveTradeEntry(
   )) ?? [null];
   if (moved === null) return { ok: false, status: 500, message: messages.offerSaveFailed };
   if (moved.length === 0) {
+    // The same move, sent twice at once, saved by the other request.
+    const current = await offerForParticipant(db, userId, offerId);
+    if (current?.offer.status === "accepted" && alreadyMoved(current.own, to, typedUrl)) return { ok: true, offerId };
     // Another trade may have completed with this page while it was being fetched.
     if (delivered && contentUrl && (await deliveredBefore(context, userId, offerId, contentUrl, found.other.siteId))) {
       return { ok: false, status: 409, message: messages.pageAlreadyDelivered.replace("{site}", delivered.targetHost) };

@@ -259,7 +259,7 @@ describe("proposals are checked on the server", () => {
 });
 
 describe("only the right party can act", () => {
-  it("refuses every wrong action with a 4xx and changes nothing", async () => {
+  it("refuses every wrong action with a 4xx and changes nothing; the same move sent twice is done", async () => {
     const a = await trader();
     const b = await trader();
     const stranger = await trader();
@@ -287,6 +287,9 @@ describe("only the right party can act", () => {
     expect((await move(a.cookie, offer.id, "completed", "https://a.example/x")).status).toBe(409);
     expect((await move(a.cookie, offer.id, "stopped")).status).toBe(409);
     await move(a.cookie, offer.id, "in_progress");
+    // The same move sent twice (a second click without JavaScript, another tab) is done, as for answers.
+    expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(302);
+    expect((await move(a.cookie, offer.id, "stopped")).status).toBe(302);
     expect((await move(a.cookie, offer.id, "stopped")).status).toBe(302);
     // Stopped work is resumed: its button says so.
     const stopped = await read(await get(`/mysite/offers?offer=${offer.id}`, { cookie: a.cookie }));
@@ -295,6 +298,11 @@ describe("only the right party can act", () => {
     expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(302);
     mockWeb({ [`https://${a.url}/x`]: html(`<a href="https://${rulesHost}/">partner</a>`) });
     expect((await move(a.cookie, offer.id, "completed", `https://${a.url}/x`)).status).toBe(302);
+    // Completed again with the same page, in another form of its address: done, without reading the page again (it
+    // has lost its link since); with another page: refused.
+    mockWeb({ [`https://${a.url}/x`]: html("<p>No link any more.</p>") });
+    expect((await move(a.cookie, offer.id, "completed", `http://${a.url}/x/`)).status).toBe(302);
+    expect((await move(a.cookie, offer.id, "completed", `https://${a.url}/y`)).status).toBe(409);
     expect((await move(a.cookie, offer.id, "stopped")).status).toBe(409);
     expect((await move(a.cookie, offer.id, "in_progress")).status).toBe(409);
     // A move that does not complete ignores the address field; completing with a script address is refused.
