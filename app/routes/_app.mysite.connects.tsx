@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/cloudflare";
-import { useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData, type ClientLoaderFunctionArgs } from "@remix-run/react";
 import { BuyConnects } from "~/components/buy-connects";
 import { CheckoutNotice } from "~/components/checkout-return";
 import { ConnectLots, ConnectsHistory } from "~/components/connects-tables";
@@ -10,6 +10,22 @@ export const meta: MetaFunction<typeof loader> = () => [{ title: "Connects - Bac
 export const loader = ({ request, context }: LoaderFunctionArgs) => loadConnectsPage(request, context);
 
 export const action = ({ request, context }: ActionFunctionArgs) => buyConnects(request, context);
+
+/**
+ * Stripe's pricing table runs under this page's own security policy (its script's origin, the inline styles it sets),
+ * which comes with the page's document only: reached from another page of the app, with a table configured, the page
+ * loads whole. Nothing runs here on the page's first load, nor for a payment-links-only setup.
+ */
+export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
+  const page = await serverLoader<typeof loader>();
+  const [firstLoad] = performance.getEntriesByType("navigation");
+  if (page.pricingTable && (!firstLoad || new URL(firstLoad.name).pathname !== "/mysite/connects")) {
+    window.location.assign(request.url);
+    // The navigation waits for the document that replaces this one.
+    return new Promise<never>(() => {});
+  }
+  return page;
+}
 
 export default function Connects() {
   const { available, held, lots, history, now, checkout, canPay, testPurchases, pricingTable } = useLoaderData<typeof loader>();

@@ -1,6 +1,10 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { logIn, modes, openPage, sharedChromium, sql, twoVerifiedTraders, unexpected } from "./browser";
+import { applyMigrations, startWorker } from "../../scripts/lib.mjs";
+import { logIn, modes, newEmail, openPage, PASSWORD, sharedChromium, sql, twoVerifiedTraders, unexpected, untilHydrated } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -36,5 +40,61 @@ describe.each(modes)("buying connects $name", ({ js }) => {
     expect(offer).toEqual({ connects: 30 });
     expect(unexpected(errors, 402)).toEqual([]);
     await close();
+  });
+});
+
+describe("Stripe's pricing table, configured", () => {
+  // A Worker of its own: the shared one has no table (its connects page offers test purchases).
+  const port = Number(process.env.E2E_PORT ?? 8791) + 2;
+  const tableURL = `http://localhost:${port}`;
+  let worker: { stop: () => void } | undefined;
+  let persistTo = "";
+  beforeAll(async () => {
+    persistTo = mkdtempSync(join(tmpdir(), "e2e-table-"));
+    applyMigrations(persistTo);
+    worker = await startWorker({
+      port,
+      persistTo,
+      vars: { APP_URL: tableURL, SIGNUP_DELAY_MS: "0", STRIPE_PRICING_TABLE_ID: "prctbl_e2e", STRIPE_PUBLISHABLE_KEY: "pk_test_e2e" },
+    });
+  }, 120_000);
+  afterAll(() => {
+    worker?.stop();
+    rmSync(persistTo, { recursive: true, force: true });
+  });
+
+  it("loads its script when the page is reached from another page of the app, under the page's own policy", async () => {
+    const email = newEmail("table");
+    const signedUp = await fetch(`${tableURL}/signup`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({
+        intent: "create",
+        email,
+        password: PASSWORD,
+        url: `table-${crypto.randomUUID().slice(0, 6)}.com`,
+        description: "A site that buys connects through Stripe's pricing table.",
+      }),
+    });
+    expect(signedUp.status).toBe(302);
+    const context = await chromium().newContext({ baseURL: tableURL, viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    const blocked: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error") blocked.push(message.text());
+    });
+    // Stripe's script, served here (no network): it marks that it ran.
+    await page.route("https://js.stripe.com/**", (route) =>
+      route.fulfill({ contentType: "text/javascript", body: "window.pricingTableScriptRan = true;" }),
+    );
+    await logIn(page, email);
+    await page.goto("/mysite");
+    await untilHydrated(page);
+    await page.getByRole("navigation", { name: "My site" }).getByRole("link", { name: "Connects" }).click();
+    await page.waitForURL("**/mysite/connects");
+    await expect.poll(() => page.evaluate(() => (window as { pricingTableScriptRan?: boolean }).pricingTableScriptRan === true)).toBe(true);
+    expect(await page.locator("stripe-pricing-table").getAttribute("pricing-table-id")).toBe("prctbl_e2e");
+    expect(blocked.filter((text) => text.includes("Content Security Policy"))).toEqual([]);
+    await context.close();
   });
 });
