@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { baseURL, createAccount, sharedChromium, logIn, modes, openPage, unexpected } from "./browser";
+import { baseURL, createAccount, sharedChromium, logIn, modes, openPage, unexpected, untilHydrated } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -82,6 +82,38 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
     await page.waitForURL("**/newbeta");
     await page.getByText(messages.launchText).waitFor();
     expect(unexpected(errors, 400)).toEqual([]);
+    await close();
+  });
+});
+
+describe("the owner's area with JavaScript", () => {
+  it("shows the site another tab switched to once the user goes on to another of its pages", async () => {
+    const { email, host } = await createAccount("twotabs");
+    const { page, errors, close } = await openPage(chromium(), true);
+    await logIn(page, email);
+    await page.goto("/mysite");
+    expect(await page.locator("h1.site-name").textContent()).toBe(host);
+
+    // Another tab of the same browser adds a second website, which becomes the active one.
+    const other = await page.context().newPage();
+    await other.goto("/add-site?source=market");
+    await untilHydrated(other);
+    const second = `second-${crypto.randomUUID().slice(0, 6)}.com`;
+    await other.fill('input[name="url"]', second);
+    await other.check('input[value="blog"]');
+    await other.fill('textarea[name="description"]', "A second site, added from another tab of the same browser.");
+    await other.fill('input[name="connects"]', "5");
+    await other.getByRole("button", { name: "Complete" }).click();
+    await other.waitForURL(/\/market/);
+    await expect.poll(() => other.locator(".site-switcher-name").textContent()).toBe(second);
+    await other.close();
+
+    await page.getByRole("navigation", { name: "My site" }).getByRole("link", { name: "Offers" }).click();
+    await page.waitForURL("**/mysite/offers");
+    // The site's header names the site whose offers the page lists.
+    await expect.poll(() => page.locator("h1.site-name").textContent()).toBe(second);
+    expect(await page.locator(".site-switcher-name").textContent()).toBe(second);
+    expect(errors).toEqual([]);
     await close();
   });
 });
