@@ -9,7 +9,8 @@ import { isLocalRequest, requireDevTools } from "~/lib/dev-tools.server";
 import { readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { checkoutOutcome, makeTestPurchase, paymentConfig, paymentLinkFor } from "~/services/payments.server";
-import { connectLotsOf, ledgerOf } from "~/services/trades-read.server";
+import { connectLotsOf, ledgerPage } from "~/services/trades-read.server";
+import { cursorField } from "~/domain/validation";
 
 export async function loadConnectsPage(request: Request, context: AppContext) {
   const auth = await requireAuth(request, context);
@@ -19,17 +20,27 @@ export async function loadConnectsPage(request: Request, context: AppContext) {
   const sessionId = given && given.length <= 200 ? given : null;
   // Back from Stripe's checkout (its success address): only then is the checkout's crediting asked about.
   const returned = url.searchParams.get("checkout") === "success" && sessionId !== null;
-  const [lots, history, outcome] = await Promise.all([
+  // Where the history's page starts (`?history=`, the last move of the page before); a malformed link starts it at
+  // the newest, with the message, answered 400.
+  const historyParam = url.searchParams.get("history");
+  const position = historyParam === null ? null : cursorField.safeParse(historyParam);
+  const refused = position && !position.success ? position.error.issues[0]?.message ?? messages.pageLinkInvalid : null;
+  const [{ lots, more }, history, outcome] = await Promise.all([
     connectLotsOf(context.db, auth.user.id, context.now()),
-    ledgerOf(context.db, auth.user.id),
+    ledgerPage(context.db, auth.user.id, position?.success ? position.data : undefined),
     returned ? checkoutOutcome(context.db, auth.user.id, sessionId) : null,
   ]);
   const tries = Math.min(Number.parseInt(url.searchParams.get("tries") ?? "0", 10) || 0, MAX_RECHECKS);
-  return {
+  const page = {
     available: auth.user.connects,
     held: auth.user.connectsHeld,
     lots,
-    history,
+    moreLots: more,
+    history: history.shown,
+    olderHistory: history.next,
+    // A later page of the history: the page links back to the newest.
+    historyPaged: position?.success === true,
+    refused,
     now: context.now(),
     // Back from Stripe's checkout: the webhook may not have landed yet.
     checkout: returned
@@ -39,6 +50,7 @@ export async function loadConnectsPage(request: Request, context: AppContext) {
     testPurchases: config.testPurchases && isLocalRequest(request),
     pricingTable: config.pricingTable ? { ...config.pricingTable, clientReferenceId: auth.user.id, email: auth.user.email } : null,
   };
+  return refused ? data(page, { status: 400 }) : page;
 }
 
 /** Paying goes to the chosen bundle's Payment Link; in development without Stripe, a test purchase. */

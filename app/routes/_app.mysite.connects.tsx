@@ -28,11 +28,17 @@ export async function clientLoader({ request, serverLoader }: ClientLoaderFuncti
 }
 
 export default function Connects() {
-  const { available, held, lots, history, now, checkout, canPay, testPurchases, pricingTable } = useLoaderData<typeof loader>();
+  const { available, held, lots, moreLots, history, olderHistory, historyPaged, refused, now, checkout, canPay, testPurchases, pricingTable } =
+    useLoaderData<typeof loader>();
   const failure = useActionData<typeof action>();
   return (
     <div className="connects stack-lg">
       {checkout ? <CheckoutNotice checkout={checkout} /> : null}
+      {refused ? (
+        <p className="form-error" role="alert">
+          {refused}
+        </p>
+      ) : null}
       <section className="counters" aria-label="Your connects">
         <div className="counter">
           <strong data-testid="available-connects">{available}</strong>
@@ -50,8 +56,8 @@ export default function Connects() {
         error={failure?.error}
         chosen={failure && "bundle" in failure ? failure.bundle : undefined}
       />
-      <ConnectLots lots={lots} now={now} />
-      <ConnectsHistory history={history} now={now} />
+      <ConnectLots lots={lots} more={moreLots} now={now} />
+      <ConnectsHistory history={history} older={olderHistory} paged={historyPaged} now={now} />
     </div>
   );
 }

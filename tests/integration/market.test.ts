@@ -1513,4 +1513,48 @@ describe("connects page", () => {
     expect(page).toContain('<input type="radio" name="bundle" checked="" value="30"/>');
     expect(page).toContain("Connects expire one year after purchase");
   });
+
+  it("pages the history, oldest moves included, and says what the lots it lists leave out", async () => {
+    const me = await signUp();
+    const start = Date.now() - 10_000_000;
+    // 204 returned holds after the starter grant (205 moves), and 102 lots of one connect expiring before the grant's.
+    await env.DB.batch([
+      env.DB.prepare("UPDATE connect_ledger SET created_at = ?2 WHERE user_id = ?1 AND kind = 'grant'").bind(me.userId, start),
+      env.DB.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 204)
+         INSERT INTO connect_ledger (id, user_id, kind, amount, held, created_at) SELECT ?1 || '-' || i, ?1, 'return', 1, -1, ?2 + i * 1000 FROM n`,
+      ).bind(me.userId, start),
+      env.DB.prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 102)
+         INSERT INTO connect_lots (id, user_id, source, amount, remaining, expires_at, created_at) SELECT ?1 || '-lot-' || i, ?1, 'return', 1, 1, ?2 + i, ?3 FROM n`,
+      ).bind(me.userId, Date.now() + 86_400_000, start),
+    ]);
+    const rowsOf = (page: string) => {
+      const table = /data-testid="connects-history">(.*?)<\/table>/s.exec(page)?.[1] ?? "";
+      return [...table.matchAll(/<tr>(.*?)<\/tr>/gs)].map((row) => row[1]!).filter((row) => row.includes("<td"));
+    };
+    const olderLink = (page: string) =>
+      /href="(\/mysite\/connects\?history=[^"#]+)#history"[^>]*>Older moves</.exec(page)?.[1]?.replaceAll("&amp;", "&");
+
+    const first = await read(await get("/mysite/connects", { cookie: me.cookie }));
+    expect(rowsOf(first)).toHaveLength(100);
+    expect(first).toContain("3 more lots with 22 connects expire later.");
+    expect(first).not.toContain(">Newest moves<");
+    const second = await read(await get(olderLink(first)!, { cookie: me.cookie }));
+    expect(rowsOf(second)).toHaveLength(100);
+    expect(second).toContain('href="/mysite/connects#history"');
+    const thirdResponse = await get(olderLink(second)!, { cookie: me.cookie });
+    const third = await read(thirdResponse);
+    const last = rowsOf(third);
+    // The oldest: four returns and the starter grant, which a single list of the newest hundred never showed.
+    expect(last).toHaveLength(5);
+    expect(last.at(-1)).toContain("Starter grant");
+    expect(olderLink(third)).toBeUndefined();
+
+    const malformed = await get("/mysite/connects?history=yesterday", { cookie: me.cookie });
+    expect(malformed.status).toBe(400);
+    const refusedPage = await read(malformed);
+    expect(refusedPage).toContain(messages.pageLinkInvalid);
+    expect(rowsOf(refusedPage)).toHaveLength(100);
+  });
 });
