@@ -4,7 +4,7 @@
  * a row remove the verification. Another account that proves the same host takes the verification over.
  */
 import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
-import { sites, users } from "#drizzle/schema";
+import { emailOutbox, sites, users } from "#drizzle/schema";
 import { forEachConcurrently } from "~/lib/concurrency";
 import type { AppContext } from "~/lib/context";
 import { numberVar } from "~/lib/env";
@@ -23,7 +23,7 @@ import { messages } from "~/domain/messages";
 import { PATH_KEEPING_HOSTS } from "~/domain/listing-format";
 import { isSameSite, typedHost } from "~/domain/site-address";
 import { RECHECK_FAILURES_ALLOWED, RECHECK_INTERVAL_DAYS, VERIFICATION_META_NAME, verificationTag } from "~/domain/verification";
-import { sendEmail } from "./email.server";
+import { deliverSoon, emailToUser, outboxSelection } from "./email.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
 import { generateToken } from "./sessions.server";
 import type { OwnedSite } from "./sites.server";
@@ -138,7 +138,8 @@ async function markVerified(
 ): Promise<boolean> {
   const { db } = context;
   const sameTag = and(eq(sites.id, site.id), eq(sites.verificationToken, site.verificationToken));
-  const [verified, takenOver] = await db.batch([
+  const tagStillThis = sql`EXISTS (SELECT 1 FROM sites WHERE id = ${site.id} AND verification_token = ${site.verificationToken})`;
+  const [verified] = await db.batch([
     db
       .update(sites)
       .set({
@@ -152,44 +153,42 @@ async function markVerified(
       })
       .where(sameTag)
       .returning({ id: sites.id }),
+    // The other accounts that lose it are told, in the same batch as the change (read just before it, by the same
+    // condition, so exactly they).
+    db.insert(emailOutbox).select(
+      db
+        .select(
+          outboxSelection(
+            {
+              subject: sql`${`${site.host} is no longer verified on your account`}`,
+              textBody: sql`${
+                `Another account has just proved control of ${site.host} by placing its verification tag on the home page. ` +
+                `Your site ${site.host} is no longer verified and has left the market. Offers already made stay as they are.\n\n` +
+                `If this is a mistake, put your own tag back in the head of the home page and check again: ${verifyLink(context)}`
+              }`,
+              kind: sql`'verification-taken-over'`,
+              dedupeKey: sql`NULL`,
+            },
+            now,
+          ),
+        )
+        .from(users)
+        .where(
+          and(
+            ne(users.id, site.userId),
+            sql`EXISTS (SELECT 1 FROM sites WHERE sites.user_id = ${users.id} AND sites.host = ${site.host} AND sites.verified = 1)`,
+            tagStillThis,
+          ),
+        ),
+    ),
     db
       .update(sites)
       .set({ verified: false, verifiedAt: null, verificationDueAt: null, verificationFailures: 0, verificationError: messages.verificationTakenOver })
-      .where(
-        and(
-          eq(sites.host, site.host),
-          eq(sites.verified, true),
-          ne(sites.userId, site.userId),
-          sql`EXISTS (SELECT 1 FROM sites WHERE id = ${site.id} AND verification_token = ${site.verificationToken})`,
-        ),
-      )
-      .returning({ userId: sites.userId, host: sites.host }),
+      .where(and(eq(sites.host, site.host), eq(sites.verified, true), ne(sites.userId, site.userId), tagStillThis)),
   ]);
   if (verified.length === 0) return false;
-  if (takenOver.length === 0) return true;
-  const emailOf = await emailsOf(
-    db,
-    takenOver.map((row) => row.userId),
-  );
-  for (const email of emailOf.values()) {
-    await sendEmail(context, {
-      to: email,
-      kind: "verification-taken-over",
-      subject: `${site.host} is no longer verified on your account`,
-      text:
-        `Another account has just proved control of ${site.host} by placing its verification tag on the home page. ` +
-        `Your site ${site.host} is no longer verified and has left the market. Offers already made stay as they are.\n\n` +
-        `If this is a mistake, put your own tag back in the head of the home page and check again: ${verifyLink(context)}`,
-    });
-  }
+  deliverSoon(context);
   return true;
-}
-
-/** The email address of each of these users, by id (one read; none for an empty list). */
-async function emailsOf(db: AppContext["db"], userIds: string[]): Promise<Map<string, string>> {
-  if (userIds.length === 0) return new Map();
-  const rows = await db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.id, userIds)).all();
-  return new Map(rows.map((row) => [row.id, row.email]));
 }
 
 /** A new tag for the site; the old one stops counting. A verified site stays verified until its next re-check. */
@@ -245,13 +244,8 @@ export async function recheckVerifiedSites(context: AppContext): Promise<number>
       verificationToken: sites.verificationToken,
       verificationFailures: sites.verificationFailures,
     });
-  const emailOf = await emailsOf(
-    db,
-    claimed.map((site) => site.userId),
-  );
-  const due = claimed.map((site) => ({ ...site, email: emailOf.get(site.userId) ?? "" }));
   const options = safeFetchOptionsFor(env, db);
-  await forEachConcurrently(due, RECHECK_CONCURRENCY, async (site) => {
+  await forEachConcurrently(claimed, RECHECK_CONCURRENCY, async (site) => {
     let check: TagCheck;
     try {
       check = await findVerificationTag(site, options);
@@ -266,12 +260,12 @@ export async function recheckVerifiedSites(context: AppContext): Promise<number>
       console.error("verification re-check could not be stored", site.id, error);
     }
   });
-  return due.length;
+  return claimed.length;
 }
 
 async function recheckOne(
   context: AppContext,
-  site: { id: string; url: string; host: string; verificationToken: string; verificationFailures: number; email: string },
+  site: { id: string; userId: string; url: string; host: string; verificationToken: string; verificationFailures: number },
   check: TagCheck,
   now: number,
 ) {
@@ -288,45 +282,60 @@ async function recheckOne(
   const failures = site.verificationFailures + 1;
   const tag = verificationTag(site.verificationToken);
   if (failures >= RECHECK_FAILURES_ALLOWED) {
-    const removed = await db
-      .update(sites)
-      .set({
-        verified: false,
-        verifiedAt: null,
-        verificationDueAt: null,
-        verificationFailures: failures,
-        verificationCheckedAt: now,
-        verificationError: check.message,
-      })
-      .where(stillVerified)
-      .returning({ id: sites.id });
-    if (removed.length === 0) return;
-    await sendEmail(context, {
-      to: site.email,
-      kind: "verification-removed",
-      subject: `${site.host} is no longer verified`,
-      text:
-        `We checked ${check.url} ${RECHECK_FAILURES_ALLOWED} times in a row and could not confirm your verification tag (${check.message}). ` +
-        `${site.host} is no longer verified and has left the market until you verify it again.\n\n` +
-        `Put this tag inside <head> of your home page and check again: ${tag}\n${verifyLink(context)}`,
-    });
+    // The owner is told in the same batch as the change, and only if it was this check's.
+    await db.batch([
+      db
+        .update(sites)
+        .set({
+          verified: false,
+          verifiedAt: null,
+          verificationDueAt: null,
+          verificationFailures: failures,
+          verificationCheckedAt: now,
+          verificationError: check.message,
+        })
+        .where(stillVerified),
+      emailToUser(
+        db,
+        {
+          userId: site.userId,
+          kind: "verification-removed",
+          subject: `${site.host} is no longer verified`,
+          text:
+            `We checked ${check.url} ${RECHECK_FAILURES_ALLOWED} times in a row and could not confirm your verification tag (${check.message}). ` +
+            `${site.host} is no longer verified and has left the market until you verify it again.\n\n` +
+            `Put this tag inside <head> of your home page and check again: ${tag}\n${verifyLink(context)}`,
+          onlyIf: sql`EXISTS (SELECT 1 FROM sites WHERE id = ${site.id} AND verified = 0 AND verification_failures = ${failures} AND verification_checked_at = ${now})`,
+        },
+        now,
+      ),
+    ]);
     return;
   }
-  const counted = await db
-    .update(sites)
-    .set({ verificationFailures: failures, verificationCheckedAt: now, verificationError: check.message, verificationDueAt: now + DAY_MS })
-    .where(stillVerified)
-    .returning({ id: sites.id });
-  if (counted.length > 0 && failures === 1) {
-    await sendEmail(context, {
-      to: site.email,
-      kind: "verification-warning",
-      subject: `We could not confirm the verification tag of ${site.host}`,
-      text:
-        `Our monthly check of ${check.url} failed: ${check.message}\n\n` +
-        `Make sure this tag stays inside <head> of your home page: ${tag}\n` +
-        `We will check again tomorrow. After ${RECHECK_FAILURES_ALLOWED} failed checks in a row, ${site.host} loses its verification and leaves the market.\n\n` +
-        `Check it yourself now: ${verifyLink(context)}`,
-    });
-  }
+  await db.batch([
+    db
+      .update(sites)
+      .set({ verificationFailures: failures, verificationCheckedAt: now, verificationError: check.message, verificationDueAt: now + DAY_MS })
+      .where(stillVerified),
+    // The first failure of a run is told, with the batch that counts it.
+    ...(failures === 1
+      ? [
+          emailToUser(
+            db,
+            {
+              userId: site.userId,
+              kind: "verification-warning",
+              subject: `We could not confirm the verification tag of ${site.host}`,
+              text:
+                `Our monthly check of ${check.url} failed: ${check.message}\n\n` +
+                `Make sure this tag stays inside <head> of your home page: ${tag}\n` +
+                `We will check again tomorrow. After ${RECHECK_FAILURES_ALLOWED} failed checks in a row, ${site.host} loses its verification and leaves the market.\n\n` +
+                `Check it yourself now: ${verifyLink(context)}`,
+              onlyIf: sql`EXISTS (SELECT 1 FROM sites WHERE id = ${site.id} AND verified = 1 AND verification_failures = 1 AND verification_checked_at = ${now})`,
+            },
+            now,
+          ),
+        ]
+      : []),
+  ]);
 }

@@ -4,7 +4,7 @@ import worker from "~/worker";
 import { messages } from "~/domain/messages";
 import { TAG_RENEWED_MEANWHILE } from "~/services/verification.server";
 import { typedHost } from "~/domain/site-address";
-import { get, listSite, PASSWORD, post, read, sessionCookieOf, signUp, windowStart } from "./helpers";
+import { envWithFailingTable, get, listSite, PASSWORD, post, read, sessionCookieOf, signUp, windowStart } from "./helpers";
 import { endlessBytes, hangingBody, html, mockWeb, redirectTo, unreachable } from "./web-mock";
 
 afterEach(() => vi.restoreAllMocks());
@@ -404,11 +404,11 @@ describe("the monthly re-check", () => {
    * The five-minute job, which re-checks a few due sites each run, the oldest due first; here with room for every site
    * due, since this file's other tests leave verified sites due too, and no audits (which read home pages too).
    */
-  async function runRecheckJob(at: number) {
+  async function runRecheckJob(at: number, jobEnv: object = env) {
     const ctx = createExecutionContext();
     await worker.scheduled(
       createScheduledController({ cron: "*/5 * * * *", scheduledTime: at }),
-      { ...env, VERIFICATION_RECHECK_BATCH: "1000", AUDITS_PER_RUN: "0" } as never,
+      { ...jobEnv, VERIFICATION_RECHECK_BATCH: "1000", AUDITS_PER_RUN: "0" } as never,
       ctx,
     );
     await waitOnExecutionContext(ctx);
@@ -487,5 +487,23 @@ describe("the monthly re-check", () => {
     await runRecheckJob(due + 2 * DAY + 2);
     expect(await siteOf(user.userId)).toMatchObject({ verified: 0, verified_at: null, verification_due_at: null });
     expect(await emailsTo(user.email)).toEqual(["verification-warning", "verification-removed"]);
+  });
+
+  it("never removes a verification without its email: when the email cannot be queued, nothing is stored and the site is checked again", async () => {
+    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
+    vi.restoreAllMocks();
+    mockWeb({ [`https://${user.url}/`]: homeWith("") });
+    // Two failed checks already: this one removes the verification.
+    await env.DB.prepare("UPDATE sites SET verification_failures = 2 WHERE id = ?").bind(after.id).run();
+    const at = after.verification_due_at! + 1;
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    await runRecheckJob(at, envWithFailingTable("email_outbox"));
+    expect(logged.mock.calls.flat().join(" ")).toContain("verification re-check could not be stored");
+    logged.mockRestore();
+    expect(await siteOf(user.userId)).toMatchObject({ verified: 1, verification_failures: 2 });
+
+    await runRecheckJob(at + 3600_000 + 1);
+    expect(await siteOf(user.userId)).toMatchObject({ verified: 0, verification_due_at: null });
+    expect(await emailsTo(user.email)).toEqual(["verification-removed"]);
   });
 });
