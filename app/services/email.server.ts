@@ -12,42 +12,22 @@ import type { Database } from "~/lib/db.server";
 import { chooseTransport, PermanentEmailError, type Transport } from "~/lib/email-transports.server";
 import { hasPublicAppUrl, type Env } from "~/lib/env";
 import { newId } from "~/lib/ids";
-export interface OutgoingEmail {
-  to: string;
-  subject: string;
-  text: string;
-  kind: string;
-}
 
 /** An email still undelivered this long after it was queued is given up (marked failed, kept in the outbox). */
 const GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60_000;
 /** Retries wait 1, 2, 4… minutes, at most an hour. */
 const MAX_RETRY_DELAY_MS = 60 * 60_000;
 
-/** Emails that carry a one-time secret (a reset link): their body is kept only until delivered, or until the
- * secret has expired, whichever comes first. */
-/** How long the secret of each kind lives: reset links an hour, confirmation links a day. */
+/**
+ * Emails that carry a one-time secret (a reset link), and how long it lives: reset links an hour, confirmation links a
+ * day. Their body is kept only until delivered, or until the secret has expired, whichever comes first.
+ */
 const SECRET_LIFETIMES_MS: Record<string, number> = { "password-reset": 60 * 60_000, "email-confirmation": 24 * 60 * 60_000 };
 export const SECRET_BEARING_KINDS = Object.keys(SECRET_LIFETIMES_MS);
 export const SECRET_BODY_REMOVED = "(This email held a one-time link. It was removed once the email was delivered or the link expired.)";
 
 export function hasEmailTransport(env: Env): boolean {
   return chooseTransport(env) !== null;
-}
-
-/** Queues an email; delivery never blocks or fails the user's action. */
-export async function sendEmail(context: AppContext, email: OutgoingEmail): Promise<void> {
-  const now = context.now();
-  await context.db.insert(emailOutbox).values({
-    id: newId(),
-    toAddress: email.to,
-    subject: email.subject,
-    textBody: email.text,
-    kind: email.kind,
-    nextAttemptAt: now,
-    createdAt: now,
-  });
-  deliverSoon(context);
 }
 
 export interface UserEmail {
