@@ -36,12 +36,13 @@ async function refusal(provider: string, response: Response): Promise<Error> {
 }
 
 /**
- * Postmark's codes for a refusal of the message itself (300: invalid email request; 406: the recipient is inactive,
- * having bounced or complained). Postmark answers 422 for its other codes too, which are about the account and pass
+ * Postmark's codes for a refusal that trying again will not change: 406, the recipient is inactive (it bounced or
+ * complained). Postmark answers 422 for its other codes too, and most are about the account or its settings, passing
  * once the operator acts: a sender signature not found or not confirmed (400, 401), no credits left (405), an account
- * pending or not allowed to send (412, 413). Those are tried again, so no reset link is lost to them.
+ * pending or not allowed to send (412, 413), and 300 ("invalid email request"), which also names a bad sender address.
+ * Those are tried again until the outbox gives up, so no reset link is lost to them.
  */
-const POSTMARK_MESSAGE_REFUSALS = new Set([300, 406]);
+const POSTMARK_MESSAGE_REFUSALS = new Set([406]);
 
 async function postmarkRefusal(response: Response): Promise<Error> {
   const text = await response.text().catch(() => "");

@@ -11,15 +11,20 @@ export const loader = ({ request, context }: LoaderFunctionArgs) => loadConnects
 
 export const action = ({ request, context }: ActionFunctionArgs) => buyConnects(request, context);
 
+const CONNECTS_PATH = "/mysite/connects";
+
 /**
  * Stripe's pricing table runs under this page's own security policy (its script's origin, the inline styles it sets),
  * which comes with the page's document only: reached from another page of the app, with a table configured, the page
- * loads whole. Nothing runs here on the page's first load, nor for a payment-links-only setup.
+ * loads whole. Not on the page's first load (no client loader runs then), not when the page reads its data again after
+ * a form of its own (which would lose the form's answer), nor for a payment-links-only setup. A browser that keeps no
+ * record of the document's address reloads only when arriving from another page.
  */
 export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
   const page = await serverLoader<typeof loader>();
   const [firstLoad] = performance.getEntriesByType("navigation");
-  if (page.pricingTable && (!firstLoad || new URL(firstLoad.name).pathname !== "/mysite/connects")) {
+  const documentHere = firstLoad !== undefined && new URL(firstLoad.name).pathname === CONNECTS_PATH;
+  if (page.pricingTable && !documentHere && window.location.pathname !== CONNECTS_PATH) {
     window.location.assign(request.url);
     // The navigation waits for the document that replaces this one.
     return new Promise<never>(() => {});

@@ -139,7 +139,7 @@ async function markVerified(
   const { db } = context;
   const sameTag = and(eq(sites.id, site.id), eq(sites.verificationToken, site.verificationToken));
   const tagStillThis = sql`EXISTS (SELECT 1 FROM sites WHERE id = ${site.id} AND verification_token = ${site.verificationToken})`;
-  const [verified] = await db.batch([
+  const [verified, , takenOver] = await db.batch([
     db
       .update(sites)
       .set({
@@ -184,10 +184,11 @@ async function markVerified(
     db
       .update(sites)
       .set({ verified: false, verifiedAt: null, verificationDueAt: null, verificationFailures: 0, verificationError: messages.verificationTakenOver })
-      .where(and(eq(sites.host, site.host), eq(sites.verified, true), ne(sites.userId, site.userId), tagStillThis)),
+      .where(and(eq(sites.host, site.host), eq(sites.verified, true), ne(sites.userId, site.userId), tagStillThis))
+      .returning({ id: sites.id }),
   ]);
   if (verified.length === 0) return false;
-  deliverSoon(context);
+  if (takenOver.length > 0) deliverSoon(context);
   return true;
 }
 

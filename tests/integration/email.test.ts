@@ -217,18 +217,21 @@ describe("delivering the outbox", () => {
     for (const row of rows) expect((await rowOf(row!.id))!.status).toBe("sent");
   });
 
-  it("through Postmark: sent with its token; a refusal of the message itself fails at once, one of the account is tried again", async () => {
+  it("through Postmark: sent with its token; an inactive recipient fails at once; a refusal about the account or its settings is tried again", async () => {
     const user = await signUp();
     const good = await queue(user.userId, "offer", "Postmark accepts this one.");
     const bad = await queue(user.userId, "receipt", "Postmark refuses this one.");
     const unconfirmedSender = await queue(user.userId, "offer", "Postmark has no confirmed sender for this one.");
+    const badSender = await queue(user.userId, "offer", "Postmark finds a bad sender address for this one.");
     const sent = mockProvider((_, request) =>
       request
         .clone()
         .text()
         .then((text) =>
           text.includes("refuses")
-            ? Response.json({ ErrorCode: 300, Message: "Invalid email request" }, { status: 422 })
+            ? Response.json({ ErrorCode: 406, Message: "You tried to send to a recipient that has been marked as inactive." }, { status: 422 })
+            : text.includes("bad sender")
+            ? Response.json({ ErrorCode: 300, Message: "Invalid 'From' address: 'mail@market.test'." }, { status: 422 })
             : text.includes("no confirmed sender")
             ? Response.json({ ErrorCode: 401, Message: "Sender signature not confirmed" }, { status: 422 })
             : Response.json({ ErrorCode: 0, MessageID: "pm-1" }),
@@ -246,6 +249,7 @@ describe("delivering the outbox", () => {
     expect(await rowOf(good!.id)).toMatchObject({ status: "sent", transport: "postmark", provider_message_id: "pm-1" });
     expect(await rowOf(bad!.id)).toMatchObject({ status: "failed", attempts: 1 });
     expect(await rowOf(unconfirmedSender!.id)).toMatchObject({ status: "pending", attempts: 1 });
+    expect(await rowOf(badSender!.id)).toMatchObject({ status: "pending", attempts: 1 });
   });
 
   it("through Cloudflare's send_email binding", async () => {
