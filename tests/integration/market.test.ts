@@ -1520,7 +1520,7 @@ describe("connects page", () => {
     // 204 returned holds after the starter grant (205 moves), ten at a time at the same moment (as a job writes them,
     // so pages end between moves of one moment), and 102 lots of one connect expiring before the grant's.
     await env.DB.batch([
-      env.DB.prepare("UPDATE connect_ledger SET created_at = ?2 WHERE user_id = ?1 AND kind = 'grant'").bind(me.userId, start),
+      env.DB.prepare("UPDATE connect_ledger SET created_at = ?2 WHERE user_id = ?1 AND kind = 'grant'").bind(me.userId, start - 1000),
       env.DB.prepare(
         `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 204)
          INSERT INTO connect_ledger (id, user_id, kind, amount, held, created_at) SELECT ?1 || '-' || i, ?1, 'return', 1, -1, ?2 + (i / 10) * 1000 FROM n`,
