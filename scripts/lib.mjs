@@ -2,9 +2,12 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-export const root = new URL("..", import.meta.url).pathname;
+/** The project's folder, with a slash at its end (a path with spaces too: not a URL's escaped path). */
+export const root = fileURLToPath(new URL("..", import.meta.url));
 process.env.WRANGLER_SEND_METRICS = "false";
 
 const bin = (name) => `${root}node_modules/.bin/${name}`;
@@ -49,7 +52,29 @@ export function executeFile(file, persistTo) {
  * wrangler's local observability (on by default): it traces every invocation of the Worker, each database call
  * included, to a collector on the Worker's own thread, which a deployed Worker does not pay for.
  */
-export async function startWorker({ port, persistTo, vars = {}, inherit = false, localObservability = true }) {
+function emptyEnvFile() {
+  const path = join(tmpdir(), "backlink-market-no-dev-vars.env");
+  writeFileSync(path, "");
+  return path;
+}
+
+/** Whether something answers HTTP on this local port. */
+async function answers(port) {
+  try {
+    await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(2000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The built Worker under `wrangler dev`. `withDevVars`: reads the developer's `.dev.vars` (for `npm start`); tests and
+ * measurements run without it, so a real email key or Stripe secret kept there neither sends mail nor changes a page.
+ */
+export async function startWorker({ port, persistTo, vars = {}, inherit = false, localObservability = true, withDevVars = false }) {
+  // Something already answering there (a Worker left running by an interrupted run) would pass for this one.
+  if (await answers(port)) throw new Error(`port ${port} is already in use: stop what runs there first`);
   // --test-scheduled: GET /__scheduled?cron=… runs a cron job on this local Worker (the daily jobs, or "*/5 * * * *").
   const args = [
     "dev",
@@ -60,6 +85,8 @@ export async function startWorker({ port, persistTo, vars = {}, inherit = false,
     ...persistArgs(persistTo),
     "--show-interactive-dev-session=false",
     "--test-scheduled",
+    // An env file given in its place (an empty one) keeps wrangler from loading .dev.vars.
+    ...(withDevVars ? [] : ["--env-file", emptyEnvFile()]),
   ];
   // Local runs are development explicitly; the Worker treats anything else as production.
   for (const [name, value] of Object.entries({ ENVIRONMENT: "development", ...vars })) args.push("--var", `${name}:${value}`);

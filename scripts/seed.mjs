@@ -4,6 +4,7 @@ import { randomBytes, scryptSync, randomUUID } from "node:crypto";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { applyMigrations, executeFile, queryLocal } from "./lib.mjs";
 
 export const DEMO_EMAIL = "demo@example.com";
@@ -244,7 +245,7 @@ export function seedIfEmpty({ persistTo, sites = 150, force = false } = {}) {
   return true;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const args = process.argv.slice(2);
   const option = (name) => {
     const at = args.indexOf(name);

@@ -9,7 +9,8 @@ console.log("Applying D1 migrations to the local database…");
 applyMigrations();
 if (seedIfEmpty()) console.log("Seeded demo data (150 sites).");
 
-await startWorker({ port, inherit: true });
+// This machine's origin in emailed links (wrangler.toml's APP_URL is production's).
+await startWorker({ port, inherit: true, withDevVars: true, vars: { APP_URL: `http://localhost:${port}` } });
 console.log(`
   Backlink Market is running on http://localhost:${port}
   Demo account: ${DEMO_EMAIL} / ${DEMO_PASSWORD}

@@ -10,7 +10,7 @@ import { isNotification, renderEmail } from "~/domain/email-content";
 import type { AppContext } from "~/lib/context";
 import type { Database } from "~/lib/db.server";
 import { chooseTransport, PermanentEmailError, type Transport } from "~/lib/email-transports.server";
-import { hasPublicAppUrl, type Env } from "~/lib/env";
+import { hasPublicAppUrl, isDevelopment, type Env } from "~/lib/env";
 import { newId } from "~/lib/ids";
 
 /** An email still undelivered this long after it was queued is given up (marked failed, kept in the outbox). */
@@ -126,6 +126,8 @@ async function unsubscribeLinkFor(db: Database, env: Env, address: string): Prom
 }
 
 /** Sends what is due; failures are retried later with a growing delay. Returns how many were sent. */
+let warnedNoTransport = false;
+
 export async function deliverOutbox(
   db: Database,
   env: Env,
@@ -134,7 +136,14 @@ export async function deliverOutbox(
 ): Promise<number> {
   const timeoutMs = options.timeoutMs ?? SEND_TIMEOUT_MS;
   const transport = options.transport ?? chooseTransport(env);
-  if (!transport) return 0;
+  if (!transport) {
+    // Production without a way to send: sign-up confirmations and reset links wait in the outbox. Said once per isolate.
+    if (!isDevelopment(env) && !warnedNoTransport) {
+      warnedNoTransport = true;
+      console.warn("outbox held: no email transport is configured (README, Configuration: EMAIL_TRANSPORT and its key)");
+    }
+    return 0;
+  }
   // A deploy that left APP_URL at its local default would email links to localhost: the emails wait, untouched, until
   // it is set (they are given up only three days after they were queued).
   if (!hasPublicAppUrl(env)) {

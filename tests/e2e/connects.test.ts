@@ -45,7 +45,8 @@ describe.each(modes)("buying connects $name", ({ js }) => {
 
 describe("Stripe's pricing table, configured", () => {
   // A Worker of its own: the shared one has no table (its connects page offers test purchases).
-  const port = Number(process.env.E2E_PORT ?? 8791) + 2;
+  // Beside the shared one (and clear of the ports of the bench, Lighthouse and the search load: 8793 to 8797).
+  const port = Number(process.env.E2E_PORT ?? 8791) + 8;
   const tableURL = `http://localhost:${port}`;
   let worker: { stop: () => void } | undefined;
   let persistTo = "";
