@@ -79,11 +79,11 @@ export function newEmail(prefix: string) {
   return `${prefix}-${crypto.randomUUID().slice(0, 8)}@example.com`;
 }
 
-/** Creates an account through the real sign-up form post (no browser needed). */
-export async function createAccount(prefix = "e2e") {
+/** Creates an account through the real sign-up form post (no browser needed), on the shared Worker or at `base`. */
+export async function createAccount(prefix = "e2e", base = baseURL()) {
   const email = newEmail(prefix);
   const host = `${prefix}-${crypto.randomUUID().slice(0, 6)}.com`;
-  const response = await fetch(`${baseURL()}/signup`, {
+  const response = await fetch(`${base}/signup`, {
     method: "POST",
     redirect: "manual",
     body: new URLSearchParams({

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
 import { applyMigrations, startWorker } from "../../scripts/lib.mjs";
-import { logIn, modes, newEmail, openPage, PASSWORD, sharedChromium, sql, twoVerifiedTraders, unexpected, untilHydrated } from "./browser";
+import { createAccount, logIn, modes, openPage, sharedChromium, sql, twoVerifiedTraders, unexpected, untilHydrated } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -65,19 +65,7 @@ describe("Stripe's pricing table, configured", () => {
   });
 
   it("loads its script when the page is reached from another page of the app, under the page's own policy", async () => {
-    const email = newEmail("table");
-    const signedUp = await fetch(`${tableURL}/signup`, {
-      method: "POST",
-      redirect: "manual",
-      body: new URLSearchParams({
-        intent: "create",
-        email,
-        password: PASSWORD,
-        url: `table-${crypto.randomUUID().slice(0, 6)}.com`,
-        description: "A site that buys connects through Stripe's pricing table.",
-      }),
-    });
-    expect(signedUp.status).toBe(302);
+    const { email } = await createAccount("table", tableURL);
     const context = await chromium().newContext({ baseURL: tableURL, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const blocked: string[] = [];

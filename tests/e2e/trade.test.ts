@@ -126,17 +126,22 @@ describe.each(modes)("a trade between two users $name", ({ js }) => {
   });
 });
 
+/** An offer proposed from the buyer's browser, and the seller's browser with its panel open: where an answer starts. */
+async function offerOpenedByReceiver(prefix: string, js: boolean) {
+  const { buyer, seller, listingId } = await twoVerifiedTraders(prefix);
+  const buyerSide = await openPage(chromium(), js);
+  await logIn(buyerSide.page, buyer.email);
+  const offerId = await proposeInBrowser(buyerSide.page, listingId);
+  await buyerSide.close();
+  const receiver = await openPage(chromium(), js);
+  await logIn(receiver.page, seller.email);
+  await receiver.page.goto(`/mysite/offers?offer=${offerId}`);
+  return { ...receiver, offerId, seller };
+}
+
 describe.each(modes)("an answer to an offer that changed meanwhile $name", ({ js }) => {
   it("is refused, and the panel shows the offer as it is now", async () => {
-    const { buyer, seller, listingId } = await twoVerifiedTraders("meanwhile");
-    const buyerSide = await openPage(chromium(), js);
-    await logIn(buyerSide.page, buyer.email);
-    const offerId = await proposeInBrowser(buyerSide.page, listingId);
-    await buyerSide.close();
-
-    const { page, errors, close } = await openPage(chromium(), js);
-    await logIn(page, seller.email);
-    await page.goto(`/mysite/offers?offer=${offerId}`);
+    const { page, errors, close, offerId } = await offerOpenedByReceiver("meanwhile", js);
     await page.getByRole("dialog").locator(".panel-head .status", { hasText: "Pending" }).waitFor();
     // The sender rescinds it in another browser.
     sql(`UPDATE offers SET status = 'rescind', updated_at = ${Date.now()} WHERE id = '${offerId}'`);
@@ -151,15 +156,7 @@ describe.each(modes)("an answer to an offer that changed meanwhile $name", ({ js
 
 describe.each(modes)("an Accept refused because the receiving site lost its verification $name", ({ js }) => {
   it("says how to get verified and keeps the materials chosen, so pressing Accept again asks for them", async () => {
-    const { buyer, seller, listingId } = await twoVerifiedTraders("lostverify");
-    const buyerSide = await openPage(chromium(), js);
-    await logIn(buyerSide.page, buyer.email);
-    const offerId = await proposeInBrowser(buyerSide.page, listingId);
-    await buyerSide.close();
-
-    const { page, errors, close } = await openPage(chromium(), js);
-    await logIn(page, seller.email);
-    await page.goto(`/mysite/offers?offer=${offerId}`);
+    const { page, errors, close, offerId, seller } = await offerOpenedByReceiver("lostverify", js);
     const panel = page.getByRole("dialog");
     const chip = (label: string) => panel.getByRole("checkbox", { name: label });
     await chip("Logo").waitFor();
