@@ -9,7 +9,8 @@ export interface FieldControl {
 
 /**
  * A field with a message under it (the checks' or the server's): the caption labels the control, so the control's name
- * is the caption alone, and the message (id `{id}-error`), outside the label, describes it while there is one.
+ * is the caption alone, and the message (id `{id}-error`), outside the label, describes it while there is one and is
+ * said when it appears (a polite live region: it comes as the user leaves the field, when focus is on the next one).
  * `describedBy` names what else describes the control (a password's rules).
  */
 export function CheckedField({
@@ -31,7 +32,7 @@ export function CheckedField({
     <div className="field">
       <label htmlFor={id}>{caption}</label>
       {children({ id, "aria-invalid": Boolean(message), "aria-describedby": description || undefined })}
-      <span className="field-error" id={errorId}>
+      <span className="field-error" id={errorId} aria-live="polite">
         {message}
       </span>
     </div>

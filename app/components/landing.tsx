@@ -84,7 +84,7 @@ export function LandingPage({ cards, slide }: { cards: PopularSiteCard[]; slide:
             </button>
           </Form>
           <Link to="/signup" className="text-link">
-            Get beta access →
+            Get beta access <span aria-hidden="true">→</span>
           </Link>
         </div>
         <div className="hero-art" aria-hidden="true">

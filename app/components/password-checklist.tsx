@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { passwordChecklist } from "~/domain/rules";
-import { PasswordInput } from "./password-input";
+import { PasswordField } from "./password-input";
 
 /** The sign-up password rules; each line turns green and is struck through when met. */
 export function PasswordChecklist({ password, id }: { password: string; id: string }) {
@@ -23,17 +23,16 @@ export function NewPasswordField({ name, rulesId, invalid }: { name: string; rul
   const [password, setPassword] = useState("");
   return (
     <>
-      <label className="field">
-        <span>New password</span>
-        <PasswordInput
-          name={name}
-          autoComplete="new-password"
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          aria-describedby={rulesId}
-          aria-invalid={invalid}
-        />
-      </label>
+      <PasswordField
+        id={`${rulesId}-password`}
+        caption="New password"
+        name={name}
+        autoComplete="new-password"
+        value={password}
+        onChange={(event) => setPassword(event.target.value)}
+        aria-describedby={rulesId}
+        aria-invalid={invalid}
+      />
       <PasswordChecklist password={password} id={rulesId} />
     </>
   );

@@ -22,3 +22,20 @@ export function PasswordInput(props: Omit<InputHTMLAttributes<HTMLInputElement>,
     </span>
   );
 }
+
+/**
+ * A labelled password field: the caption labels the input by its id, outside the label, so the input's name is the
+ * caption alone (a label around the input and its toggle would name it "Password Show password").
+ */
+export function PasswordField({
+  id,
+  caption,
+  ...input
+}: { id: string; caption: string } & Omit<InputHTMLAttributes<HTMLInputElement>, "type" | "id">) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{caption}</label>
+      <PasswordInput id={id} {...input} />
+    </div>
+  );
+}

@@ -40,7 +40,7 @@ function ContentTypeChoice({
           </label>
         ))}
       </div>
-      <span className="field-error" id={errorId}>
+      <span className="field-error" id={errorId} aria-live="polite">
         {message}
       </span>
     </fieldset>

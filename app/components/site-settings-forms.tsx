@@ -6,7 +6,7 @@ import { Form, Link, useLocation, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState } from "react";
 import { ChipGroup } from "~/components/chip-group";
 import { NewPasswordField } from "~/components/password-checklist";
-import { PasswordInput } from "~/components/password-input";
+import { PasswordField } from "~/components/password-input";
 import { Spinner } from "~/components/spinner";
 import { messages } from "~/domain/messages";
 import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS } from "~/domain/options";
@@ -161,10 +161,13 @@ export function AccountSecurity({
       <h3 id="account-title">Your account</h3>
       <Form method="post" action={postTo} className="stack narrow-form" key={changed ? location.key : "password"}>
         <input type="hidden" name="intent" value="change-password" />
-        <label className="field">
-          <span>Current password</span>
-          <PasswordInput name="currentPassword" autoComplete="current-password" aria-invalid={failure?.field === "currentPassword"} />
-        </label>
+        <PasswordField
+          id="current-password"
+          caption="Current password"
+          name="currentPassword"
+          autoComplete="current-password"
+          aria-invalid={failure?.field === "currentPassword"}
+        />
         <NewPasswordField name="newPassword" rulesId="new-password-rules" invalid={failure?.field === "newPassword"} />
         {failure ? (
           <p className="form-error" role="alert">

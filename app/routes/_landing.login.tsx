@@ -3,7 +3,7 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { useEffect, useState } from "react";
 import { Modal } from "~/components/modal";
 import { OAuthButtons } from "~/components/oauth-buttons";
-import { PasswordInput } from "~/components/password-input";
+import { PasswordField } from "~/components/password-input";
 import { Spinner } from "~/components/spinner";
 import { messages } from "~/domain/messages";
 import { noticeNamed, safeRedirectPath } from "~/domain/redirects";
@@ -80,10 +80,7 @@ export default function LoginModal() {
           <span>Email</span>
           <input name="email" type="email" autoComplete="email" defaultValue={actionData?.email ?? email} onFocus={hideError} />
         </label>
-        <label className="field">
-          <span>Password</span>
-          <PasswordInput name="password" autoComplete="current-password" onFocus={hideError} />
-        </label>
+        <PasswordField id="login-password" caption="Password" name="password" autoComplete="current-password" onFocus={hideError} />
         <Link to="/reset-password" className="text-link small">
           Forgot password?
         </Link>

@@ -91,19 +91,21 @@ function RequestForm({ initialEmail }: { initialEmail: string }) {
           onChange={() => setOutcomeVisible(false)}
         />
       </label>
-      {request && outcomeVisible ? (
-        request.sent ? (
-          <div className="notice" role="status">
+      {/* On the page before it is filled, so a screen reader says the notice when it comes (with JavaScript). */}
+      <div className={request?.sent && outcomeVisible ? "notice" : undefined} role="status">
+        {request?.sent && outcomeVisible ? (
+          <>
             <p>{request.message}</p>
             <p>
               <strong>{messages.checkSpam}</strong>
             </p>
-          </div>
-        ) : (
-          <p className="form-error" role="alert">
-            {request.error}
-          </p>
-        )
+          </>
+        ) : null}
+      </div>
+      {request && !request.sent && outcomeVisible ? (
+        <p className="form-error" role="alert">
+          {request.error}
+        </p>
       ) : null}
       <button type="submit" className="button button-primary button-block" disabled={busy}>
         {busy ? <Spinner label="Sending" /> : null} Send reset link

@@ -77,7 +77,7 @@ export default function SiteAddForm() {
                 </label>
               ))}
             </div>
-            <span className="field-error" id="site-add-category-error">
+            <span className="field-error" id="site-add-category-error" aria-live="polite">
               {checks.messageOf("category")}
             </span>
           </fieldset>

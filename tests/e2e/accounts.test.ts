@@ -96,9 +96,12 @@ describe.each(modes)("accounts $name", ({ js }) => {
     const { email } = await createAccount("reset");
     const { page, errors, close } = await openPage(chromium(), js);
     await page.goto("/reset-password");
+    // The notice's live region is on the page before the notice, so a screen reader says it when it comes.
+    const status = page.locator(".modal").getByRole("status");
+    expect(await status.textContent()).toBe("");
     await page.fill('.modal input[name="email"]', email);
     await page.click('.modal button[type="submit"]');
-    await page.getByText(messages.checkSpam).waitFor();
+    await status.getByText(messages.checkSpam).waitFor();
     if (js) {
       await page.fill('.modal input[name="email"]', `${email}x`);
       await expect.poll(() => page.getByText(messages.checkSpam).count()).toBe(0);
@@ -120,6 +123,8 @@ describe.each(modes)("accounts $name", ({ js }) => {
     const { page, errors, close } = await openPage(chromium(), js);
     await logIn(page, email);
     await page.goto("/mysite/settings");
+    // Each password field is named by its caption alone, its Show/Hide toggle beside it (with JavaScript) not read into it.
+    for (const name of ["Current password", "New password"]) expect(await page.getByLabel(name, { exact: true }).count()).toBe(1);
     await page.getByLabel("Current password").fill(PASSWORD);
     const rules = page.locator("#new-password-rules li");
     await page.getByLabel("New password").fill("fresh");

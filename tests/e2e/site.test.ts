@@ -40,6 +40,8 @@ describe.each(modes)("public site and signed-in shell $name", ({ js }) => {
       expect(await page.getByText(messages.descriptionMinimum).count()).toBe(0);
       await page.press('.modal textarea[name="description"]', "Tab");
       await page.getByText(messages.descriptionMinimum).waitFor();
+      // Said as it appears, though focus has gone on to the next control.
+      expect(await page.getByText(messages.descriptionMinimum).getAttribute("aria-live")).toBe("polite");
       await page.fill('.modal input[name="url"]', "nope");
       await page.getByText(messages.linkIncomplete).waitFor();
       expect(await page.getByRole("textbox", { name: "Website url", exact: true }).count()).toBe(1);
