@@ -1,5 +1,5 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { Outlet, useLoaderData, useLocation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
+import { Outlet, useLoaderData, useLocation, useNavigation, useSearchParams, type ShouldRevalidateFunction } from "@remix-run/react";
 import { useState } from "react";
 import { PanelReport, useDialogOverHeader } from "~/components/inert";
 import { SkipLink } from "~/components/skip-link";
@@ -59,8 +59,10 @@ export default function SignedInLayout() {
   // what is behind). The page may report a panel its loader data does not show (PanelReport).
   const [panelAt, reportPanel] = useState<string | null>(null);
   const dialog = useDialogOverHeader() || panelAt === location.pathname + location.search;
-  // Shown while the address has it: dismissed, the address drops it.
-  const notice = searchParams.get("notice") ? noticeText : null;
+  // Shown while the address has it: dismissed, the address drops it. A form sent from the page puts it away at once:
+  // a refusal shows while the page's data loads again, still at the address of the notice before it.
+  const sending = useNavigation().formMethod !== undefined;
+  const notice = searchParams.get("notice") && !sending ? noticeText : null;
   return (
     <div className="page app-page">
       {dialog ? null : <SkipLink />}

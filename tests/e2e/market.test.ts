@@ -243,6 +243,10 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     // Out of range: the server's message, not the browser's own check of the number field.
     await page.fill('input[name="connects"]', "0");
     await page.locator("label.chip", { hasText: "Travel" }).click();
+    // With JavaScript the refusal shows while the page's data loads again (on a slow network, for a while): the last
+    // save's notice is gone from then on, not only once that data has come.
+    const slowReload = /\/mysite\/settings\.data/;
+    if (js) await page.route(slowReload, async (route) => setTimeout(() => void route.continue(), route.request().method() === "GET" ? 1500 : 0));
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByRole("alert").filter({ hasText: messages.connectsRange }).waitFor();
     // The message is the price field's (it says so to a screen reader), and has the focus with JavaScript.
@@ -251,7 +255,8 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     if (js) await expect.poll(() => page.locator('input[name="connects"]').evaluate((input) => input === document.activeElement)).toBe(true);
     // Refused, it does not come back beside the last save's notice.
     expect(await page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(0);
-    expect(page.url()).not.toContain("notice=");
+    await expect.poll(() => page.url()).not.toContain("notice=");
+    await page.unroute(slowReload);
     expect(await description.isVisible()).toBe(false);
     expect(saved()).toBe(before);
     // Refused, the form is as it was sent, with JavaScript and without.
