@@ -6,7 +6,7 @@ import { z } from "zod";
 import { messages } from "./messages";
 import { CATEGORY_TAGS, CONTENT_TYPES, PROVIDED_MATERIALS, SITE_CATEGORIES } from "./options";
 import { isWebsiteUrl } from "./site-address";
-import { parseCursor } from "./cursor";
+import { parseCursor, type Cursor } from "./cursor";
 import {
   DESCRIPTION_MAX_LENGTH,
   contentTypeProblem,
@@ -210,3 +210,16 @@ export const cursorField = z
     if (!cursor) ctx.addIssue({ code: z.ZodIssueCode.custom, message: messages.pageLinkInvalid });
     return cursor ?? z.NEVER;
   });
+
+/**
+ * The page cursor in an address's parameter `name`: its position, or none when the parameter is absent or empty; a
+ * malformed one gives no position and the message to show (the list then starts at its beginning).
+ */
+export function cursorParam(params: URLSearchParams, name: string): { position: Cursor | null; refused: string | null } {
+  const value = params.get(name);
+  if (!value) return { position: null, refused: null };
+  const parsed = cursorField.safeParse(value);
+  return parsed.success
+    ? { position: parsed.data, refused: null }
+    : { position: null, refused: parsed.error.issues[0]?.message ?? messages.pageLinkInvalid };
+}

@@ -10,7 +10,7 @@ import { readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { checkoutOutcome, makeTestPurchase, paymentConfig, paymentLinkFor } from "~/services/payments.server";
 import { connectLotsOf, ledgerPage } from "~/services/trades-read.server";
-import { cursorField } from "~/domain/validation";
+import { cursorParam } from "~/domain/validation";
 
 export async function loadConnectsPage(request: Request, context: AppContext) {
   const auth = await requireAuth(request, context);
@@ -22,12 +22,10 @@ export async function loadConnectsPage(request: Request, context: AppContext) {
   const returned = url.searchParams.get("checkout") === "success" && sessionId !== null;
   // Where the history's page starts (`?history=`, the last move of the page before); a malformed link starts it at
   // the newest, with the message, answered 400.
-  const historyParam = url.searchParams.get("history");
-  const position = historyParam === null ? null : cursorField.safeParse(historyParam);
-  const refused = position && !position.success ? position.error.issues[0]?.message ?? messages.pageLinkInvalid : null;
+  const { position, refused } = cursorParam(url.searchParams, "history");
   const [{ lots, more }, history, outcome] = await Promise.all([
     connectLotsOf(context.db, auth.user.id, context.now()),
-    ledgerPage(context.db, auth.user.id, position?.success ? position.data : undefined),
+    ledgerPage(context.db, auth.user.id, position ?? undefined),
     returned ? checkoutOutcome(context.db, auth.user.id, sessionId) : null,
   ]);
   const tries = Math.min(Number.parseInt(url.searchParams.get("tries") ?? "0", 10) || 0, MAX_RECHECKS);
@@ -39,7 +37,7 @@ export async function loadConnectsPage(request: Request, context: AppContext) {
     history: history.shown,
     olderHistory: history.next,
     // A later page of the history: the page links back to the newest.
-    historyPaged: position?.success === true,
+    historyPaged: position !== null,
     refused,
     now: context.now(),
     // Back from Stripe's checkout: the webhook may not have landed yet.

@@ -4,7 +4,7 @@ import type { AppContext } from "~/lib/context";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
 import { messages } from "~/domain/messages";
 import { LIST_PARAMS, listQuery, offersPageHref } from "~/domain/offer-links";
-import { cursorField, offerActionSchema } from "~/domain/validation";
+import { cursorParam, offerActionSchema } from "~/domain/validation";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
 import { loadActiveSite } from "~/services/layout.server";
 import { actOnOffer } from "~/services/offer-answers.server";
@@ -22,11 +22,9 @@ function listPositions(params: URLSearchParams): { positions: OfferListPositions
   const positions = { ...FIRST_PAGES };
   let refused: string | null = null;
   for (const name of LIST_PARAMS) {
-    const value = params.get(name);
-    if (!value) continue;
-    const parsed = cursorField.safeParse(value);
-    if (parsed.success) positions[name] = parsed.data;
-    else refused = parsed.error.issues[0]?.message ?? messages.pageLinkInvalid;
+    const { position, refused: malformed } = cursorParam(params, name);
+    if (position) positions[name] = position;
+    refused = malformed ?? refused;
   }
   return { positions, refused };
 }

@@ -7,6 +7,7 @@ import {
   addWebsiteSchema,
   contentTypeProblem,
   cursorField,
+  cursorParam,
   feedbackProblem,
   proposalSchema,
   descriptionProblem,
@@ -300,5 +301,13 @@ describe("page cursor field", () => {
   it("refuses what is not a string", () => {
     expect(cursorField.safeParse(12).success).toBe(false);
     expect(cursorField.safeParse(["1_a", "2_b"]).success).toBe(false);
+  });
+
+  it("reads a list's position from an address's parameter: none when absent or empty, the message when malformed", () => {
+    const params = new URLSearchParams("after=1763700000123_0b6c2f1e&empty=&bad=yesterday");
+    expect(cursorParam(params, "after")).toEqual({ position: { at: 1763700000123, id: "0b6c2f1e" }, refused: null });
+    expect(cursorParam(params, "empty")).toEqual({ position: null, refused: null });
+    expect(cursorParam(params, "missing")).toEqual({ position: null, refused: null });
+    expect(cursorParam(params, "bad")).toEqual({ position: null, refused: messages.pageLinkInvalid });
   });
 });
