@@ -31,9 +31,10 @@ export function hasEmailTransport(env: Env): boolean {
 }
 
 export interface UserEmail {
-  /** The account it goes to, by id or by its email address (no row, no email). */
+  /** The account it goes to, by id or by its email address (no row, no email), or every account `users` holds for. */
   userId?: string;
   userEmail?: string;
+  users?: SQL;
   subject: string;
   text: string;
   kind: string;
@@ -61,7 +62,7 @@ export function emailToUser(db: Database, email: UserEmail, now: number) {
         .from(users)
         .where(
           and(
-            email.userId !== undefined ? eq(users.id, email.userId) : eq(users.email, email.userEmail ?? ""),
+            email.users ?? (email.userId !== undefined ? eq(users.id, email.userId) : eq(users.email, email.userEmail ?? "")),
             email.onlyIf,
             // Notifications only to those who want them; receipts and security emails always.
             isNotification(email.kind) ? eq(users.notificationEmails, true) : undefined,

@@ -4,7 +4,7 @@
  * a row remove the verification. Another account that proves the same host takes the verification over.
  */
 import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
-import { emailOutbox, sites, users } from "#drizzle/schema";
+import { sites, users } from "#drizzle/schema";
 import { forEachConcurrently } from "~/lib/concurrency";
 import type { AppContext } from "~/lib/context";
 import { numberVar } from "~/lib/env";
@@ -23,7 +23,7 @@ import { messages } from "~/domain/messages";
 import { PATH_KEEPING_HOSTS } from "~/domain/listing-format";
 import { isSameSite, typedHost } from "~/domain/site-address";
 import { RECHECK_FAILURES_ALLOWED, RECHECK_INTERVAL_DAYS, VERIFICATION_META_NAME, verificationTag } from "~/domain/verification";
-import { deliverSoon, emailToUser, outboxSelection } from "./email.server";
+import { deliverSoon, emailToUser } from "./email.server";
 import { allow, RATE_LIMITS } from "./rate-limit.server";
 import { generateToken } from "./sessions.server";
 import type { OwnedSite } from "./sites.server";
@@ -155,31 +155,22 @@ async function markVerified(
       .returning({ id: sites.id }),
     // The other accounts that lose it are told, in the same batch as the change (read just before it, by the same
     // condition, so exactly they).
-    db.insert(emailOutbox).select(
-      db
-        .select(
-          outboxSelection(
-            {
-              subject: sql`${`${site.host} is no longer verified on your account`}`,
-              textBody: sql`${
-                `Another account has just proved control of ${site.host} by placing its verification tag on the home page. ` +
-                `Your site ${site.host} is no longer verified and has left the market. Offers already made stay as they are.\n\n` +
-                `If this is a mistake, put your own tag back in the head of the home page and check again: ${verifyLink(context)}`
-              }`,
-              kind: sql`'verification-taken-over'`,
-              dedupeKey: sql`NULL`,
-            },
-            now,
-          ),
-        )
-        .from(users)
-        .where(
-          and(
-            ne(users.id, site.userId),
-            sql`EXISTS (SELECT 1 FROM sites WHERE sites.user_id = ${users.id} AND sites.host = ${site.host} AND sites.verified = 1)`,
-            tagStillThis,
-          ),
+    emailToUser(
+      db,
+      {
+        users: and(
+          ne(users.id, site.userId),
+          sql`EXISTS (SELECT 1 FROM sites WHERE sites.user_id = ${users.id} AND sites.host = ${site.host} AND sites.verified = 1)`,
         ),
+        onlyIf: tagStillThis,
+        subject: `${site.host} is no longer verified on your account`,
+        text:
+          `Another account has just proved control of ${site.host} by placing its verification tag on the home page. ` +
+          `Your site ${site.host} is no longer verified and has left the market. Offers already made stay as they are.\n\n` +
+          `If this is a mistake, put your own tag back in the head of the home page and check again: ${verifyLink(context)}`,
+        kind: "verification-taken-over",
+      },
+      now,
     ),
     db
       .update(sites)
