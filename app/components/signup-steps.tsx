@@ -23,7 +23,6 @@ export function SignupAccountStep({
   defaultEmail,
   password,
   passwordError,
-  onPasswordEdit,
   passwordKept,
   checks,
   missing,
@@ -36,7 +35,6 @@ export function SignupAccountStep({
   password: string;
   /** The server's message about the password, until it is edited. */
   passwordError?: string;
-  onPasswordEdit: () => void;
   /** Without JavaScript, the password of a kept draft need not be typed again. */
   passwordKept: boolean;
   checks: FieldChecks;
@@ -55,7 +53,7 @@ export function SignupAccountStep({
         {(control) => <input {...control} name="email" type="email" autoComplete="email" defaultValue={defaultEmail} />}
       </CheckedField>
       <CheckedField id="signup-password" caption="Password" message={passwordError} describedBy="signup-password-rules">
-        {(control) => <PasswordInput {...control} name="password" autoComplete="new-password" onChange={onPasswordEdit} />}
+        {(control) => <PasswordInput {...control} name="password" autoComplete="new-password" />}
       </CheckedField>
       <PasswordChecklist password={password} id="signup-password-rules" />
       {passwordKept && current && !password ? <p className="muted small">Your password is kept. Type a new one to change it.</p> : null}

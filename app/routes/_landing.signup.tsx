@@ -77,6 +77,12 @@ export default function SignupModal() {
       setStep(target);
     }
   };
+  // The server's message is about what was sent: a field's goes once it is edited (its live check follows).
+  const edited = (event: FormEvent<HTMLFormElement>) => {
+    form.read();
+    const { name } = event.target as HTMLInputElement;
+    setServerErrors((errors) => (errors[name] ? { ...errors, [name]: undefined } : errors));
+  };
   const ignoreWhileBusy = (event: FormEvent) => {
     if (busy) event.preventDefault();
   };
@@ -85,22 +91,13 @@ export default function SignupModal() {
 
   return (
     <Modal titleId="signup-title" closeTo="/" className="signup-modal">
-      <Form
-        ref={form.form}
-        method="post"
-        className="stack"
-        onSubmit={ignoreWhileBusy}
-        onChange={form.read}
-        onBlur={checks.formEvents.onBlur}
-        noValidate
-      >
+      <Form ref={form.form} method="post" className="stack" onSubmit={ignoreWhileBusy} onChange={edited} onBlur={checks.formEvents.onBlur} noValidate>
         {actionData?.draft ? <input type="hidden" name="draft" value={actionData.draft} /> : null}
         <SignupAccountStep
           current={step === 0}
           defaultEmail={initial.email}
           password={form.values.password ?? ""}
           passwordError={serverErrors.password?.[0]}
-          onPasswordEdit={() => setServerErrors((errors) => ({ ...errors, password: undefined }))}
           passwordKept={Boolean(actionData?.draft)}
           checks={checks}
           missing={Object.keys(accountProblems)}
