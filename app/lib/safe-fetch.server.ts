@@ -85,6 +85,22 @@ export function refused(reason: FetchFailureReason, url: string): FetchRefused {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
+/**
+ * The Worker's own limit on outbound requests in one invocation was reached ("Too many subrequests"): nothing is known
+ * about the site, so this is thrown rather than answered as the site being unreachable. A job leaves the item for a
+ * later run (its claim lapses) instead of counting it against the site.
+ */
+export class WorkerLimitError extends Error {
+  constructor(cause: unknown) {
+    super("The Worker's subrequest limit for this invocation was reached", { cause });
+    this.name = "WorkerLimitError";
+  }
+}
+
+function isWorkerLimit(error: unknown): boolean {
+  return error instanceof Error && /too many subrequests/i.test(error.message);
+}
+
 function networkReason(error: unknown): FetchFailureReason {
   if (error instanceof SafeFetchError) return error.reason;
   const text = error instanceof Error ? `${error.name} ${error.message}` : String(error);
@@ -138,6 +154,7 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
       response = await beforeDeadline(transport(request), deadline.signal);
     } catch (error) {
       release();
+      if (isWorkerLimit(error)) throw new WorkerLimitError(error);
       return refused(deadline.signal.aborted ? "timeout" : networkReason(error), checked.url.href);
     }
     if (response.status === 530) {

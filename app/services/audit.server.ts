@@ -397,7 +397,10 @@ export async function auditDueSites(context: AppContext, limit = auditsPerRun(co
     db.insert(scoreRuns).values({ id: runId, siteId: site.id, reason: "weekly", status: "running", startedAt: now }),
   );
   await db.batch([first!, ...rest]);
-  await forEachConcurrently(runs, AUDITS_AT_ONCE, ({ site, runId }) => performAudit(context, site, runId, "weekly"));
+  // One audit that cannot be stored does not stop the others (its run is closed by the stale-run sweep).
+  await forEachConcurrently(runs, AUDITS_AT_ONCE, ({ site, runId }) =>
+    performAudit(context, site, runId, "weekly").catch((error) => console.error("weekly audit failed", site.id, error)),
+  );
   return runs.length;
 }
 

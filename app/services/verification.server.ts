@@ -18,6 +18,7 @@ import {
   type FetchFailureReason,
   type FetchRefused,
   type SafeFetchOptions,
+  WorkerLimitError,
 } from "~/lib/safe-fetch.server";
 import { messages } from "~/domain/messages";
 import { PATH_KEEPING_HOSTS } from "~/domain/listing-format";
@@ -242,7 +243,9 @@ export async function recheckVerifiedSites(context: AppContext): Promise<number>
     try {
       check = await findVerificationTag(site, options);
     } catch (error) {
-      // Whatever went wrong counts as a failed check, so the site does not stay due at the head of the queue.
+      // The run's own request limit says nothing about the site: it is checked in a later run (its claim lapses).
+      if (error instanceof WorkerLimitError) return console.warn("verification re-check left for a later run", site.id);
+      // Whatever else went wrong counts as a failed check, so the site does not stay due at the head of the queue.
       console.error("verification re-check failed", site.id, error);
       check = { found: false, reason: "unreachable", message: messages.fetchUnreachable, url: site.url };
     }
@@ -262,8 +265,14 @@ async function recheckOne(
   now: number,
 ) {
   const { db } = context;
-  // A tag renewed since the claim is the owner's to check: this result, about the old tag, is not stored.
-  const stillVerified = and(eq(sites.id, site.id), eq(sites.verified, true), eq(sites.verificationToken, site.verificationToken));
+  // A tag renewed since the claim is the owner's to check: this result, about the old tag, is not stored. Nor is it
+  // when the owner's own check came in meanwhile (it set the next re-check, so the claim is gone): that is fresher.
+  const stillVerified = and(
+    eq(sites.id, site.id),
+    eq(sites.verified, true),
+    eq(sites.verificationToken, site.verificationToken),
+    eq(sites.verificationDueAt, now + RECHECK_CLAIM_MS),
+  );
   if (check.found) {
     await db
       .update(sites)

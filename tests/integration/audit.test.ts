@@ -419,6 +419,47 @@ describe("the weekly audits", () => {
 });
 
 describe("the weekly audits and other audits", () => {
+  it("go on when one of them cannot be stored: the others of the run are", async () => {
+    const hosts = [uniqueHost("unstored"), uniqueHost("stored")];
+    mockWeb(Object.assign({}, ...hosts.map((host) => goodSite(host))));
+    const users = [];
+    for (const host of hosts) users.push(await signUpAt(host));
+    vi.restoreAllMocks();
+    mockWeb(Object.assign({}, ...hosts.map((host) => goodSite(host))));
+    const at = Date.now() + 8 * DAY;
+    const [unstored, stored] = users.map((user) => user.siteId);
+    await onlyDue([unstored!, stored!], at);
+    // The database refuses every change to the first site's row (as a passing D1 failure would).
+    const forward = <T extends object>(target: T, name: string | symbol) => {
+      const value = Reflect.get(target, name) as unknown;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    };
+    const DB = new Proxy(env.DB, {
+      get(target, name) {
+        if (name !== "prepare") return forward(target, name);
+        return (query: string) => {
+          const statement = target.prepare(query);
+          if (!/^update "sites"/i.test(query)) return statement;
+          return new Proxy(statement, {
+            get(inner, innerName) {
+              if (innerName !== "bind") return forward(inner, innerName);
+              return (...values: unknown[]) => {
+                if (values.includes(unstored)) throw new Error("D1_ERROR: the database is unavailable");
+                return inner.bind(...values);
+              };
+            },
+          });
+        };
+      },
+    });
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(await runAudits(at, { DB } as never)).toBe(2);
+    expect(logged.mock.calls.flat().join(" ")).toContain("weekly audit failed");
+    logged.mockRestore();
+    expect(await siteRow(stored!)).toMatchObject({ score_run_at: at, score: 79 });
+    expect((await siteRow(unstored!))!.score_run_at).not.toBe(at);
+  });
+
   it("leave a site whose audit is running (its owner's) to it, and run two at a time so none waits for a connection", async () => {
     const hosts = Array.from({ length: 5 }, () => uniqueHost("at-once"));
     const users = [];

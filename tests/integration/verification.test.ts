@@ -461,6 +461,52 @@ describe("the monthly re-check", () => {
     expect(await emailsTo(user.email)).toEqual([]);
   });
 
+  it("stores nothing when the owner's own check came in while the re-check read the page: the fresher result stands", async () => {
+    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
+    vi.restoreAllMocks();
+    const at = after.verification_due_at! + 1;
+    const ownersNextRecheck = at + 30 * DAY;
+    mockWeb({
+      [`https://${user.url}/`]: async (request) => {
+        // What the owner's "Check again" writes when it finds the tag (markVerified), landing while the job reads.
+        await env.DB.prepare("UPDATE sites SET verification_failures = 0, verification_error = NULL, verification_due_at = ? WHERE id = ?")
+          .bind(ownersNextRecheck, after.id)
+          .run();
+        return homeWith("")(request);
+      },
+    });
+    await runRecheckJob(at);
+    expect(await siteOf(user.userId)).toMatchObject({
+      verified: 1,
+      verification_failures: 0,
+      verification_error: null,
+      verification_due_at: ownersNextRecheck,
+    });
+    expect(await emailsTo(user.email)).toEqual([]);
+  });
+
+  it("counts nothing against a site when the run reaches the Worker's subrequest limit: it is checked in a later run", async () => {
+    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
+    vi.restoreAllMocks();
+    mockWeb({
+      [`https://${user.url}/`]: () => {
+        throw new Error("Too many subrequests.");
+      },
+    });
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const at = after.verification_due_at! + 1;
+    await runRecheckJob(at);
+    expect(warned.mock.calls.flat().join(" ")).toContain("verification re-check left for a later run");
+    warned.mockRestore();
+    expect(await siteOf(user.userId)).toMatchObject({
+      verified: 1,
+      verification_failures: 0,
+      verification_error: null,
+      verification_due_at: at + 3600_000,
+    });
+    expect(await emailsTo(user.email)).toEqual([]);
+  });
+
   it("warns after the first failure and removes the verification after three in a row, with a second email", async () => {
     const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
     vi.restoreAllMocks();
