@@ -2,7 +2,19 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { baseURL, logIn, modes, PASSWORD, PUBLIC_PAGES, sharedChromium, signedInPages, sql, twoVerifiedTraders } from "./browser";
+import {
+  baseURL,
+  hydratingGoto,
+  logIn,
+  modes,
+  PASSWORD,
+  PUBLIC_PAGES,
+  sharedChromium,
+  signedInPages,
+  sql,
+  twoVerifiedTraders,
+  untilHydrated,
+} from "./browser";
 
 const chromium = sharedChromium();
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -69,9 +81,10 @@ async function axeSession(js: boolean, width: number) {
   const context = await chromium().newContext({ baseURL: baseURL(), bypassCSP: true, viewport: { width, height: 900 } });
   if (!js) await withoutScripts(context);
   const page = await context.newPage();
+  if (js) hydratingGoto(page);
   const found: Violation[] = [];
   const check = async (state: string) => {
-    if (js) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+    await untilHydrated(page);
     found.push(...(await violationsOn(page, `${state} (${page.url().replace(baseURL(), "")})`)));
   };
   const visit = async (path: string, state = path) => {

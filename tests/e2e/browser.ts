@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 
 import { queryLocal } from "../../scripts/lib.mjs";
@@ -33,22 +33,33 @@ export function sharedChromium(): () => Browser {
   };
 }
 
-/** The pages opened with JavaScript (`openPage`): after a navigation they wait for the page to hydrate. */
-const scriptedPages = new WeakSet<Page>();
+/** The browser contexts with JavaScript (`openPage`, `hydratingGoto`): their pages wait to hydrate after a navigation. */
+const scriptedContexts = new WeakSet<BrowserContext>();
 
 /**
  * With JavaScript, waits until the page shown has hydrated (`html[data-hydrated]`, set by app/root.tsx). After a
  * navigation React made, it has; after a full page load (a form the server answered with a redirect, a link clicked
- * before React listened) the page's own scripts may still be starting, and a click then would be the browser's.
+ * before React listened) the page's own scripts may still be starting, and a click then would be the browser's. Any
+ * page of a context made with JavaScript counts, a second tab too.
  */
 export async function untilHydrated(page: Page) {
-  if (scriptedPages.has(page)) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+  if (scriptedContexts.has(page.context())) await page.waitForSelector("html[data-hydrated]", { state: "attached" });
+}
+
+/** From now on the page's `goto` waits until the page has hydrated, so a test never clicks before React listens. */
+export function hydratingGoto(page: Page) {
+  scriptedContexts.add(page.context());
+  const goto = page.goto.bind(page);
+  page.goto = async (...args: Parameters<Page["goto"]>) => {
+    const response = await goto(...args);
+    await untilHydrated(page);
+    return response;
+  };
 }
 
 /**
  * A page in a fresh context; errors on the page and in the console (every one, 4xx answers included) fail the
- * test that reads `errors`. With JavaScript, `goto` waits until the page has hydrated, so a test never clicks
- * before React listens.
+ * test that reads `errors`. With JavaScript, `goto` waits until the page has hydrated.
  */
 export async function openPage(browser: Browser, javaScriptEnabled: boolean, width = 1280, timezoneId?: string) {
   const context = await browser.newContext({ baseURL: baseURL(), javaScriptEnabled, viewport: { width, height: 900 }, timezoneId });
@@ -58,15 +69,7 @@ export async function openPage(browser: Browser, javaScriptEnabled: boolean, wid
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(`${message.text()} (${message.location().url})`);
   });
-  if (javaScriptEnabled) {
-    scriptedPages.add(page);
-    const goto = page.goto.bind(page);
-    page.goto = async (...args: Parameters<Page["goto"]>) => {
-      const response = await goto(...args);
-      await untilHydrated(page);
-      return response;
-    };
-  }
+  if (javaScriptEnabled) hydratingGoto(page);
   return { page, errors, close: () => context.close() };
 }
 

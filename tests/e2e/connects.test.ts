@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
 import { applyMigrations, startWorker } from "../../scripts/lib.mjs";
-import { createAccount, logIn, modes, openPage, sharedChromium, sql, twoVerifiedTraders, unexpected, untilHydrated } from "./browser";
+import { createAccount, hydratingGoto, logIn, modes, openPage, sharedChromium, sql, twoVerifiedTraders, unexpected, untilHydrated } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -68,6 +68,7 @@ describe("Stripe's pricing table, configured", () => {
     const { email } = await createAccount("table", tableURL);
     const context = await chromium().newContext({ baseURL: tableURL, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
+    hydratingGoto(page);
     const blocked: string[] = [];
     page.on("console", (message) => {
       if (message.type() === "error") blocked.push(message.text());

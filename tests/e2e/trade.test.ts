@@ -172,10 +172,10 @@ describe.each(modes)("an Accept refused because the receiving site lost its veri
     sql(`UPDATE sites SET verified = 1 WHERE host = '${seller.host}'`);
     await panel.getByRole("button", { name: "Accept" }).click();
     await panel.locator(".panel-head .status", { hasText: "Accepted" }).waitFor();
-    const [asked] = sql<{ materials: string }>(
-      `SELECT provide_materials AS materials FROM offer_entries WHERE offer_id = '${offerId}' AND role = 'sender'`,
-    );
-    expect(JSON.parse(asked!.materials)).toContain("long-description");
+    // "Accepted" shows as the answer is sent: the database has it once the server has answered.
+    const asked = () =>
+      sql<{ materials: string }>(`SELECT provide_materials AS materials FROM offer_entries WHERE offer_id = '${offerId}' AND role = 'sender'`);
+    await expect.poll(() => JSON.parse(asked()[0]!.materials)).toContain("long-description");
     expect(unexpected(errors, 403)).toEqual([]);
     await close();
   });

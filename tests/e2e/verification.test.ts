@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { modes, newEmail, openPage, sharedChromium, signUpInBrowser, sql, unexpected } from "./browser";
+import { modes, newEmail, openPage, sharedChromium, signUpInBrowser, sql, unexpected, untilHydrated } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -48,6 +48,8 @@ describe.each(modes)("verifying a new site through the dev web sandbox $name", (
     // Publish a home page with the tag and an icon in the sandbox, from the link on the Verify page.
     await page.getByRole("link", { name: `Publish a home page for ${host} with your tag` }).click();
     await page.waitForURL("**/dev/sites?**");
+    // A full page load: typed before React hydrates the box, the text would be put back to its draft.
+    await untilHydrated(page);
     expect(await page.inputValue('input[name="host"]')).toBe(host);
     const body = await page.inputValue('textarea[name="body"]');
     expect(body).toContain(tag);
