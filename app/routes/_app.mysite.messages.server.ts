@@ -1,7 +1,7 @@
 /** The Messages page's server work: the conversations and the open one's history, opening a conversation, posting without JavaScript. */
 import { data, redirect } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { isClientId } from "~/domain/chat";
+import { isClientId, messagesAddress } from "~/domain/chat";
 import { formatCursor, parseCursor } from "~/domain/cursor";
 import { messages } from "~/domain/messages";
 import { safeRedirectPath, withNotice } from "~/domain/redirects";
@@ -63,7 +63,8 @@ export async function postToMessages(request: Request, context: AppContext) {
     .discriminatedUnion("intent", [
       z.object({ intent: z.literal("open"), offer: id.optional(), listing: id.optional(), returnTo: z.string().max(2000).optional() }),
       // The text is checked by the conversation itself (1 to 4,000 characters after trimming).
-      z.object({ intent: z.literal("send"), text: z.string().max(100_000).default(""), clientId: z.string().max(64).optional() }),
+      // A malformed message id is only not used (isClientId below).
+      z.object({ intent: z.literal("send"), text: z.string().max(100_000).default(""), clientId: z.string().max(64).optional().catch(undefined) }),
     ])
     .safeParse(form);
   if (!parsed.success) {
@@ -96,5 +97,7 @@ export async function postToMessages(request: Request, context: AppContext) {
   const clientId = isClientId(input.clientId) ? input.clientId : null;
   const posted = await chatRoom(context.env, open.id).post(open.ref, auth.user.id, input.text, clientId);
   if (!posted.ok) return data({ error: posted.message, text: input.text }, { status: posted.reason === "rate-limited" ? 429 : 400 });
-  throw redirect(`${MESSAGES_PATH}?chatId=${encodeURIComponent(open.id)}#latest`);
+  // Back to the conversation on the page of the list it was sent from.
+  const listFrom = parseCursor(new URL(request.url).searchParams.get("conversations"));
+  throw redirect(`${messagesAddress({ chatId: open.id, list: listFrom && formatCursor(listFrom) })}#latest`);
 }

@@ -317,6 +317,19 @@ describe("the list of conversations", () => {
 });
 
 describe("a conversation without JavaScript", () => {
+  it("a message posted from a later page of the list comes back to that page (a malformed cursor: the first)", async () => {
+    const { a, chatId } = await pairInChat();
+    const later = `${MESSAGES_PAGE}?chatId=${chatId}&conversations=1763700000123_c-x`;
+    const fromLaterPage = await post(later, { intent: "send", text: "Sent from the second page." }, { cookie: a.cookie });
+    expect(fromLaterPage.headers.get("Location")).toBe(`${later}#latest`);
+    const fromBadCursor = await post(
+      `${MESSAGES_PAGE}?chatId=${chatId}&conversations=nope`,
+      { intent: "send", text: "And another." },
+      { cookie: a.cookie },
+    );
+    expect(fromBadCursor.headers.get("Location")).toBe(`${MESSAGES_PAGE}?chatId=${chatId}#latest`);
+  });
+
   it("a posted message is on the page after the redirect, mirrored to the list, and unread for the other side until opened", async () => {
     const { a, b, chatId } = await pairInChat();
     const sent = await sendMessage(a.cookie, chatId, "  Hello! Which anchor text would suit you?  ");
@@ -360,13 +373,16 @@ describe("a conversation without JavaScript", () => {
     const page = await read(tooLong);
     expect(page).toContain("A message can be at most 4,000 characters.");
     expect(page).toContain("x".repeat(4001));
+    // A malformed message id is only not used: the message goes.
+    const oddId = await sendMessage(a.cookie, chatId, "Sent with an odd id", "x".repeat(65));
+    expect(oddId.status).toBe(302);
 
     // 4,000 characters after trimming is allowed.
     expect((await sendMessage(a.cookie, chatId, `  ${"y".repeat(4000)}  `)).status).toBe(302);
     const stored = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) =>
       state.storage.sql.exec<{ n: number; length: number }>("SELECT count(*) AS n, max(length(text)) AS length FROM messages").one(),
     );
-    expect(stored).toEqual({ n: 1, length: 4000 });
+    expect(stored).toEqual({ n: 2, length: 4000 });
   });
 
   it("the same form sent twice stores one message", async () => {
