@@ -119,6 +119,15 @@ export function ChatView(props: ChatViewProps) {
     },
   });
 
+  // Signed out (elsewhere, or the session ended), waiting messages cannot go: they come back into the box, not lost.
+  useEffect(() => {
+    if (status !== "signed-out") return;
+    const waiting = pendingRef.current.map((item) => item.text);
+    pendingRef.current = [];
+    setPending([]);
+    setText((current) => [current, ...waiting].filter(Boolean).join("\n\n"));
+  }, [status]);
+
   // A post made while the socket was away takes its text out of the box once the server has taken it; what was
   // typed meanwhile stays.
   const navigation = useNavigation();
@@ -152,6 +161,8 @@ export function ChatView(props: ChatViewProps) {
     setPending((current) => [...current, { clientId, text: checked.text }]);
     setText("");
     setError(undefined);
+    // Send, pressed, is disabled with the box empty: the box keeps the focus for the next message.
+    document.getElementById("chat-text")?.focus();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     // Safari ends an input method's composition with an Enter that says isComposing false, keyCode 229.
@@ -175,16 +186,15 @@ export function ChatView(props: ChatViewProps) {
           </h2>
           <p className="muted small chat-presence">{otherActive ? "Active now" : "Away"}</p>
         </div>
-        {hydrated && status === "connecting" ? (
-          <p className="chat-status" role="status">
-            Connecting…
-          </p>
-        ) : null}
-        {status === "signed-out" ? (
-          <p className="chat-status" role="status">
-            You were signed out. <a href="/login">Log in</a> to go on.
-          </p>
-        ) : null}
+        {/* On the page from the start, so that what comes into it is announced. */}
+        <p className="chat-status" role="status">
+          {hydrated && status === "connecting" ? "Connecting…" : null}
+          {status === "signed-out" ? (
+            <>
+              You were signed out. <a href="/login">Log in</a> to go on.
+            </>
+          ) : null}
+        </p>
       </header>
 
       <div className="chat-scroll">

@@ -70,8 +70,11 @@ describe.each(modes)("a conversation between two site owners $name", ({ js }) =>
     await aPage.getByRole("button", { name: "Send" }).click();
     await aPage.locator(".chat-message.mine:not(.pending)", { hasText: "Would a guide to balcony herbs suit you?" }).waitFor();
     if (js) {
-      // Live: B's open page shows it without a reload, and the box is ready for the next message.
+      // Live: B's open page shows it without a reload, and the box is ready for the next message, with the focus
+      // (Send, pressed, went grey with the box empty). The status region stays, empty, for what comes next.
       expect(await aPage.inputValue("#chat-text")).toBe("");
+      expect(await aPage.evaluate(() => document.activeElement?.id)).toBe("chat-text");
+      expect(await aPage.locator(".chat-status[role=status]").textContent()).toBe("");
     } else {
       await bPage.reload();
     }
@@ -170,11 +173,18 @@ describe("a conversation left open", () => {
     // The laptop sleeps; meanwhile its session ends (run out, or ended without the room hearing of it).
     await aSide.page.context().setOffline(true);
     await aSide.page.getByRole("status").filter({ hasText: "Connecting" }).waitFor();
+    // A message typed offline waits to go.
+    await aSide.page.fill("#chat-text", "Written on the train");
+    await aSide.page.press("#chat-text", "Enter");
+    await aSide.page.locator(".chat-message.pending", { hasText: "Written on the train" }).waitFor();
     sql(`DELETE FROM sessions WHERE user_id = (SELECT user_id FROM sites WHERE host = '${a.host}')`);
     await aSide.page.context().setOffline(false);
     await aSide.page.getByRole("status").filter({ hasText: "You were signed out." }).waitFor();
     expect(await aSide.page.getByRole("status").filter({ hasText: "Connecting" }).count()).toBe(0);
     await aSide.page.getByRole("link", { name: "Log in" }).waitFor();
+    // It cannot go now: it is back in the box, not left "Sending…" for good.
+    await expect.poll(() => aSide.page.inputValue("#chat-text")).toBe("Written on the train");
+    expect(await aSide.page.locator(".chat-message.pending").count()).toBe(0);
 
     expect(unexpected(aSide.errors).filter((error) => !/WebSocket connection to .* failed/.test(error))).toEqual([]);
     await aSide.close();
