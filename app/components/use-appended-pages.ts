@@ -1,4 +1,4 @@
-import { useFetcher } from "@remix-run/react";
+import { useFetcher, useLocation } from "@remix-run/react";
 import { useEffect, useRef, useState, type MouseEvent } from "react";
 import { useHydrated } from "./use-hydrated";
 
@@ -28,7 +28,26 @@ function withoutRepeats<Post extends { id: string }>(pages: Post[][]): Post[] {
 export function useAppendedPages<Post extends { id: string }>(list: string, page: ListPage<Post>, addressAfter: (after: string) => string) {
   const hydrated = useHydrated();
   const more = useFetcher();
-  const [appended, setAppended] = useState<{ list: string; pages: (ListPage<Post> & { after: string })[] }>({ list, pages: [] });
+  // Kept with the history entry (this tab's storage, by its key): back on it from another page of the app, the posts
+  // loaded are shown again in the first render, so that the scroll position comes back to its place among them.
+  const storeKey = `more:${useLocation().key}`;
+  const [appended, setAppended] = useState<{ list: string; pages: (ListPage<Post> & { after: string })[] }>(() => {
+    try {
+      const kept = hydrated ? JSON.parse(sessionStorage.getItem(storeKey) ?? "null") : null;
+      if (kept?.list === list) return kept;
+    } catch {
+      // Storage off or full: the list starts at its first page.
+    }
+    return { list, pages: [] };
+  });
+  useEffect(() => {
+    try {
+      if (appended.pages.length > 0) sessionStorage.setItem(storeKey, JSON.stringify(appended));
+      else sessionStorage.removeItem(storeKey);
+    } catch {
+      // As above.
+    }
+  }, [storeKey, appended]);
   if (appended.list !== list) setAppended({ list, pages: [] });
   const loadingFor = useRef(list);
   useEffect(() => {

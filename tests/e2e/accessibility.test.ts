@@ -198,6 +198,8 @@ describe.each(modes)("axe finds no violation $name", ({ js }) => {
       await proposal.locator("fieldset", { hasText: "They will create" }).locator("label.chip", { hasText: "Feature" }).click();
       await page.getByRole("button", { name: /^Send offer/ }).click();
       await page.waitForURL(/notice=offer-sent/);
+      // The address changes before the page does: the notice is what was sent to be checked.
+      await page.getByRole("status").filter({ hasText: "Offer sent" }).waitFor();
       await check("offer sent notice");
       const [offer] = sql<{ id: string }>(`SELECT id FROM offers WHERE listing_id = '${listingId}' ORDER BY created_at DESC LIMIT 1`);
       await visit(`/mysite/offers?offer=${offer!.id}`, "offer panel");
@@ -206,6 +208,7 @@ describe.each(modes)("axe finds no violation $name", ({ js }) => {
         .first()
         .click();
       await page.waitForURL(/chatId=/);
+      await page.locator("#chat-text").waitFor();
       await check("chat");
 
       expect(await finish(), `seller ${seller.host}`).toEqual([]);

@@ -36,6 +36,16 @@ describe.each(modes)("market and my site $name", ({ js }) => {
       await expect.poll(() => cards.count()).toBeGreaterThan(24);
       expect(new URL(page.url()).search).toBe("");
       expect(await cards.first().locator(".post-url").textContent()).toBe(firstHost);
+      // Away to another page and Back: the posts loaded are there again, and so is the place in them.
+      const loaded = await cards.count();
+      await cards.last().scrollIntoViewIfNeeded();
+      const scrolled = await page.evaluate(() => window.scrollY);
+      await page.getByRole("link", { name: "Offers", exact: true }).first().click();
+      await page.waitForURL("**/mysite/offers");
+      await page.goBack();
+      await page.waitForURL((url) => url.pathname === "/market");
+      await expect.poll(() => cards.count()).toBe(loaded);
+      await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(scrolled);
     } else {
       await page.waitForURL(/after=/);
       expect(await cards.first().locator(".post-url").textContent()).not.toBe(firstHost);
