@@ -12,12 +12,17 @@ import { isDevelopment, type Env } from "./lib/env";
 import { RequestTiming, timedDatabase, withTiming } from "./lib/server-timing.server";
 import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
 import { messages } from "./domain/messages";
-import { everyFiveMinutes, runHousekeeping } from "./services/housekeeping.server";
+import { dueAudits, everyFiveMinutes, runHousekeeping } from "./services/housekeeping.server";
 import { chatSocketId, openChatSocket } from "./services/chat-socket.server";
 import { paymentPolicy } from "./services/payments.server";
 
-/** The cron trigger (wrangler.toml) of the five-minute jobs (link checks, email); the other one runs the daily jobs. */
+/**
+ * The cron triggers (wrangler.toml): the five-minute jobs (expiry, link checks, verification re-checks, email), the
+ * weekly audits that are due (every five minutes too, a minute later: an invocation of their own, so that their
+ * requests to sites have the plan's whole subrequest allowance per invocation); any other runs the daily jobs.
+ */
 const FIVE_MINUTE_CRON = "*/5 * * * *";
+const AUDIT_CRON = "1-59/5 * * * *";
 
 export { ChatRoom } from "./durable/chat-room";
 
@@ -83,7 +88,8 @@ export function createWorker(build: ServerBuild) {
       // The job's clock is the scheduled time, so a run (or a test) for a given moment behaves as at that moment.
       // (Assigned, not spread: a spread would read, and so make, the nonce a job never uses.)
       const context = Object.assign(createContext(env, ctx), { now: () => controller.scheduledTime, deliversAtEnd: true });
-      ctx.waitUntil(controller.cron === FIVE_MINUTE_CRON ? everyFiveMinutes(context) : runHousekeeping(context));
+      const job = { [FIVE_MINUTE_CRON]: everyFiveMinutes, [AUDIT_CRON]: dueAudits }[controller.cron] ?? runHousekeeping;
+      ctx.waitUntil(job(context));
     },
   } satisfies ExportedHandler<Env>;
   return { handler, handleFetch };

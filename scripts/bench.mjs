@@ -413,16 +413,16 @@ async function webhookLoad(count, replays) {
 }
 
 /**
- * Runs the five-minute job (GET /__scheduled) until `dueQuery` counts nothing due or `maxRuns` is reached: how many
- * runs, the seconds they took and the Worker's CPU seconds.
+ * Runs a five-minute job (GET /__scheduled, `cron`: the link checks' or the audits' trigger) until `dueQuery` counts
+ * nothing due or `maxRuns` is reached: how many runs, the seconds they took and the Worker's CPU seconds.
  */
-async function runFiveMinuteJob(dueQuery, maxRuns) {
+async function runFiveMinuteJob(cron, dueQuery, maxRuns) {
   const due = () => queryLocal(dueQuery, persistTo)[0].n;
   const cpuBefore = workerCpuSeconds(worker.child.pid);
   const started = performance.now();
   let runs = 0;
   while (due() > 0 && runs < maxRuns) {
-    const url = `${base}/__scheduled?cron=${encodeURIComponent("*/5 * * * *")}`;
+    const url = `${base}/__scheduled?cron=${encodeURIComponent(cron)}`;
     // Preparing the next load can leave the client's kept-alive connection idle past the local server's timeout, and a
     // request sent on it as the server closes it fails before it reaches the Worker ("other side closed"): that one
     // is sent again (the pool opens a new connection). A Worker that stopped answering fails the second time too.
@@ -464,7 +464,11 @@ async function linkCheckLoad(count, offset) {
   const file = join(persistTo, "bench-links.sql");
   writeFileSync(file, statements.join("\n"));
   executeFile(file, persistTo);
-  const { runs, elapsed, cpu } = await runFiveMinuteJob(`SELECT count(*) AS n FROM offer_entries WHERE link_due_at = 0`, Math.ceil(count / 50) + 5);
+  const { runs, elapsed, cpu } = await runFiveMinuteJob(
+    "*/5 * * * *",
+    `SELECT count(*) AS n FROM offer_entries WHERE link_due_at = 0`,
+    Math.ceil(count / 50) + 5,
+  );
   const [result] = queryLocal(
     `SELECT count(*) AS checked, coalesce(sum(link_status = 'live'), 0) AS live FROM offer_entries WHERE offer_id LIKE 'bench-link-%' AND link_due_at > 0`,
     persistTo,
@@ -507,7 +511,11 @@ Sitemap: https://${owner.host}/sitemap.xml', 0);`,
   writeFileSync(file, statements.join("\n"));
   executeFile(file, persistTo);
   const ids = owners.map((owner) => `'${owner.siteId}'`).join(",");
-  const { runs, elapsed, cpu } = await runFiveMinuteJob(`SELECT count(*) AS n FROM sites WHERE audit_due_at = 0`, Math.ceil(count / 40) + 5);
+  const { runs, elapsed, cpu } = await runFiveMinuteJob(
+    "1-59/5 * * * *",
+    `SELECT count(*) AS n FROM sites WHERE audit_due_at = 0`,
+    Math.ceil(count / 40) + 5,
+  );
   const [result] = queryLocal(
     `SELECT count(*) AS runs, coalesce(sum(status = 'done'), 0) AS done, min(score) AS low, max(score) AS high FROM score_runs WHERE site_id IN (${ids}) AND reason = 'weekly'`,
     persistTo,
