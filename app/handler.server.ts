@@ -17,12 +17,16 @@ import { chatSocketId, openChatSocket } from "./services/chat-socket.server";
 import { paymentPolicy } from "./services/payments.server";
 
 /**
- * The cron triggers (wrangler.toml): the five-minute jobs (expiry, link checks, verification re-checks, email), the
- * weekly audits that are due (every five minutes too, a minute later: an invocation of their own, so that their
- * requests to sites have the plan's whole subrequest allowance per invocation); any other runs the daily jobs.
+ * The jobs of the cron triggers (wrangler.toml, where each must be named here): the daily jobs; the five-minute jobs
+ * (expiry, link checks, verification re-checks, email); the weekly audits that are due, every five minutes too, a
+ * minute later, in an invocation of their own, so that their requests to sites have the plan's whole subrequest
+ * allowance per invocation.
  */
-const FIVE_MINUTE_CRON = "*/5 * * * *";
-const AUDIT_CRON = "1-59/5 * * * *";
+export const CRON_JOBS: Record<string, (context: AppContext) => Promise<void>> = {
+  "17 3 * * *": runHousekeeping,
+  "*/5 * * * *": everyFiveMinutes,
+  "1-59/5 * * * *": dueAudits,
+};
 
 export { ChatRoom } from "./durable/chat-room";
 
@@ -88,7 +92,9 @@ export function createWorker(build: ServerBuild) {
       // The job's clock is the scheduled time, so a run (or a test) for a given moment behaves as at that moment.
       // (Assigned, not spread: a spread would read, and so make, the nonce a job never uses.)
       const context = Object.assign(createContext(env, ctx), { now: () => controller.scheduledTime, deliversAtEnd: true });
-      const job = { [FIVE_MINUTE_CRON]: everyFiveMinutes, [AUDIT_CRON]: dueAudits }[controller.cron] ?? runHousekeeping;
+      const job = Object.hasOwn(CRON_JOBS, controller.cron) ? CRON_JOBS[controller.cron] : undefined;
+      // A trigger with no job here (added in the dashboard, or mistyped) runs nothing rather than the wrong job.
+      if (!job) return console.error(`No job for the cron trigger "${controller.cron}"`);
       ctx.waitUntil(job(context));
     },
   } satisfies ExportedHandler<Env>;

@@ -11,7 +11,7 @@
 // BENCH_PROPOSALS (default 400), BENCH_CHECKS (default 300), BENCH_CHAT_SOCKETS (default 100),
 // BENCH_CHAT_MESSAGES (default 1000), BENCH_WEBHOOKS (default 300 checkouts, each delivered 5 times),
 // BENCH_LINK_CHECKS (default 200 delivered links re-checked by the five-minute job), BENCH_AUDITS (default 120
-// sites audited by the five-minute job, AUDITS_PER_RUN at its default of 40), BENCH_LOCAL_OBSERVABILITY=1 (keeps
+// sites audited by the audits' five-minute job, AUDITS_PER_RUN at its default of 40), BENCH_LOCAL_OBSERVABILITY=1 (keeps
 // wrangler's local tracing of every invocation on, as `npm start` has it), BENCH_STATE (a directory for the local
 // database, kept after the run; a run given one that holds a database already uses it as it is, without seeding: a
 // million sites take about 13 minutes to seed. Reused, it suits BENCH_ONLY=pages and `npm run search-load`; the rest
@@ -485,7 +485,7 @@ async function linkCheckLoad(count, offset) {
 }
 
 /**
- * Weekly audits as the five-minute job runs them: `count` sites due, each with a 64 KB home page, a robots.txt and
+ * Weekly audits as their five-minute job (cron 1-59/5) runs them: `count` sites due, each with a 64 KB home page, a robots.txt and
  * a sitemap in the dev web sandbox (the http address answers the same page, as the sandbox does). The job is run
  * (GET /__scheduled) until none of them is due; every other site waits.
  */
@@ -760,7 +760,7 @@ try {
         10,
     );
     console.log(
-      `\nWeekly audits by the five-minute job (40 per run, 64 KB home pages, robots.txt and sitemap in the dev web sandbox), ${audits.count} sites due:`,
+      `\nWeekly audits by their five-minute job (40 per run, 64 KB home pages, robots.txt and sitemap in the dev web sandbox), ${audits.count} sites due:`,
     );
     console.table([
       {

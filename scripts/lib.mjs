@@ -75,7 +75,7 @@ async function answers(port) {
 export async function startWorker({ port, persistTo, vars = {}, inherit = false, localObservability = true, withDevVars = false }) {
   // Something already answering there (a Worker left running by an interrupted run) would pass for this one.
   if (await answers(port)) throw new Error(`port ${port} is already in use: stop what runs there first`);
-  // --test-scheduled: GET /__scheduled?cron=… runs a cron job on this local Worker (the daily jobs, or "*/5 * * * *").
+  // --test-scheduled: GET /__scheduled?cron=… runs a cron job on this local Worker (the daily jobs, "*/5 * * * *", or the audits' "1-59/5 * * * *").
   const args = [
     "dev",
     "--port",

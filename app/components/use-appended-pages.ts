@@ -19,6 +19,11 @@ function withoutRepeats<Post extends { id: string }>(pages: Post[][]): Post[] {
   });
 }
 
+/** Where a history entry's appended pages are kept in this tab's storage: by the entry, and by the release. */
+function storeKey(entry: string): string {
+  return `more:${(window as { __remixManifest?: { version?: string } }).__remixManifest?.version}:${entry}`;
+}
+
 /**
  * "More posts" on a list page. With JavaScript, further pages are appended in place (loaded from `addressAfter(next)`,
  * the same route's loader); without it the link opens the next page. The appended pages belong to the list they
@@ -28,13 +33,16 @@ function withoutRepeats<Post extends { id: string }>(pages: Post[][]): Post[] {
 export function useAppendedPages<Post extends { id: string }>(list: string, page: ListPage<Post>, addressAfter: (after: string) => string) {
   const hydrated = useHydrated();
   const more = useFetcher();
-  // Kept with the history entry (this tab's storage, by its key): back on it from another page of the app, the posts
-  // loaded are shown again in the first render, so that the scroll position comes back to its place among them.
-  const storeKey = `more:${useLocation().key}`;
+  // Kept with the history entry (this tab's storage, by its key, and by the release, whose posts may be shaped
+  // otherwise): back on it from another page of the app, the posts loaded are shown again in the first render, so that
+  // the scroll position comes back to its place among them.
+  const entry = useLocation().key;
   const [appended, setAppended] = useState<{ list: string; pages: (ListPage<Post> & { after: string })[] }>(() => {
     try {
-      const kept = hydrated ? JSON.parse(sessionStorage.getItem(storeKey) ?? "null") : null;
-      if (kept?.list === list) return kept;
+      const kept = hydrated ? JSON.parse(sessionStorage.getItem(storeKey(entry)) ?? "null") : null;
+      // Only what this code wrote: pages with their posts (a changed value starts over).
+      const pages = kept?.list === list && Array.isArray(kept.pages) ? kept.pages : [];
+      if (pages.length > 0 && pages.every((shown: ListPage<Post>) => typeof shown?.after === "string" && Array.isArray(shown.posts))) return kept;
     } catch {
       // Storage off or full: the list starts at its first page.
     }
@@ -42,12 +50,12 @@ export function useAppendedPages<Post extends { id: string }>(list: string, page
   });
   useEffect(() => {
     try {
-      if (appended.pages.length > 0) sessionStorage.setItem(storeKey, JSON.stringify(appended));
-      else sessionStorage.removeItem(storeKey);
+      if (appended.pages.length > 0) sessionStorage.setItem(storeKey(entry), JSON.stringify(appended));
+      else sessionStorage.removeItem(storeKey(entry));
     } catch {
       // As above.
     }
-  }, [storeKey, appended]);
+  }, [entry, appended]);
   if (appended.list !== list) setAppended({ list, pages: [] });
   const loadingFor = useRef(list);
   useEffect(() => {

@@ -57,7 +57,7 @@ export interface Env {
   RANK_PROVIDER_KEY?: string;
   /** "json" only: the address asked, with {host} standing for the audited site's host. */
   RANK_PROVIDER_URL?: string;
-  /** How many due sites the five-minute job audits per run (default 40: every site weekly up to ~80,000 sites). */
+  /** How many due sites the audits' five-minute job audits per run (default 40: every site weekly up to ~80,000 sites). */
   AUDITS_PER_RUN?: string;
   /** Multiplies the per-address rate limits (1 by default); for test runners where everyone shares one address. */
   ADDRESS_RATE_LIMIT_SCALE?: string;

@@ -47,6 +47,11 @@ export interface SafeFetchOptions {
   accept?: string;
   /** Epoch ms by which this fetch must be over, shared by the fetches of one task; sooner than timeoutMs wins. */
   deadline?: number;
+  /**
+   * A scheduled job's fetch: the Worker's own subrequest limit is thrown (WorkerLimitError) for the job to leave the
+   * item for a later run. Elsewhere it is answered as the site being unreachable, as any network failure.
+   */
+  throwOnWorkerLimit?: boolean;
 }
 
 export const SAFE_FETCH_LIMITS = { timeoutMs: 10_000, maxBytes: 2 * 1024 * 1024, maxRedirects: 3 } as const;
@@ -87,8 +92,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
  * The Worker's own limit on outbound requests in one invocation was reached ("Too many subrequests"): nothing is known
- * about the site, so this is thrown rather than answered as the site being unreachable. A job leaves the item for a
- * later run (its claim lapses) instead of counting it against the site.
+ * about the site. Thrown for a job that asks (`throwOnWorkerLimit`), which leaves the item for a later run (its claim
+ * lapses) instead of counting it against the site.
  */
 export class WorkerLimitError extends Error {
   constructor(cause: unknown) {
@@ -154,7 +159,7 @@ export async function safeFetch(address: string, options: SafeFetchOptions): Pro
       response = await beforeDeadline(transport(request), deadline.signal);
     } catch (error) {
       release();
-      if (isWorkerLimit(error)) throw new WorkerLimitError(error);
+      if (options.throwOnWorkerLimit && isWorkerLimit(error)) throw new WorkerLimitError(error);
       return refused(deadline.signal.aborted ? "timeout" : networkReason(error), checked.url.href);
     }
     if (response.status === 530) {

@@ -5,7 +5,7 @@
  * (`~/domain/audit`). Every run is kept in `score_runs`.
  *
  * It runs after the response of sign-up and add-site, on demand from Your Score (once an hour per site), and weekly
- * for every site from the five-minute job, a few sites per run. See docs/decisions/0011-authority-score-audit.md.
+ * for every site from the audits' own five-minute cron job, a few sites per run. See docs/decisions/0011-authority-score-audit.md.
  */
 import { and, asc, desc, eq, gt, inArray, isNull, lte, ne, notExists, or, sql, type Placeholder, type SQL } from "drizzle-orm";
 import { offerEntries, offers, scoreRuns, sites } from "#drizzle/schema";
@@ -345,7 +345,7 @@ export async function requestOwnerAudit(context: AppContext, site: OwnedSite): P
   return { ok: true };
 }
 
-/** Sites audited per five-minute run: 40 (about 1 s of CPU) cover every site weekly up to about 80,000 sites (AUDITS_PER_RUN). */
+/** Sites audited per run of the audits' five-minute job: 40 (about 1 s of CPU) cover every site weekly up to about 80,000 sites (AUDITS_PER_RUN). */
 export function auditsPerRun(context: AppContext): number {
   return Math.max(0, Math.floor(numberVar(context.env.AUDITS_PER_RUN, 40)));
 }

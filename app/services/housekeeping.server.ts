@@ -45,8 +45,10 @@ export async function everyFiveMinutes(context: AppContext) {
 
 /**
  * The sites whose weekly audit is due, a few per run (spread over the week), in their own invocation: an audit reads
- * up to four addresses of the site with their redirects and asks the rank provider, up to 21 requests, so 40 audits
- * (840) would not fit beside the five-minute jobs in a paid plan's 1,000 subrequests per invocation.
+ * up to five addresses of the site (four requests each with redirects) and asks the rank provider, up to 21 requests,
+ * so 40 audits (840) beside the five-minute jobs' 330 would pass 1,000 subrequests per invocation (Workers Paid's limit
+ * in Cloudflare's older documentation; 10,000 in the current one), and D1 queries count against a limit per invocation
+ * of their own.
  */
 export async function dueAudits(context: AppContext) {
   await step("weekly audits", () => auditDueSites(context));

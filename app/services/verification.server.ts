@@ -207,7 +207,7 @@ const RECHECK_CLAIM_MS = 60 * 60_000;
 /**
  * The five-minute job's part: re-checks verified sites that are due, oldest due first, a few a run (10 by default:
  * about 2,900 a day, so every site of about 80,000 verified ones monthly), each at most eight fetches (four hops over
- * https, four over http) beside the run's link checks and audits. The batch is claimed in one statement (its due time
+ * https, four over http) beside the run's link checks and emails. The batch is claimed in one statement (its due time
  * moved on), so runs that overlap never check a site twice. The first failure warns the owner; the third in a row
  * removes the verification and says so. Returns how many sites were checked.
  */
@@ -237,7 +237,7 @@ export async function recheckVerifiedSites(context: AppContext): Promise<number>
       verificationToken: sites.verificationToken,
       verificationFailures: sites.verificationFailures,
     });
-  const options = safeFetchOptionsFor(env, db);
+  const options = { ...safeFetchOptionsFor(env, db), throwOnWorkerLimit: true };
   await forEachConcurrently(claimed, RECHECK_CONCURRENCY, async (site) => {
     let check: TagCheck;
     try {

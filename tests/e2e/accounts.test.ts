@@ -65,7 +65,7 @@ describe.each(modes)("accounts $name", ({ js }) => {
     // The password is not asked for again. With JavaScript, the message is about the address sent: it goes as the
     // address changes (the live check takes over once the field is left).
     await page.fill('.modal input[name="email"]', newEmail("untaken"));
-    if (js) expect(await page.locator("#signup-email-error").textContent()).toBe("");
+    if (js) await expect.poll(() => page.locator("#signup-email-error").textContent()).toBe("");
     await page.getByRole("button", { name: "Continue" }).click();
     expect(await page.inputValue('.modal input[name="url"]')).toBe(host);
     await page.getByRole("button", { name: "Create Account" }).click();

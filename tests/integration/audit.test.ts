@@ -74,7 +74,7 @@ function runsOf(siteId: string) {
     .then((rows) => rows.results);
 }
 
-/** The five-minute job, with the Worker's clock at `at` and these variables, through the scheduled handler or directly. */
+/** The audits' job, with the Worker's clock at `at` and these variables, called directly. */
 async function runAudits(at: number, vars: Record<string, string> = {}, limit?: number) {
   const ctx = createExecutionContext();
   const context = { ...createContext({ ...env, ...vars } as never, ctx), now: () => at };

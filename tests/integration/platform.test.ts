@@ -4,6 +4,7 @@ import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
 import worker, { createContext } from "~/worker";
+import wranglerConfig from "../../wrangler.toml?raw";
 import { fillPlaceholders, getTableColumns, sql } from "drizzle-orm";
 import { emailOutbox } from "#drizzle/schema";
 import { deliverOutbox, emailToUser, outboxSelection, SECRET_BODY_REMOVED } from "~/services/email.server";
@@ -390,5 +391,24 @@ describe("Server-Timing in development", () => {
     const user = await signUp();
     const response = await get("/mysite/offers", { cookie: user.cookie });
     expect(response.headers.get("Server-Timing")).toBeNull();
+  });
+});
+
+describe("the cron triggers", () => {
+  async function runTrigger(cron: string) {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => {});
+    const ctx = createExecutionContext();
+    await worker.scheduled!(createScheduledController({ cron, scheduledTime: Date.now() }), env as never, ctx);
+    await waitOnExecutionContext(ctx);
+    const said = errors.mock.calls.map((call) => String(call[0]));
+    errors.mockRestore();
+    return said;
+  }
+
+  it("each trigger of wrangler.toml has its job, and one without a job runs nothing but says so", async () => {
+    const crons = JSON.parse(/^crons = (\[.*\])$/m.exec(wranglerConfig)![1]!) as string[];
+    expect(crons).toHaveLength(3);
+    for (const cron of crons) expect(await runTrigger(cron)).not.toContain(`No job for the cron trigger "${cron}"`);
+    expect(await runTrigger("*/7 * * * *")).toEqual(['No job for the cron trigger "*/7 * * * *"']);
   });
 });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
 import { database } from "~/lib/db.server";
 import type { Env } from "~/lib/env";
-import { isWebSandboxOn, readText, safeFetch, SAFE_FETCH_LIMITS, safeFetchOptionsFor } from "~/lib/safe-fetch.server";
+import { isWebSandboxOn, readText, safeFetch, SAFE_FETCH_LIMITS, safeFetchOptionsFor, WorkerLimitError } from "~/lib/safe-fetch.server";
 import { publishSandboxPage } from "~/lib/web-sandbox.server";
 import { endlessBytes, hangingBody, html, mockWeb, redirectTo } from "./web-mock";
 
@@ -12,6 +12,16 @@ const options = { userAgent: "BacklinkMarket/1.0 (+https://market.test)" };
 afterEach(() => vi.restoreAllMocks());
 
 describe("the safe fetch", () => {
+  it("answers the Worker's own subrequest limit as unreachable, or throws it for a job that asks", async () => {
+    mockWeb({
+      "https://garden-notes.com/": () => {
+        throw new Error("Too many subrequests.");
+      },
+    });
+    expect(await safeFetch("https://garden-notes.com/", options)).toMatchObject({ ok: false, reason: "unreachable" });
+    await expect(safeFetch("https://garden-notes.com/", { ...options, throwOnWorkerLimit: true })).rejects.toBeInstanceOf(WorkerLimitError);
+  });
+
   it.each([
     ["loopback", "http://127.0.0.1/"],
     ["a private range", "http://10.1.2.3/admin"],

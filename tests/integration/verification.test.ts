@@ -402,13 +402,13 @@ describe("the monthly re-check", () => {
 
   /**
    * The five-minute job, which re-checks a few due sites each run, the oldest due first; here with room for every site
-   * due, since this file's other tests leave verified sites due too, and no audits (which read home pages too).
+   * due, since this file's other tests leave verified sites due too.
    */
   async function runRecheckJob(at: number, jobEnv: object = env) {
     const ctx = createExecutionContext();
     await worker.scheduled(
       createScheduledController({ cron: "*/5 * * * *", scheduledTime: at }),
-      { ...jobEnv, VERIFICATION_RECHECK_BATCH: "1000", AUDITS_PER_RUN: "0" } as never,
+      { ...jobEnv, VERIFICATION_RECHECK_BATCH: "1000" } as never,
       ctx,
     );
     await waitOnExecutionContext(ctx);
