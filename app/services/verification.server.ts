@@ -215,9 +215,11 @@ export async function recheckVerifiedSites(context: AppContext): Promise<number>
   const { db, env } = context;
   const now = context.now();
   const batch = Math.max(1, numberVar(env.VERIFICATION_RECHECK_BATCH, 10));
+  // The claim's value is also how a result knows its claim still stands (see recheckOne).
+  const claimedUntil = now + RECHECK_CLAIM_MS;
   const claimed = await db
     .update(sites)
-    .set({ verificationDueAt: now + RECHECK_CLAIM_MS })
+    .set({ verificationDueAt: claimedUntil })
     .where(
       inArray(
         sites.id,
@@ -250,7 +252,7 @@ export async function recheckVerifiedSites(context: AppContext): Promise<number>
       check = { found: false, reason: "unreachable", message: messages.fetchUnreachable, url: site.url };
     }
     try {
-      await recheckOne(context, site, check, now);
+      await recheckOne(context, site, check, { now, claimedUntil });
     } catch (error) {
       console.error("verification re-check could not be stored", site.id, error);
     }
@@ -262,7 +264,7 @@ async function recheckOne(
   context: AppContext,
   site: { id: string; userId: string; url: string; host: string; verificationToken: string; verificationFailures: number },
   check: TagCheck,
-  now: number,
+  { now, claimedUntil }: { now: number; claimedUntil: number },
 ) {
   const { db } = context;
   // A tag renewed since the claim is the owner's to check: this result, about the old tag, is not stored. Nor is it
@@ -271,7 +273,7 @@ async function recheckOne(
     eq(sites.id, site.id),
     eq(sites.verified, true),
     eq(sites.verificationToken, site.verificationToken),
-    eq(sites.verificationDueAt, now + RECHECK_CLAIM_MS),
+    eq(sites.verificationDueAt, claimedUntil),
   );
   if (check.found) {
     await db

@@ -40,24 +40,26 @@ describe.each(modes)("market and my site $name", ({ js }) => {
       const loaded = await cards.count();
       await cards.last().scrollIntoViewIfNeeded();
       const scrolled = await page.evaluate(() => window.scrollY);
-      await page.getByRole("link", { name: "Offers", exact: true }).first().click();
-      await page.waitForURL("**/mysite/offers");
-      await page.goBack();
-      await page.waitForURL((url) => url.pathname === "/market");
+      const awayToOffersAndBack = async (whileAway?: () => Promise<unknown>) => {
+        await page.getByRole("link", { name: "Offers", exact: true }).first().click();
+        await page.waitForURL("**/mysite/offers");
+        await whileAway?.();
+        await page.goBack();
+        await page.waitForURL((url) => url.pathname === "/market");
+      };
+      await awayToOffersAndBack();
       await expect.poll(() => cards.count()).toBe(loaded);
       await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(scrolled);
       // What this tab keeps, changed into something else (by hand, or by another release): the first page, no error.
-      await page.getByRole("link", { name: "Offers", exact: true }).first().click();
-      await page.waitForURL("**/mysite/offers");
-      await page.evaluate(() => {
-        for (const key of Object.keys(sessionStorage)) {
-          if (!key.startsWith("more:")) continue;
-          const kept = JSON.parse(sessionStorage.getItem(key)!) as { pages: unknown[] };
-          sessionStorage.setItem(key, JSON.stringify({ ...kept, pages: [{ after: "1_x" }] }));
-        }
-      });
-      await page.goBack();
-      await page.waitForURL((url) => url.pathname === "/market");
+      await awayToOffersAndBack(() =>
+        page.evaluate(() => {
+          for (const key of Object.keys(sessionStorage)) {
+            if (!key.startsWith("more:")) continue;
+            const kept = JSON.parse(sessionStorage.getItem(key)!) as { pages: unknown[] };
+            sessionStorage.setItem(key, JSON.stringify({ ...kept, pages: [{ after: "1_x" }] }));
+          }
+        }),
+      );
       await expect.poll(() => cards.count()).toBe(24);
     } else {
       await page.waitForURL(/after=/);

@@ -414,6 +414,16 @@ describe("the monthly re-check", () => {
     await waitOnExecutionContext(ctx);
   }
 
+  /** A site verified with its tag on its home page, its re-check due at `at`; the web is the test's to mock. */
+  async function dueVerifiedSite() {
+    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
+    vi.restoreAllMocks();
+    return { user, after, at: after.verification_due_at! + 1 };
+  }
+
+  /** What a re-check that stored nothing leaves: still verified, nothing counted; checked again once its claim lapses. */
+  const untouchedUntil = (due: number) => ({ verified: 1, verification_failures: 0, verification_error: null, verification_due_at: due });
+
   async function emailsTo(address: string) {
     const rows = await env.DB.prepare("SELECT kind FROM email_outbox WHERE to_address = ? AND kind LIKE 'verification-%' ORDER BY created_at")
       .bind(address)
@@ -422,49 +432,37 @@ describe("the monthly re-check", () => {
   }
 
   it("keeps a site whose tag is still there, and checks it again about a month later", async () => {
-    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
-    vi.restoreAllMocks();
+    const { user, after, at } = await dueVerifiedSite();
     mockWeb({ [`https://${user.url}/`]: homeWith(tagOf(after.verification_token)) });
-    await runRecheckJob(after.verification_due_at! + 1);
+    await runRecheckJob(at);
     const checked = await siteOf(user.userId);
     expect(checked).toMatchObject({ verified: 1, verification_failures: 0 });
     expect(checked.verification_due_at).toBeGreaterThan(after.verification_due_at! + 26 * DAY);
   });
 
   it("two runs at once check a due site once: the first claims it", async () => {
-    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
-    vi.restoreAllMocks();
+    const { user, after, at } = await dueVerifiedSite();
     const web = mockWeb({ [`https://${user.url}/`]: homeWith(tagOf(after.verification_token)) });
-    const at = after.verification_due_at! + 1;
     await Promise.all([runRecheckJob(at), runRecheckJob(at)]);
     expect(web.urls().filter((url) => url === `https://${user.url}/`)).toHaveLength(1);
     expect((await siteOf(user.userId)).verification_due_at).toBeGreaterThan(at + 26 * DAY);
   });
 
   it("stores nothing about a tag the owner renewed while the re-check read the page; the site is checked again later", async () => {
-    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
-    vi.restoreAllMocks();
+    const { user, after, at } = await dueVerifiedSite();
     mockWeb({
       [`https://${user.url}/`]: async (request) => {
         await env.DB.prepare("UPDATE sites SET verification_token = ? WHERE id = ?").bind(crypto.randomUUID(), after.id).run();
         return homeWith("")(request);
       },
     });
-    const at = after.verification_due_at! + 1;
     await runRecheckJob(at);
-    expect(await siteOf(user.userId)).toMatchObject({
-      verified: 1,
-      verification_failures: 0,
-      verification_error: null,
-      verification_due_at: at + 3600_000,
-    });
+    expect(await siteOf(user.userId)).toMatchObject(untouchedUntil(at + 3600_000));
     expect(await emailsTo(user.email)).toEqual([]);
   });
 
   it("stores nothing when the owner's own check came in while the re-check read the page: the fresher result stands", async () => {
-    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
-    vi.restoreAllMocks();
-    const at = after.verification_due_at! + 1;
+    const { user, after, at } = await dueVerifiedSite();
     const ownersNextRecheck = at + 30 * DAY;
     mockWeb({
       [`https://${user.url}/`]: async (request) => {
@@ -476,40 +474,27 @@ describe("the monthly re-check", () => {
       },
     });
     await runRecheckJob(at);
-    expect(await siteOf(user.userId)).toMatchObject({
-      verified: 1,
-      verification_failures: 0,
-      verification_error: null,
-      verification_due_at: ownersNextRecheck,
-    });
+    expect(await siteOf(user.userId)).toMatchObject(untouchedUntil(ownersNextRecheck));
     expect(await emailsTo(user.email)).toEqual([]);
   });
 
   it("counts nothing against a site when the run reaches the Worker's subrequest limit: it is checked in a later run", async () => {
-    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
-    vi.restoreAllMocks();
+    const { user, at } = await dueVerifiedSite();
     mockWeb({
       [`https://${user.url}/`]: () => {
         throw new Error("Too many subrequests.");
       },
     });
     const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
-    const at = after.verification_due_at! + 1;
     await runRecheckJob(at);
     expect(warned.mock.calls.flat().join(" ")).toContain("verification re-check left for a later run");
     warned.mockRestore();
-    expect(await siteOf(user.userId)).toMatchObject({
-      verified: 1,
-      verification_failures: 0,
-      verification_error: null,
-      verification_due_at: at + 3600_000,
-    });
+    expect(await siteOf(user.userId)).toMatchObject(untouchedUntil(at + 3600_000));
     expect(await emailsTo(user.email)).toEqual([]);
   });
 
   it("warns after the first failure and removes the verification after three in a row, with a second email", async () => {
-    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
-    vi.restoreAllMocks();
+    const { user, after } = await dueVerifiedSite();
     mockWeb({ [`https://${user.url}/`]: homeWith("") });
     const due = after.verification_due_at!;
 
@@ -536,12 +521,10 @@ describe("the monthly re-check", () => {
   });
 
   it("never removes a verification without its email: when the email cannot be queued, nothing is stored and the site is checked again", async () => {
-    const { user, after } = await signUpAndCheck((token) => homeWith(tagOf(token)));
-    vi.restoreAllMocks();
+    const { user, after, at } = await dueVerifiedSite();
     mockWeb({ [`https://${user.url}/`]: homeWith("") });
     // Two failed checks already: this one removes the verification.
     await env.DB.prepare("UPDATE sites SET verification_failures = 2 WHERE id = ?").bind(after.id).run();
-    const at = after.verification_due_at! + 1;
     const logged = vi.spyOn(console, "error").mockImplementation(() => {});
     await runRecheckJob(at, envWithFailingTable("email_outbox"));
     expect(logged.mock.calls.flat().join(" ")).toContain("verification re-check could not be stored");
