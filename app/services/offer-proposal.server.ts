@@ -1,5 +1,5 @@
 /** Sending a proposal: an offer from the user's active site for a listing, holding its price at once. */
-import { and, eq, exists, sql } from "drizzle-orm";
+import { and, eq, exists, gte, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { listings, offerEntries, offers, sites } from "#drizzle/schema";
 import type { AppContext } from "~/lib/context";
@@ -48,6 +48,46 @@ async function changedMeanwhile(context: AppContext, { user, site }: Proposer, l
   return { ok: false, status: 409, message: messages.couldNotSendOffer };
 }
 
+/** How soon the same proposal again is the same sending (a second click of Send before the page changed). */
+const RESENT_WITHIN_MS = 60_000;
+
+const sameTerms = (stored: { createContentType: string; provideMaterials: string[] }, terms: PartyTerms) =>
+  stored.createContentType === terms.contentType &&
+  [...stored.provideMaterials].sort().join() === [...withDefaultMaterial(terms.materials)].sort().join();
+
+/**
+ * The pending offer this proposal repeats, when the proposer sent the very same one (same sites, post, price and
+ * terms) within the last minute: Send pressed twice without JavaScript posts twice, and the browser shows the second
+ * answer. That one is then the first's "Offer sent", not a refusal of an offer the user did send.
+ */
+async function sameProposalJustSent(
+  context: AppContext,
+  proposal: { userId: string; senderSiteId: string; listingId: string; price: number; mine: PartyTerms; theirs: PartyTerms },
+): Promise<string | null> {
+  const entries = await context.db
+    .select({
+      offerId: offers.id,
+      role: offerEntries.role,
+      createContentType: offerEntries.createContentType,
+      provideMaterials: offerEntries.provideMaterials,
+    })
+    .from(offers)
+    .innerJoin(offerEntries, eq(offerEntries.offerId, offers.id))
+    .where(
+      and(
+        eq(offers.senderSiteId, proposal.senderSiteId),
+        eq(offers.senderUserId, proposal.userId),
+        eq(offers.listingId, proposal.listingId),
+        eq(offers.status, "pending"),
+        eq(offers.connects, proposal.price),
+        gte(offers.createdAt, context.now() - RESENT_WITHIN_MS),
+      ),
+    );
+  const sender = entries.find((entry) => entry.role === "sender");
+  const receiver = entries.find((entry) => entry.role === "receiver");
+  return sender && receiver && sameTerms(sender, proposal.mine) && sameTerms(receiver, proposal.theirs) ? sender.offerId : null;
+}
+
 function isInsufficientConnects(error: unknown) {
   return databaseErrorSays(error, /insufficient connects/);
 }
@@ -75,7 +115,19 @@ export async function propose(
   if (input.price !== undefined && input.price !== listing.connects) {
     return { ok: false, status: 409, message: messages.priceChanged(listing.connects) };
   }
-  if (user.connects < listing.connects) return { ok: false, status: 402, message: messages.notEnoughConnects };
+  // The same proposal sent a moment ago (Send pressed twice) is this one, sent: its hold may be why the balance is short.
+  const sentJustBefore = async (): Promise<Outcome | null> => {
+    const offerId = await sameProposalJustSent(context, {
+      userId: user.id,
+      senderSiteId: sender.id,
+      listingId: listing.id,
+      price: listing.connects,
+      mine: input.mine,
+      theirs: input.theirs,
+    });
+    return offerId ? { ok: true, offerId } : null;
+  };
+  if (user.connects < listing.connects) return (await sentJustBefore()) ?? { ok: false, status: 402, message: messages.notEnoughConnects };
 
   const now = context.now();
   if (!(await allow(context, RATE_LIMITS.proposalsPerSender, user.id))) {
@@ -149,7 +201,7 @@ export async function propose(
     ]);
   } catch (error) {
     if (isInsufficientConnects(error)) return { ok: false, status: 402, message: messages.notEnoughConnects };
-    if (isUniqueConstraintError(error)) return { ok: false, status: 409, message: messages.duplicateOffer };
+    if (isUniqueConstraintError(error)) return (await sentJustBefore()) ?? { ok: false, status: 409, message: messages.duplicateOffer };
     if (isForeignKeyError(error)) return changedMeanwhile(context, { user, site: sender }, listing.id, listing.connects);
     console.error("propose failed", error);
     return { ok: false, status: 500, message: messages.offerSendFailed };

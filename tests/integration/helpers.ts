@@ -153,7 +153,7 @@ export async function trader() {
 export const POST_LINK = /href="[^"]*[?;]post=([^"&]+)"/g;
 
 /** Sends a proposal as the trade terms panel does, from the market or from the page at `from` that shows the panel. */
-export function propose(cookie: string, listingId: string, extra: [string, string][] = [], from = `/market?post=${listingId}`) {
+export function propose(cookie: string, listingId: string, extra: [string, string][] = [], from = `/market?post=${listingId}`, at?: number) {
   return post(
     from,
     new URLSearchParams([
@@ -165,12 +165,12 @@ export function propose(cookie: string, listingId: string, extra: [string, strin
       ["theirMaterials", "short-description"],
       ...extra,
     ]),
-    { cookie },
+    { cookie, at },
   );
 }
 
-export function act(cookie: string, offerId: string, fields: [string, string][]) {
-  return post(`/mysite/offers?offer=${offerId}`, new URLSearchParams(fields), { cookie });
+export function act(cookie: string, offerId: string, fields: [string, string][], at?: number) {
+  return post(`/mysite/offers?offer=${offerId}`, new URLSearchParams(fields), { cookie, at });
 }
 
 /** Moves the user's side of a trade to the column `to`, as the panel's form does, with the content's address if given. */

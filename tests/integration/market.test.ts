@@ -135,8 +135,8 @@ describe("market", () => {
     );
     expect(sent.status).toBe(302);
     expect(sent.headers.get("Location")).toBe(`/search/${word}?tag=seo&tag=ai&sort=record&after=r5_10&notice=offer-sent`);
-    // Refused there, the results page answers with the message in the panel.
-    const again = await propose(viewer.cookie, listingId, [], `/search?term=${word}&post=${listingId}`);
+    // Another proposal for the post (other terms), refused there: the results page answers with the message in the panel.
+    const again = await propose(viewer.cookie, listingId, [["myMaterials", "blog-content"]], `/search?term=${word}&post=${listingId}`);
     expect(again.status).toBe(409);
     const refused = await read(again);
     expect(refused).toContain(messages.duplicateOffer);
