@@ -4,7 +4,7 @@ import { formatShortDate } from "~/domain/dates";
 import { offersPageHref } from "~/domain/offer-links";
 import { ENTRY_STATUS_CODES, canActOnOffer, canMoveEntry, entryActionLabel, type EntryStatus } from "~/domain/offer-rules";
 import { STATUS_LABELS, type StatusCode } from "~/domain/offer-status";
-import { LINK_PROBLEMS, type LinkCheckSummary, type OfferDetail, type OfferSide } from "~/domain/offer-view";
+import { formatAnswerBy, LINK_PROBLEMS, type LinkCheckSummary, type OfferDetail, type OfferSide } from "~/domain/offer-view";
 import { CONTENT_TYPES, PROVIDED_MATERIALS, labelOf, labelsOf } from "~/domain/options";
 import { ChipGroup } from "./chip-group";
 import { StatusLabel } from "./offer-rows";
@@ -206,7 +206,7 @@ export function OfferDetailView({ detail, now, list }: { detail: OfferDetail; no
       <p className="muted">
         {me} {detail.role === "sender" ? "from" : "at"} <span className="user-text">{detail.ownSite.host}</span> for {detail.connects} connects.
         {detail.status === "pending"
-          ? ` ${detail.role === "sender" ? "It can be answered until" : "Answer by"} ${formatShortDate(detail.answerBy, now, timeZone)}.`
+          ? ` ${detail.role === "sender" ? "It can be answered until" : "Answer by"} ${formatAnswerBy(detail.answerBy, now, timeZone)}.`
           : null}
       </p>
       <OpenChatForm offerId={detail.id} label={`Message ${detail.otherSite.host}`} />

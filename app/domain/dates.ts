@@ -94,7 +94,7 @@ export function isSameDayIn(a: number, b: number, timeZone: string): boolean {
   return sameDay(partsIn(a, timeZone), partsIn(b, timeZone));
 }
 
-function clockTime({ hour, minute }: Parts): string {
+export function clockTime({ hour, minute }: Parts): string {
   return `${hour % 12 === 0 ? 12 : hour % 12}:${String(minute).padStart(2, "0")} ${hour < 12 ? "AM" : "PM"}`;
 }
 

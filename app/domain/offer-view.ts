@@ -1,7 +1,17 @@
 /** One offer as a participant sees it on the Offers page: the server builds it, the components show it. */
+import { clockTime, formatShortDate, isSameDayIn, partsIn } from "./dates";
 import type { EntryStatus, OfferState, Role } from "./offer-rules";
 import type { StatusCode } from "./offer-status";
 import type { ReputationCounts } from "./reputation";
+
+/**
+ * When a pending offer can be answered until, which holds to the minute (14 days after its proposal): the clock time
+ * with "today" or the date, so a date alone is not read as the whole of that day.
+ */
+export function formatAnswerBy(answerBy: number, now: number, timeZone: string): string {
+  const time = clockTime(partsIn(answerBy, timeZone));
+  return isSameDayIn(answerBy, now, timeZone) ? `${time} today` : `${formatShortDate(answerBy, now, timeZone)}, ${time}`;
+}
 
 /** What the checks of a delivered link found (the `link_checks` states). */
 export type LinkCheckState = "found" | "missing" | "changed" | "nofollow" | "error";

@@ -4,7 +4,7 @@ import worker, { createContext } from "~/worker";
 import { database } from "~/lib/db.server";
 import { propose as proposeOffer } from "~/services/offer-proposal.server";
 import { actOnOffer } from "~/services/offer-answers.server";
-import { formatShortDate } from "~/domain/dates";
+import { formatAnswerBy } from "~/domain/offer-view";
 import { messages } from "~/domain/messages";
 import { act, get, listSite, move, post, propose, read, signUp, trader, uniqueHost, windowStart } from "./helpers";
 import { html, mockWeb } from "./web-mock";
@@ -135,7 +135,7 @@ function fetchPage(cookie: string, path: string) {
 }
 
 describe("the offer panel", () => {
-  it("names the viewer's own site of the offer and, while it waits, the day it can be answered until", async () => {
+  it("names the viewer's own site of the offer and, while it waits, the day and time it can be answered until", async () => {
     const a = await trader();
     const b = await trader();
     const bHost = uniqueHost("panel");
@@ -145,7 +145,9 @@ describe("the offer panel", () => {
     const offer = (await env.DB.prepare("SELECT id, answer_by FROM offers WHERE listing_id = ?")
       .bind(listingId)
       .first<{ id: string; answer_by: number }>())!;
-    const day = formatShortDate(offer.answer_by, Date.now());
+    // 14 days to the minute: the day alone would read as the whole of it.
+    const day = formatAnswerBy(offer.answer_by, Date.now(), "UTC");
+    expect(day).toMatch(/^\d+\/\d+(\/\d+)?, \d+:\d\d [AP]M$/);
     const panelOf = async (cookie: string) => (await read(await get(`/mysite/offers?offer=${offer.id}`, { cookie }))).replaceAll("<!-- -->", "");
     expect(await panelOf(b.cookie)).toContain(`You received this offer at <span class="user-text">${bHost}</span> for 3 connects. Answer by ${day}.`);
     expect(await panelOf(a.cookie)).toContain(

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { formatAnswerBy } from "~/domain/offer-view";
 import {
   canActOnOffer,
   canMoveEntry,
@@ -67,6 +68,19 @@ describe("trade progress of each participant", () => {
     expect(entryStatesBefore("in_progress").sort()).toEqual(["not_started", "stopped"]);
     expect(entryStatesBefore("completed")).toEqual(["in_progress"]);
     expect(entryStatesBefore("not_started")).toEqual([]);
+  });
+});
+
+describe("the answer's deadline", () => {
+  const now = Date.UTC(2026, 10, 21, 15, 30);
+  it("is shown to the minute: the clock time with 'today' or the date, in the viewer's zone", () => {
+    expect(formatAnswerBy(Date.UTC(2026, 10, 21, 18, 0), now, "UTC")).toBe("6:00 PM today");
+    expect(formatAnswerBy(Date.UTC(2026, 11, 5, 15, 30), now, "UTC")).toBe("12/5, 3:30 PM");
+    expect(formatAnswerBy(Date.UTC(2027, 0, 2, 0, 5), now, "UTC")).toBe("1/2/2027, 12:05 AM");
+    // It is already 4:30 AM on the 22nd in Auckland (UTC+13), and 7:30 AM on the 21st in Los Angeles (UTC-8).
+    expect(formatAnswerBy(Date.UTC(2026, 10, 21, 18, 0), now, "Pacific/Auckland")).toBe("7:00 AM today");
+    expect(formatAnswerBy(Date.UTC(2026, 10, 21, 8, 0), now, "Pacific/Auckland")).toBe("11/21, 9:00 PM");
+    expect(formatAnswerBy(Date.UTC(2026, 10, 22, 9, 0), now, "America/Los_Angeles")).toBe("11/22, 1:00 AM");
   });
 });
 
