@@ -55,48 +55,58 @@ export function BuyConnects({
   const navigation = useNavigation();
   const postTo = usePostAddress();
   const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/mysite/connects") === true;
+  // With only the pricing table configured, it is the way to pay: no bundles without a button, no "payments off".
+  const payHere = canPay || testPurchases;
   return (
     <section className="card stack" aria-labelledby="buy-title">
       <h2 id="buy-title">Buy connects</h2>
-      <Form method="post" action={postTo} className="stack">
-        <fieldset className="bundles">
-          <legend className="visually-hidden">Bundle</legend>
-          {CONNECT_BUNDLES.map((bundle) => (
-            <label key={bundle.connects} className="bundle">
-              <input type="radio" name="bundle" value={bundle.connects} defaultChecked={bundle.connects === chosen} />
-              <strong>{bundle.connects} connects</strong>
-              <span>${bundle.priceUsd} + tax</span>
-            </label>
-          ))}
-        </fieldset>
-        {canPay ? (
-          <div className="button-row">
-            <button type="submit" name="intent" value="pay" className="button button-primary" disabled={busy}>
-              Pay by card
-            </button>
-          </div>
-        ) : null}
-        {testPurchases ? (
-          <div className="test-purchase stack">
-            <p>
-              <strong>Development only:</strong> no Stripe keys are configured, so a test purchase stands in for paying. It signs a checkout event
-              with a local secret and sends it through the same webhook code as Stripe&apos;s events. No card, no money.
-            </p>
+      {payHere || !pricingTable ? (
+        <Form method="post" action={postTo} className="stack">
+          <fieldset className="bundles">
+            <legend className="visually-hidden">Bundle</legend>
+            {CONNECT_BUNDLES.map((bundle) => (
+              <label key={bundle.connects} className="bundle">
+                <input type="radio" name="bundle" value={bundle.connects} defaultChecked={bundle.connects === chosen} />
+                <strong>{bundle.connects} connects</strong>
+                <span>${bundle.priceUsd} + tax</span>
+              </label>
+            ))}
+          </fieldset>
+          {canPay ? (
             <div className="button-row">
-              <button type="submit" name="intent" value="test-purchase" className="button button-outline" disabled={busy}>
-                Make a test purchase
+              <button type="submit" name="intent" value="pay" className="button button-primary" disabled={busy}>
+                Pay by card
               </button>
             </div>
-          </div>
-        ) : null}
-        {!canPay && !testPurchases ? <p className="muted">{messages.paymentsOff}</p> : null}
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-      </Form>
+          ) : null}
+          {testPurchases ? (
+            <div className="test-purchase stack">
+              <p>
+                <strong>Development only:</strong> no Stripe keys are configured, so a test purchase stands in for paying. It signs a checkout event
+                with a local secret and sends it through the same webhook code as Stripe&apos;s events. No card, no money.
+              </p>
+              <div className="button-row">
+                <button type="submit" name="intent" value="test-purchase" className="button button-outline" disabled={busy}>
+                  Make a test purchase
+                </button>
+              </div>
+            </div>
+          ) : null}
+          {!payHere ? <p className="muted">{messages.paymentsOff}</p> : null}
+          {error ? (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          ) : null}
+        </Form>
+      ) : null}
       {pricingTable ? <PricingTable table={pricingTable} /> : null}
+      {pricingTable && !payHere ? (
+        // Stripe's table is a script of Stripe's: where it is the only way to pay, a browser without JavaScript is told.
+        <noscript>
+          <p className="muted">Paying by card here needs JavaScript: turn it on to see the prices and pay.</p>
+        </noscript>
+      ) : null}
       <p className="muted">Connects expire one year after purchase. Unused connects roll over to the next month until then.</p>
     </section>
   );

@@ -614,6 +614,7 @@ describe("the connects page", () => {
   });
 
   it("shows Stripe's pricing table, with the same reference, when its id and publishable key are set", async () => {
+    const TABLE_NEEDS_JAVASCRIPT = "Paying by card here needs JavaScript: turn it on to see the prices and pay.";
     const user = await trader();
     const cookie = user.cookie.replace("__Host-session=", "session=");
     const table = { STRIPE_PRICING_TABLE_ID: "prctbl_123", STRIPE_PUBLISHABLE_KEY: "pk_test_123" };
@@ -625,9 +626,23 @@ describe("the connects page", () => {
     expect(page).toContain(
       `<stripe-pricing-table pricing-table-id="prctbl_123" publishable-key="pk_test_123" client-reference-id="${user.userId}" customer-email="${user.email}">`,
     );
+    expect(page).toContain('name="bundle"');
+    expect(page).not.toContain(TABLE_NEEDS_JAVASCRIPT);
     const plain = await devFetch("/mysite/connects", { headers: { Cookie: cookie } });
     expect(plain.headers.get("Content-Security-Policy")).toContain("style-src 'self';");
     expect(await read(plain)).not.toContain("stripe-pricing-table");
+
+    // The table alone (no Payment Links, no test purchases): it is the way to pay, not beside "payments are off".
+    const noLinks = { STRIPE_PAYMENT_LINK_30: "", STRIPE_PAYMENT_LINK_60: "", STRIPE_PAYMENT_LINK_100: "", STRIPE_WEBHOOK_SECRET: "whsec_set" };
+    const tableOnly = await read(await devFetch("/mysite/connects", { headers: { Cookie: cookie } }, { ...table, ...noLinks }));
+    expect(tableOnly).toContain("<stripe-pricing-table");
+    expect(tableOnly).not.toContain(messages.paymentsOff);
+    expect(tableOnly).not.toContain('name="bundle"');
+    expect(tableOnly).toContain(`<noscript><p class="muted">${TABLE_NEEDS_JAVASCRIPT}</p></noscript>`);
+    // Neither: the bundles' prices, and that payments are off.
+    const neither = await read(await devFetch("/mysite/connects", { headers: { Cookie: cookie } }, noLinks));
+    expect(neither).toContain(messages.paymentsOff);
+    expect(neither).toContain('name="bundle"');
   });
 
   it("without a webhook secret the webhook answers 503 and credits nothing, even in development", async () => {
