@@ -32,7 +32,8 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
       socket.onopen = socket.onmessage = socket.onclose = null;
       clearInterval(pings.get(socket));
       pings.delete(socket);
-      if (socket.readyState === WebSocket.CONNECTING || socket.readyState === WebSocket.OPEN) socket.close(1000, "Reconnecting");
+      // Still connecting (0) or open (1): WebSocket.CONNECTING and WebSocket.OPEN, by value (bytes on the page).
+      if (socket.readyState < 2) socket.close(1000);
       if (socketRef.current === socket) socketRef.current = null;
     };
     const drop = (socket: WebSocket) => {
@@ -45,7 +46,7 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
     };
 
     const connect = () => {
-      const url = new URL(chatSocketPath(chatId), window.location.href);
+      const url = new URL(chatSocketPath(chatId), location.href);
       url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
       const socket = new WebSocket(url);
       socketRef.current = socket;

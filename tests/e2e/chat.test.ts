@@ -163,6 +163,27 @@ describe("a conversation whose socket cannot open (a proxy that drops WebSockets
     expect(unexpected(aSide.errors).filter((error) => !/WebSocket/.test(error))).toEqual([]);
     await aSide.close();
   });
+
+  it("still shows the other side's messages, read again every 15 seconds", async () => {
+    const { b, aSide } = await chatOpenedByA("no-socket-in", {
+      prepare: (page) => page.routeWebSocket(/\/chats\/[^/]+\/socket$/, (socket) => socket.close()),
+    });
+    await aSide.page.getByRole("status").filter({ hasText: "Connecting" }).waitFor();
+    // B answers from a browser without JavaScript (a form post; no socket on either side).
+    const bSide = await openPage(chromium(), false);
+    await logIn(bSide.page, b.email);
+    await bSide.page.goto(new URL(aSide.page.url()).pathname + new URL(aSide.page.url()).search);
+    await bSide.page.fill("#chat-text", "Answered while your socket was away");
+    await bSide.page.getByRole("button", { name: "Send" }).click();
+    await bSide.page.locator(".chat-message.mine", { hasText: "Answered while your socket was away" }).waitFor();
+    await aSide.page.locator(".chat-message.theirs", { hasText: "Answered while your socket was away" }).waitFor({ timeout: 20_000 });
+    expect(await aSide.page.getByRole("status").filter({ hasText: "Connecting" }).count()).toBe(1);
+
+    expect(unexpected(aSide.errors).filter((error) => !/WebSocket/.test(error))).toEqual([]);
+    expect(unexpected(bSide.errors)).toEqual([]);
+    await aSide.close();
+    await bSide.close();
+  });
 });
 
 describe("a conversation left open", () => {
