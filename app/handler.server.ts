@@ -13,7 +13,7 @@ import { RequestTiming, timedDatabase, withTiming } from "./lib/server-timing.se
 import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
 import { messages } from "./domain/messages";
 import { dueAudits, everyFiveMinutes, runHousekeeping } from "./services/housekeeping.server";
-import { chatSocketId, openChatSocket } from "./services/chat-socket.server";
+import { chatAddressOf, openChatSocket, readMissedMessages } from "./services/chat-socket.server";
 import { paymentPolicy } from "./services/payments.server";
 
 /**
@@ -102,10 +102,12 @@ export function createWorker(build: ServerBuild) {
 }
 
 async function respond(incoming: Request, context: AppContext, handleRemixRequest: RemixHandler): Promise<Response> {
-  const chatId = chatSocketId(new URL(incoming.url));
-  if (chatId) {
-    const opened = await openChatSocket(incoming, context, chatId);
-    return opened instanceof Response ? opened : plainRefusal(opened.message, opened.status, context);
+  const chat = chatAddressOf(new URL(incoming.url));
+  if (chat) {
+    const answer = await (chat.part === "socket" ? openChatSocket : readMissedMessages)(incoming, context, chat.chatId);
+    if (!(answer instanceof Response)) return plainRefusal(answer.message, answer.status, context);
+    if (chat.part === "missed") applySecurityHeaders(answer.headers, context);
+    return answer;
   }
   if (isRefusedCrossSiteRequest(incoming)) return plainRefusal(messages.crossSiteRefused, 403, context);
   const checked = await checkFormBody(incoming);

@@ -1,4 +1,4 @@
-import { Form, Link, useNavigation, useRevalidator } from "@remix-run/react";
+import { Form, Link, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from "react";
 import {
   CHAT_REFUSALS,
@@ -46,9 +46,6 @@ interface Pending {
 
 const COUNTER_FROM = MAX_MESSAGE_LENGTH - 400;
 
-/** How often the conversation is read again while no socket has opened. */
-const RELOAD_WITHOUT_SOCKET_MS = 15_000;
-
 /**
  * One conversation. Without JavaScript it is a page: the form posts a message and the answer redirects back.
  * With JavaScript it is live over the conversation's WebSocket, and falls back to posting while it reconnects.
@@ -83,7 +80,7 @@ export function ChatView(props: ChatViewProps) {
   };
 
   const { status, send } = useChatSocket(chatId, {
-    onOpen: () => send({ type: "sync", after: Math.max(lastId.current, props.latestId) }),
+    after: () => Math.max(lastId.current, props.latestId),
     onEvent: (event: ServerEvent) => {
       switch (event.type) {
         case "message":
@@ -121,18 +118,6 @@ export function ChatView(props: ChatViewProps) {
       }
     },
   });
-
-  // A socket that has never opened (a proxy that drops WebSockets, while pages and posts go through): the page's data
-  // is read again meanwhile, so the other side's messages still come in; not in a tab nobody looks at, nor offline.
-  // Once a socket has opened, a drop is the network's, and the reconnection catches up with what was missed.
-  const { revalidate } = useRevalidator();
-  const socketOpened = useRef(false);
-  useEffect(() => {
-    if (status === "live") socketOpened.current = true;
-    if (status !== "connecting" || socketOpened.current) return;
-    const timer = setInterval(() => document.hidden || !navigator.onLine || revalidate(), RELOAD_WITHOUT_SOCKET_MS);
-    return () => clearInterval(timer);
-  }, [status, revalidate]);
 
   // Signed out (elsewhere, or the session ended), waiting messages cannot go: they come back into the box, not lost.
   useEffect(() => {

@@ -1,5 +1,13 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { chatSocketPath, CLOSE_SIGNED_OUT, parseServerEvent, reconnectDelay, type ClientEvent, type ServerEvent } from "~/domain/chat";
+import {
+  chatMissedPath,
+  chatSocketPath,
+  CLOSE_SIGNED_OUT,
+  parseServerEvent,
+  reconnectDelay,
+  type ClientEvent,
+  type ServerEvent,
+} from "~/domain/chat";
 
 /** `signed-out`: the session that opened the socket was ended; nothing reconnects until the user logs in again. */
 export type SocketStatus = "connecting" | "live" | "signed-out";
@@ -7,12 +15,18 @@ export type SocketStatus = "connecting" | "live" | "signed-out";
 /** Keep-alive: the object answers "ping" with "pong" without waking up. */
 const PING_MS = 25_000;
 
+/** How often a page whose socket has never opened reads the messages it has not shown. */
+const MISSED_EVERY_MS = 10_000;
+
 /**
  * The live socket of a conversation: connects, reconnects after a drop with growing delays (at once when the
  * browser comes back online; a socket that goes silent or a browser that goes offline counts as a drop), and
- * hands every event to `onEvent`. `onOpen` runs on each (re)connection, to fetch what was missed.
+ * hands every event to `onEvent`. On each (re)connection it asks for the messages after `after()` (the last shown).
+ * Until a socket has opened once (a proxy that drops WebSockets, while pages and posts go through), it reads them
+ * over HTTP every 10 seconds instead, in a tab that is seen and online; failures are left for the next read. After
+ * that, a drop is the network's, and the reconnection catches up.
  */
-export function useChatSocket(chatId: string, handlers: { onEvent: (event: ServerEvent) => void; onOpen: () => void }) {
+export function useChatSocket(chatId: string, handlers: { onEvent: (event: ServerEvent) => void; after: () => number }) {
   const [status, setStatus] = useState<SocketStatus>("connecting");
   const socketRef = useRef<WebSocket | null>(null);
   const handlersRef = useRef(handlers);
@@ -53,8 +67,9 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
       let heard = true;
       socket.onopen = () => {
         attempt = 0;
+        clearInterval(readMissed);
         setStatus("live");
-        handlersRef.current.onOpen();
+        socket.send(JSON.stringify({ type: "sync", after: handlersRef.current.after() } satisfies ClientEvent));
         // A socket that stays silent through a whole ping interval is dead even if the browser has not noticed.
         pings.set(
           socket,
@@ -91,12 +106,26 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
       if (socketRef.current) drop(socketRef.current);
     };
 
+    const readMissed = setInterval(() => {
+      if (stopped || document.hidden || !navigator.onLine) return;
+      fetch(chatMissedPath(chatId, handlersRef.current.after()))
+        .then((response) => response.text())
+        .then(
+          (body) => {
+            const event = parseServerEvent(body);
+            if (event) handlersRef.current.onEvent(event);
+          },
+          () => {},
+        );
+    }, MISSED_EVERY_MS);
+
     connect();
     window.addEventListener("online", reconnectNow);
     window.addEventListener("offline", goneOffline);
     return () => {
       stopped = true;
       clearTimeout(retry);
+      clearInterval(readMissed);
       window.removeEventListener("online", reconnectNow);
       window.removeEventListener("offline", goneOffline);
       if (socketRef.current) abandon(socketRef.current);

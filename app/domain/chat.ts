@@ -120,6 +120,14 @@ export function chatSocketPath(chatId: string): string {
 }
 
 /**
+ * The messages of a conversation after `after`, as the socket's "history" event (JSON): read every few seconds by a
+ * page whose socket cannot open (a proxy that drops WebSockets).
+ */
+export function chatMissedPath(chatId: string, after: number): string {
+  return `/chats/${encodeURIComponent(chatId)}/missed?after=${after}`;
+}
+
+/**
  * How long a socket trusts the session it was opened with before it closes as run out and the browser reconnects,
  * which checks the session again. Sign-out, password reset and "sign out everywhere else" also tell the rooms at once;
  * this bounds what a socket of an ended session can still read or post if telling a room failed.

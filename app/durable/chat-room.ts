@@ -219,6 +219,14 @@ export class ChatRoom extends DurableObject<Env> {
     };
   }
 
+  /** What a page whose socket cannot open reads every few seconds: messages after `after`, now seen, as over a socket. */
+  async missed(ref: ChatRef, userId: string, after: number): Promise<ServerEvent> {
+    if (!this.enter(ref, userId)) throw new Error("Not a participant of this conversation");
+    const missed = this.missedSince(after);
+    this.seenBy(userId);
+    return missed;
+  }
+
   /** A message posted from the page (without JavaScript): stored, broadcast and mirrored before the answer. */
   async post(ref: ChatRef, userId: string, text: string, clientId: string | null): Promise<PostResult> {
     if (!this.enter(ref, userId)) throw new Error("Not a participant of this conversation");

@@ -7,14 +7,15 @@ import type { AppContext } from "~/lib/context";
 import { chatRoom, conversationFor } from "./chats.server";
 import { readCookie, sessionCookieName, validateSessionToken } from "./sessions.server";
 
-/** `/chats/{id}/socket` (see `chatSocketPath`). */
-const SOCKET_PATH = /^\/chats\/([A-Za-z0-9_-]{1,64})\/socket$/;
+/** `/chats/{id}/socket` (see `chatSocketPath`) and `/chats/{id}/missed` (see `chatMissedPath`). */
+const CHAT_PATH = /^\/chats\/([A-Za-z0-9_-]{1,64})\/(socket|missed)$/;
 
-export function chatSocketId(url: URL): string | null {
-  return SOCKET_PATH.exec(url.pathname)?.[1] ?? null;
+export function chatAddressOf(url: URL): { chatId: string; part: "socket" | "missed" } | null {
+  const match = CHAT_PATH.exec(url.pathname);
+  return match ? { chatId: match[1]!, part: match[2] as "socket" | "missed" } : null;
 }
 
-export type SocketRefusal = { status: 403 | 404 | 426; message: string };
+export type SocketRefusal = { status: 400 | 401 | 403 | 404 | 405 | 426; message: string };
 
 /** A page of another site may not open a socket with the visitor's cookie: the upgrade must come from our own pages. */
 function fromOwnOrigin(request: Request, appUrl: string): boolean {
@@ -59,4 +60,21 @@ function signedOutSocket(): Response {
   ourEnd.accept();
   ourEnd.close(CLOSE_SIGNED_OUT, "Log in to open this conversation.");
   return new Response(null, { status: 101, webSocket: browserEnd });
+}
+
+/**
+ * The messages after `?after=` of a conversation the signed-in user takes part in, as the socket's "history" event:
+ * for a page whose socket cannot open. Like the socket, it reads the session without sliding it.
+ */
+export async function readMissedMessages(request: Request, context: AppContext, chatId: string): Promise<Response | SocketRefusal> {
+  if (request.method !== "GET") return { status: 405, message: "Method not allowed" };
+  const after = new URL(request.url).searchParams.get("after") ?? "";
+  if (!/^\d{1,15}$/.test(after)) return { status: 400, message: "after: a message id" };
+  const token = readCookie(request, sessionCookieName(context.env));
+  const auth = token ? await validateSessionToken(context.db, token, context.now(), { slide: false }) : null;
+  if (!auth) return { status: 401, message: "Log in to read this conversation." };
+  const chat = await conversationFor(context.db, auth.user.id, chatId);
+  if (!chat) return { status: 404, message: "Not found" };
+  const missed = await chatRoom(context.env, chat.id).missed(chat.ref, auth.user.id, Number(after));
+  return Response.json(missed, { headers: { "Cache-Control": "no-store" } });
 }

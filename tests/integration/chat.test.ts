@@ -568,6 +568,41 @@ describe("the conversation's live socket", () => {
   });
 });
 
+describe("a page whose socket cannot open", () => {
+  it("reads the messages after the last one shown, as the socket's history, only in its own conversations", async () => {
+    const { a, b, chatId } = await pairInChat();
+    for (const text of ["First", "Second", "Third"]) expect((await sendMessage(b.cookie, chatId, text)).status).toBe(302);
+    const missed = (after: number, cookie: string | null = a.cookie) => get(`/chats/${chatId}/missed?after=${after}`, { cookie });
+    const readMark = async () =>
+      (await env.DB.prepare("SELECT CASE WHEN user_a_id = ? THEN user_a_read_id ELSE user_b_read_id END AS id FROM chats WHERE id = ?")
+        .bind(a.userId, chatId)
+        .first<{ id: number }>())!.id;
+    const unreadUpTo = await readMark();
+    const all = await missed(0);
+    expect(all.status).toBe(200);
+    expect(all.headers.get("Cache-Control")).toBe("no-store");
+    const history = (await all.json()) as Extract<ServerEvent, { type: "history" }>;
+    expect(history).toMatchObject({ type: "history", more: false });
+    expect(history.messages.map((message) => message.text)).toEqual(["First", "Second", "Third"]);
+    const after = (await (await missed(history.messages[1]!.id)).json()) as typeof history;
+    expect(after.messages.map((message) => message.text)).toEqual(["Third"]);
+    expect(((await (await missed(history.messages[2]!.id)).json()) as typeof history).messages).toEqual([]);
+    // Read there, the conversation is read in A's list.
+    expect(unreadUpTo).toBeLessThan(history.messages[2]!.id);
+    await expect.poll(readMark).toBe(history.messages[2]!.id);
+
+    // Not a participant, not signed in, not a message id, not a read: refused, and nothing of it shown.
+    const stranger = await trader();
+    const strangers = await missed(0, stranger.cookie);
+    expect(strangers.status).toBe(404);
+    expect(await strangers.text()).not.toContain("First");
+    expect((await missed(0, null)).status).toBe(401);
+    expect((await get(`/chats/${chatId}/missed?after=x`, { cookie: a.cookie })).status).toBe(400);
+    expect((await get(`/chats/${chatId}/missed`, { cookie: a.cookie })).status).toBe(400);
+    expect((await post(`/chats/${chatId}/missed?after=0`, {}, { cookie: a.cookie })).status).toBe(405);
+  });
+});
+
 describe("a day's messages", () => {
   it("a participant may send 500 messages a day to one conversation; the next is refused, the other side may still write", async () => {
     const { a, b, chatId } = await pairInChat();
