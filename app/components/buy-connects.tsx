@@ -93,12 +93,13 @@ export function BuyConnects({
             </div>
           ) : null}
           {!payHere ? <p className="muted">{messages.paymentsOff}</p> : null}
-          {error ? (
-            <p className="form-error" role="alert">
-              {error}
-            </p>
-          ) : null}
         </Form>
+      ) : null}
+      {/* Outside the form: a post from a page loaded before the Payment Links were taken away is answered here too. */}
+      {error ? (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
       ) : null}
       {pricingTable ? <PricingTable table={pricingTable} /> : null}
       {pricingTable && !payHere ? (

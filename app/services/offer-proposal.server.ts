@@ -131,7 +131,7 @@ export async function propose(
 
   const now = context.now();
   if (!(await allow(context, RATE_LIMITS.proposalsPerSender, user.id))) {
-    return { ok: false, status: 429, message: messages.tooManyProposals };
+    return (await sentJustBefore()) ?? { ok: false, status: 429, message: messages.tooManyProposals };
   }
   const offerId = newId();
   const entry = (userId: string, siteId: string, role: Role, terms: PartyTerms) =>

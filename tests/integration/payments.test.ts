@@ -639,6 +639,20 @@ describe("the connects page", () => {
     expect(tableOnly).not.toContain(messages.paymentsOff);
     expect(tableOnly).not.toContain('name="bundle"');
     expect(tableOnly).toContain(`<noscript><p class="muted">${TABLE_NEEDS_JAVASCRIPT}</p></noscript>`);
+    // A bundle paid for from a page loaded while the links were there: the refusal shows beside the table.
+    const paid = await devFetch(
+      "/mysite/connects",
+      {
+        method: "POST",
+        body: new URLSearchParams({ intent: "pay", bundle: "30" }),
+        headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+      },
+      { ...table, ...noLinks },
+    );
+    expect(paid.status).toBe(404);
+    const refusedPage = await read(paid);
+    expect(refusedPage).toContain(`<p class="form-error" role="alert">${messages.paymentsOff}</p>`);
+    expect(refusedPage).toContain("<stripe-pricing-table");
     // Neither: the bundles' prices, and that payments are off.
     const neither = await read(await devFetch("/mysite/connects", { headers: { Cookie: cookie } }, noLinks));
     expect(neither).toContain(messages.paymentsOff);
