@@ -10,6 +10,25 @@ export function safeRedirectPath(value: string | null | undefined, fallback = "/
   return path;
 }
 
+/**
+ * Addresses that act rather than show a page: a sign-in with Google or GitHub (which signs the browser in to whatever
+ * account the provider's session names), a sign-out. Never where a sign-in lands.
+ */
+const ACTING_ADDRESS = /^\/(auth|logout)(\/|$)/i;
+
+/** Where a sign-in lands: a same-site page (as `safeRedirectPath` allows), never an address that acts; else the market. */
+export function pageAfterSignIn(value: string | null | undefined): string {
+  const path = safeRedirectPath(value);
+  let pathname = new URL(path, "http://local").pathname;
+  try {
+    // As the router reads it ("/%61uth/google" is the sign-in with Google).
+    pathname = decodeURIComponent(pathname);
+  } catch {
+    return "/market";
+  }
+  return ACTING_ADDRESS.test(pathname) ? "/market" : path;
+}
+
 /** A same-site path with `notice` set, which the signed-in layout shows as a toast. */
 export function withNotice(path: string, notice: string): string {
   const url = new URL(safeRedirectPath(path), "http://local");

@@ -6,7 +6,7 @@ import { OAuthButtons } from "~/components/oauth-buttons";
 import { PasswordField } from "~/components/password-input";
 import { Spinner } from "~/components/spinner";
 import { messages } from "~/domain/messages";
-import { noticeNamed, safeRedirectPath } from "~/domain/redirects";
+import { noticeNamed, pageAfterSignIn, safeRedirectPath } from "~/domain/redirects";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { logIn } from "~/services/accounts.server";
 import { newSessionCookie, requireSignedOut } from "~/services/auth.server";
@@ -31,9 +31,10 @@ const NOTICES: Record<string, string> = {
 export async function loader({ request, context }: LoaderFunctionArgs) {
   await requireSignedOut(request, context);
   const params = new URL(request.url).searchParams;
+  const back = safeRedirectPath(params.get("redirectTo"), "");
   return {
     email: (params.get("email") ?? "").slice(0, 254),
-    redirectTo: safeRedirectPath(params.get("redirectTo"), "") || null,
+    redirectTo: back ? pageAfterSignIn(back) : null,
     notice: noticeNamed(NOTICES, params.get("notice")),
     providers: configuredProviders(context.env),
   };
@@ -52,7 +53,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!result.ok) {
     return data({ error: result.message, email: parsed.value.email }, { status: result.status });
   }
-  throw redirect(safeRedirectPath(parsed.value.redirectTo), {
+  throw redirect(pageAfterSignIn(parsed.value.redirectTo), {
     headers: { "Set-Cookie": await newSessionCookie(request, context, result.token, result.expiresAt) },
   });
 }

@@ -1,6 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
 import { messages } from "~/domain/messages";
-import { safeRedirectPath } from "~/domain/redirects";
+import { pageAfterSignIn } from "~/domain/redirects";
 import { newSessionCookie } from "~/services/auth.server";
 import { clearStateCookie, configuredProviders, finishSignIn, isOAuthProvider } from "~/services/oauth.server";
 
@@ -20,5 +20,5 @@ export async function loader({ request, params, context }: LoaderFunctionArgs) {
     throw redirect(`/login?notice=${notice}`, { headers });
   }
   headers.append("Set-Cookie", await newSessionCookie(request, context, result.token, result.expiresAt));
-  throw redirect(safeRedirectPath(result.redirectTo), { headers });
+  throw redirect(pageAfterSignIn(result.redirectTo), { headers });
 }

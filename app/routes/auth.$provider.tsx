@@ -1,6 +1,17 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/cloudflare";
-import { safeRedirectPath } from "~/domain/redirects";
+import { pageAfterSignIn } from "~/domain/redirects";
 import { beginSignIn, configuredProviders, isOAuthProvider } from "~/services/oauth.server";
+
+/** The pages with the "Continue with Google/GitHub" buttons. */
+const SIGN_IN_PAGES = new Set(["/login", "/signup"]);
+
+function pageOf(address: string | null): URL | null {
+  try {
+    return address ? new URL(address) : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Starts sign-in with a provider: remembers state in a short cookie and sends the browser there. Only from the
@@ -14,7 +25,12 @@ export function loader({ request, params, context }: LoaderFunctionArgs) {
   }
   const fetchSite = request.headers.get("Sec-Fetch-Site");
   if (fetchSite === "cross-site" || fetchSite === "same-site") throw redirect("/login");
-  const redirectTo = safeRedirectPath(new URL(request.url).searchParams.get("redirectTo"));
+  // Only from the two pages whose buttons start it: a link to it planted on another page of the site (a page's "back"
+  // address) is refused like another site's (a browser without Fetch Metadata names that site here too). A sign-in
+  // never lands here (`pageAfterSignIn`). No referrer at all is the address typed.
+  const referrer = pageOf(request.headers.get("Referer"));
+  if (referrer && (referrer.origin !== new URL(request.url).origin || !SIGN_IN_PAGES.has(referrer.pathname))) throw redirect("/login");
+  const redirectTo = pageAfterSignIn(new URL(request.url).searchParams.get("redirectTo"));
   const { url, cookie } = beginSignIn(context.env, provider, redirectTo);
   throw redirect(url.toString(), { headers: { "Set-Cookie": cookie } });
 }

@@ -1,7 +1,7 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import worker from "~/worker";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { devFetch, envWithFailingTable, get, newEmail, PASSWORD, post, sessionCookieOf, signUp } from "./helpers";
+import { devFetch, envWithFailingTable, get, newEmail, PASSWORD, post, read, sessionCookieOf, signUp } from "./helpers";
 
 /** Answers the providers' token and profile endpoints; anything else is a test failure. */
 function mockProviders(profile: { google?: object; githubUser?: object; githubEmails?: object[]; delayMs?: number }, bodies: string[] = []) {
@@ -80,6 +80,29 @@ describe("OAuth sign-in", () => {
       const start = await get("/auth/google", { headers: { "Sec-Fetch-Site": site } });
       expect(new URL(start.headers.get("Location")!).origin).toBe("https://accounts.google.com");
     }
+    // From the pages with the buttons; from any other page of the site (a "back" link planted there), or from another
+    // site's page in a browser without Fetch Metadata, the login page.
+    for (const page of ["/login", "/signup", "/login?redirectTo=%2Fmysite"]) {
+      const start = await get("/auth/google", { headers: { "Sec-Fetch-Site": "same-origin", Referer: `https://market.test${page}` } });
+      expect(new URL(start.headers.get("Location")!).origin).toBe("https://accounts.google.com");
+    }
+    for (const referrer of ["https://market.test/feedback?back=%2Fauth%2Fgoogle", "https://elsewhere.example/login"]) {
+      const start = await get("/auth/google", { headers: { Referer: referrer } });
+      expect(start.headers.get("Location")).toBe("/login");
+      expect(start.headers.getSetCookie().some((cookie) => cookie.includes("oauth_state="))).toBe(false);
+    }
+  });
+
+  it("never lands a sign-in on an address that acts: a password sign-in asked to go on to Google goes to the market", async () => {
+    const { email } = await signUp();
+    for (const planted of ["/auth/google", "/AUTH/github?x=1", "/%61uth/google", "/logout"]) {
+      const page = await read(await get(`/login?redirectTo=${encodeURIComponent(planted)}`));
+      expect(page).not.toContain(`value="${planted}"`);
+      const signedIn = await post("/login", { email, password: PASSWORD, redirectTo: planted });
+      expect(signedIn.headers.get("Location")).toBe("/market");
+    }
+    const start = await get(`/auth/google?redirectTo=${encodeURIComponent("/auth/github")}`);
+    expect(decodeURIComponent(start.headers.getSetCookie()[0]!)).toContain('"redirectTo":"/market"');
   });
 
   it("keeps a way back that fits a cookie: a too-long one goes to the market, so the sign-in still works", async () => {
