@@ -8,7 +8,7 @@ import { messages } from "~/domain/messages";
 import { resetPasswordSchema, resetRequestSchema } from "~/domain/validation";
 import { isCommonPassword } from "~/lib/common-passwords.server";
 import { firstError, parseForm, readFormData } from "~/lib/forms.server";
-import { deviceTokenOf } from "~/services/known-devices.server";
+import { deviceTokenOf, rememberDevice } from "~/services/known-devices.server";
 import { isResetTokenUsable, requestPasswordReset, resetPassword } from "~/services/password-reset.server";
 import { clientAddress } from "~/services/rate-limit.server";
 import { publicPageMeta } from "~/lib/page-meta";
@@ -49,6 +49,9 @@ export async function action({ request, context }: ActionFunctionArgs) {
     });
     if (userId === "failed") return data<ResetActionData>({ intent: "reset", error: messages.resetSaveFailed }, { status: 503 });
     if (!userId) return data<ResetActionData>({ intent: "reset", error: messages.resetLinkInvalid }, { status: 400 });
+    // The reset forgot every browser of the account (a squatter's too); this one has just proved the address, so it
+    // stays known: guesses from everywhere holding the account's sign-in ceiling must not keep the owner out now.
+    await rememberDevice(context, deviceTokenOf(request, context.env), userId);
     throw redirect("/login?notice=password-changed");
   }
 

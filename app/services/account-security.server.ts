@@ -21,6 +21,9 @@ export type AccountChange =
   /** The session ended while the change was made (signed out elsewhere, or a reset): sign in again. */
   | { ok: false; signedOut: true };
 
+/** How soon after a change the same form again is that change sent twice. */
+const SENT_AGAIN_WITHIN_MS = 60_000;
+
 /** Needs the current password; sets the new one and ends every other session, with an email saying so. */
 export async function changePassword(context: AppContext, auth: CurrentAuth, currentPassword: string, newPassword: string): Promise<AccountChange> {
   const { db } = context;
@@ -28,12 +31,17 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
     return { ok: false, status: 429, message: messages.tooManyAttempts };
   }
   const stored = await db
-    .select({ hash: passwordCredentials.passwordHash })
+    .select({ hash: passwordCredentials.passwordHash, updatedAt: passwordCredentials.updatedAt })
     .from(passwordCredentials)
     .where(eq(passwordCredentials.userId, auth.user.id))
     .get();
   if (!stored) return { ok: false, status: 400, field: "currentPassword", message: messages.noPasswordYet };
   if (!(await verifyPassword(currentPassword, stored.hash))) {
+    // The same form sent again once the first had changed the password (a second click without JavaScript, the old
+    // session still in its grace minute): done, as when the two overlap.
+    if (context.now() - stored.updatedAt <= SENT_AGAIN_WITHIN_MS && (await verifyPassword(newPassword, stored.hash))) {
+      return notChanged(context, auth, newPassword);
+    }
     return { ok: false, status: 400, field: "currentPassword", message: messages.currentPasswordWrong };
   }
   if (isCommonPassword(newPassword)) return { ok: false, status: 400, field: "newPassword", message: messages.passwordTooCommon };

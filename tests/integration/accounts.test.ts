@@ -621,9 +621,12 @@ describe("password reset", () => {
   it("emails a single-use link, sets the new password and ends every session", async () => {
     const { email, cookie, userId } = await signUp();
     // Signing up made that browser known to the account (decision 50); a reset, which is how an owner takes an
-    // account back from whoever signed up with their address, forgets it like the sessions.
-    const knownBrowsers = () => env.DB.prepare("SELECT COUNT(*) AS n FROM known_devices WHERE user_id = ?").bind(userId).first();
-    expect(await knownBrowsers()).toEqual({ n: 1 });
+    // account back from whoever signed up with their address, forgets it like the sessions. The browser that reset
+    // the password is known from then on.
+    const knownBrowsers = async () =>
+      (await env.DB.prepare("SELECT id FROM known_devices WHERE user_id = ?").bind(userId).all<{ id: string }>()).results.map((row) => row.id);
+    const signedUpIn = await knownBrowsers();
+    expect(signedUpIn).toHaveLength(1);
     const request = await post("/reset-password", { intent: "request", email });
     expect(request.status).toBe(200);
     const page = await request.text();
@@ -659,7 +662,9 @@ describe("password reset", () => {
     expect(done.status).toBe(302);
     expect(done.headers.get("Location")).toBe("/login?notice=password-changed");
     expect((await get("/market", { cookie })).headers.get("Location")).toBe("/login");
-    expect(await knownBrowsers()).toEqual({ n: 0 });
+    const afterReset = await knownBrowsers();
+    expect(afterReset).toHaveLength(1);
+    expect(afterReset).not.toEqual(signedUpIn);
 
     const again = await post("/reset-password", { intent: "reset", token, password: "Otherpassword9" });
     expect(again.status).toBe(400);
@@ -712,6 +717,27 @@ describe("password reset", () => {
       .first();
     expect(changed).toEqual({ n: 1 });
     expect((await post("/login", { email, password: "Newpassword9" })).status).toBe(302);
+  });
+
+  it("keeps the browser that reset the password known: guesses from everywhere holding the account's ceiling do not keep the owner out", async () => {
+    const hourStart = windowStart(60 * 60_000);
+    const at = hourStart + 1000;
+    const { email } = await signUp();
+    const token = await resetLinkOf(email);
+    await env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, 100)")
+      .bind(`login:account:${email}`, hourStart)
+      .run();
+    const reset = await post("/reset-password", { intent: "reset", token, password: "Newpassword9" }, { at });
+    expect(reset.headers.get("Location")).toBe("/login?notice=password-changed");
+    const device = reset.headers
+      .getSetCookie()
+      .map((cookie) => cookie.split(";")[0]!)
+      .find((pair) => pair.startsWith("__Host-device="));
+    expect(device).toMatch(/^__Host-device=[a-z2-7]{32}$/);
+    expect((await post("/login", { email, password: "Newpassword9" }, { at })).status).toBe(429);
+    const signedIn = await post("/login", { email, password: "Newpassword9" }, { at, cookie: device });
+    expect(signedIn.status).toBe(302);
+    expect(sessionCookieOf(signedIn)).not.toBeNull();
   });
 
   it("the same form sent twice in the same millisecond writes once: one email, the password set", async () => {
@@ -932,6 +958,15 @@ describe("account security for signed-in owners", () => {
       { cookie: user.cookie },
     );
     expect(done.headers.get("Location")).toBe("/mysite/settings?notice=password-changed-here");
+    // Sent again once the first had landed (a second click without JavaScript, whose answer the browser shows): done
+    // too, with a session of its own, not "That is not your current password".
+    const again = await post(
+      "/mysite/settings",
+      { intent: "change-password", currentPassword: PASSWORD, newPassword: "Fresh-Secret-77" },
+      { cookie: user.cookie },
+    );
+    expect(again.headers.get("Location")).toBe("/mysite/settings?notice=password-changed-here");
+    expect((await get("/mysite", { cookie: sessionCookieOf(again)! })).status).toBe(200);
     // This browser gets a new session; the old cookie (and any copy of it taken from this browser) ends within a minute.
     const renewed = sessionCookieOf(done)!;
     expect(renewed).not.toBe(user.cookie);
