@@ -29,7 +29,10 @@ export function loader({ request, params, context }: LoaderFunctionArgs) {
   // address) is refused like another site's (a browser without Fetch Metadata names that site here too). A sign-in
   // never lands here (`pageAfterSignIn`). No referrer at all is the address typed.
   const referrer = pageOf(request.headers.get("Referer"));
-  if (referrer && (referrer.origin !== new URL(request.url).origin || !SIGN_IN_PAGES.has(referrer.pathname))) throw redirect("/login");
+  const ownOrigins = new Set([new URL(request.url).origin, new URL(context.env.APP_URL).origin]);
+  // As the router reads a page's address: any letter case, a trailing slash or not.
+  const page = referrer?.pathname.replace(/\/+$/, "").toLowerCase();
+  if (referrer && (!ownOrigins.has(referrer.origin) || !SIGN_IN_PAGES.has(page!))) throw redirect("/login");
   const redirectTo = pageAfterSignIn(new URL(request.url).searchParams.get("redirectTo"));
   const { url, cookie } = beginSignIn(context.env, provider, redirectTo);
   throw redirect(url.toString(), { headers: { "Set-Cookie": cookie } });

@@ -40,7 +40,7 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
     // The same form sent again once the first had changed the password (a second click without JavaScript, the old
     // session still in its grace minute): done, as when the two overlap.
     if (context.now() - stored.updatedAt <= SENT_AGAIN_WITHIN_MS && (await verifyPassword(newPassword, stored.hash))) {
-      return notChanged(context, auth, newPassword);
+      return notChanged(context, auth, newPassword, stored.hash);
     }
     return { ok: false, status: 400, field: "currentPassword", message: messages.currentPasswordWrong };
   }
@@ -101,14 +101,20 @@ export async function changePassword(context: AppContext, auth: CurrentAuth, cur
  * Why a change whose guarded update applied to nothing was not made: this session ended meanwhile, or the password was
  * already changed, to this new one (the same form sent twice: done) or by a reset (the current password is wrong now).
  */
-async function notChanged(context: AppContext, auth: CurrentAuth, newPassword: string): Promise<AccountChange> {
+async function notChanged(
+  context: AppContext,
+  auth: CurrentAuth,
+  newPassword: string,
+  /** A hash the new password was already checked against (a check costs a lot of CPU: not twice for the same hash). */
+  checkedHash?: string,
+): Promise<AccountChange> {
   const { db } = context;
   const [session, stored] = await db.batch([
     db.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, auth.session.id)),
     db.select({ hash: passwordCredentials.passwordHash }).from(passwordCredentials).where(eq(passwordCredentials.userId, auth.user.id)),
   ]);
   if (!session[0]) return { ok: false, signedOut: true };
-  if (stored[0] && (await verifyPassword(newPassword, stored[0].hash))) {
+  if (stored[0] && (stored[0].hash === checkedHash || (await verifyPassword(newPassword, stored[0].hash)))) {
     // The same form sent twice (a double click): the first answer, with the new session, may be the one the browser
     // dropped; this one carries a session of its own, as it proved the new password.
     const now = context.now();

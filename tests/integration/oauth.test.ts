@@ -82,7 +82,7 @@ describe("OAuth sign-in", () => {
     }
     // From the pages with the buttons; from any other page of the site (a "back" link planted there), or from another
     // site's page in a browser without Fetch Metadata, the login page.
-    for (const page of ["/login", "/signup", "/login?redirectTo=%2Fmysite"]) {
+    for (const page of ["/login", "/signup", "/login?redirectTo=%2Fmysite", "/Login/"]) {
       const start = await get("/auth/google", { headers: { "Sec-Fetch-Site": "same-origin", Referer: `https://market.test${page}` } });
       expect(new URL(start.headers.get("Location")!).origin).toBe("https://accounts.google.com");
     }
