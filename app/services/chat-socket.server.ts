@@ -25,18 +25,28 @@ function fromOwnOrigin(request: Request, appUrl: string): boolean {
   return own.has(origin);
 }
 
+/**
+ * The signed-in user and the conversation, when they take part in it. The session is read as every page reads it (an
+ * expired or ended session is no session), without sliding it: an upgrade sends no cookie back, so a server-side slide
+ * would outlive the browser's cookie.
+ */
+async function participantOf(request: Request, context: AppContext, chatId: string) {
+  const token = readCookie(request, sessionCookieName(context.env));
+  const auth = token ? await validateSessionToken(context.db, token, context.now(), { slide: false }) : null;
+  if (!auth) return "signed-out" as const;
+  const chat = await conversationFor(context.db, auth.user.id, chatId);
+  return chat ? { auth, chat } : ("not-found" as const);
+}
+
 export async function openChatSocket(request: Request, context: AppContext, chatId: string): Promise<Response | SocketRefusal> {
   if (request.method !== "GET" || request.headers.get("Upgrade")?.toLowerCase() !== "websocket") {
     return { status: 426, message: "This address takes a WebSocket." };
   }
   if (!fromOwnOrigin(request, context.env.APP_URL)) return { status: 403, message: "This socket opens from the product's own pages only." };
-  // The session as every page reads it (an expired or ended session is no session). The socket refreshes nothing:
-  // an upgrade sends no cookie back, so a server-side slide would outlive the browser's cookie.
-  const token = readCookie(request, sessionCookieName(context.env));
-  const auth = token ? await validateSessionToken(context.db, token, context.now(), { slide: false }) : null;
-  if (!auth) return signedOutSocket();
-  const chat = await conversationFor(context.db, auth.user.id, chatId);
-  if (!chat) return { status: 404, message: "Not found" };
+  const found = await participantOf(request, context, chatId);
+  if (found === "signed-out") return signedOutSocket();
+  if (found === "not-found") return { status: 404, message: "Not found" };
+  const { auth, chat } = found;
   // A fresh request: nothing the browser sent reaches the object but what was checked here.
   return chatRoom(context.env, chat.id).fetch("https://chat-room.internal/socket", {
     headers: {
@@ -64,17 +74,16 @@ function signedOutSocket(): Response {
 
 /**
  * The messages after `?after=` of a conversation the signed-in user takes part in, as the socket's "history" event:
- * for a page whose socket cannot open. Like the socket, it reads the session without sliding it.
+ * for a page whose socket cannot open.
  */
 export async function readMissedMessages(request: Request, context: AppContext, chatId: string): Promise<Response | SocketRefusal> {
   if (request.method !== "GET") return { status: 405, message: "Method not allowed" };
   const after = new URL(request.url).searchParams.get("after") ?? "";
   if (!/^\d{1,15}$/.test(after)) return { status: 400, message: "after: a message id" };
-  const token = readCookie(request, sessionCookieName(context.env));
-  const auth = token ? await validateSessionToken(context.db, token, context.now(), { slide: false }) : null;
-  if (!auth) return { status: 401, message: "Log in to read this conversation." };
-  const chat = await conversationFor(context.db, auth.user.id, chatId);
-  if (!chat) return { status: 404, message: "Not found" };
+  const found = await participantOf(request, context, chatId);
+  if (found === "signed-out") return { status: 401, message: "Log in to read this conversation." };
+  if (found === "not-found") return { status: 404, message: "Not found" };
+  const { auth, chat } = found;
   const missed = await chatRoom(context.env, chat.id).missed(chat.ref, auth.user.id, Number(after));
   return Response.json(missed, { headers: { "Cache-Control": "no-store" } });
 }
