@@ -7,6 +7,7 @@ import {
   mergeMessages,
   messagesAddress,
   type ChatMessage,
+  type OpenConversation,
   type ServerEvent,
 } from "~/domain/chat";
 import { formatMessageTime } from "~/domain/dates";
@@ -16,18 +17,9 @@ import { useHydrated } from "./use-hydrated";
 import { useTimeZone } from "./use-time-zone";
 
 export interface ChatViewProps {
-  chatId: string;
+  /** The conversation with the page of messages the server rendered. */
+  conversation: OpenConversation;
   me: string;
-  otherUserId: string;
-  otherHost: string;
-  otherIcon: string | null;
-  /** The page of messages the server rendered (the latest ones, or those before `before`). */
-  messages: ChatMessage[];
-  more: boolean;
-  before: number | null;
-  /** The conversation's newest message id when the page was made: a page of older messages picks up from there. */
-  latestId: number;
-  otherActive: boolean;
   now: number;
   /** A fresh id for a post without JavaScript, so sending the same form twice stores one message. */
   clientId: string;
@@ -52,18 +44,19 @@ const COUNTER_FROM = MAX_MESSAGE_LENGTH - 400;
  */
 export function ChatView(props: ChatViewProps) {
   const timeZone = useTimeZone();
-  const { chatId, me, otherUserId, otherHost, now, failure, onLatest, list } = props;
+  const { conversation, me, now, failure, onLatest, list } = props;
+  const { id: chatId, otherUserId, otherHost } = conversation;
   const hydrated = useHydrated();
-  const [messages, setMessages] = useState(props.messages);
+  const [messages, setMessages] = useState(conversation.messages);
   const [pending, setPending] = useState<Pending[]>([]);
-  const [otherActive, setOtherActive] = useState(props.otherActive);
+  const [otherActive, setOtherActive] = useState(conversation.otherActive);
   const [text, setText] = useState(failure?.text ?? "");
   const [error, setError] = useState(failure?.error);
   const lastId = useRef(0);
   const pendingRef = useRef<Pending[]>([]);
 
   // A new page from the server (after a post without the socket, or older messages) joins what is shown.
-  useEffect(() => setMessages((current) => mergeMessages(current, props.messages)), [props.messages]);
+  useEffect(() => setMessages((current) => mergeMessages(current, conversation.messages)), [conversation.messages]);
   useEffect(() => setError(failure?.error), [failure]);
   useEffect(() => {
     const latest = messages.at(-1);
@@ -80,7 +73,7 @@ export function ChatView(props: ChatViewProps) {
   };
 
   const { status, send } = useChatSocket(chatId, {
-    after: () => Math.max(lastId.current, props.latestId),
+    after: () => Math.max(lastId.current, conversation.latestId),
     onEvent: (event: ServerEvent) => {
       switch (event.type) {
         case "message":
@@ -179,7 +172,7 @@ export function ChatView(props: ChatViewProps) {
         <Link to={messagesAddress({ list })} className="text-link small chat-back">
           ← All messages
         </Link>
-        <SiteIcon icon={props.otherIcon} size={40} />
+        <SiteIcon icon={conversation.otherIcon} size={40} />
         <div>
           <h2 id="chat-title" className="user-text">
             {otherHost}
@@ -199,7 +192,7 @@ export function ChatView(props: ChatViewProps) {
 
       <div className="chat-scroll">
         <div className="chat-log" role="log" aria-label={`Messages with ${otherHost}`}>
-          {props.more && first ? (
+          {conversation.more && first ? (
             <Link to={messagesAddress({ chatId, before: first.id, list })} className="text-link small chat-earlier" preventScrollReset>
               Show earlier messages
             </Link>
@@ -221,7 +214,7 @@ export function ChatView(props: ChatViewProps) {
               </li>
             ))}
           </ol>
-          {props.before ? (
+          {conversation.before ? (
             <Link to={messagesAddress({ chatId, list })} className="text-link small">
               Back to the latest messages
             </Link>

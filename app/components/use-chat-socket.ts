@@ -21,7 +21,8 @@ const MISSED_EVERY_MS = 10_000;
 /**
  * The live socket of a conversation: connects, reconnects after a drop with growing delays (at once when the
  * browser comes back online; a socket that goes silent or a browser that goes offline counts as a drop), and
- * hands every event to `onEvent`. On each (re)connection it asks for the messages after `after()` (the last shown).
+ * hands every event to `onEvent`. On each (re)connection it asks for the messages after `after()` (the last shown),
+ * and it tells the conversation when the tab goes out of view and comes back (what a hidden tab receives stays unread).
  * Until a socket has opened once (a proxy that drops WebSockets, while pages and posts go through), it reads them
  * over HTTP every 10 seconds instead, in a tab that is seen and online; failures are left for the next read. After
  * that, a drop is the network's, and the reconnection catches up.
@@ -33,6 +34,14 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
   useEffect(() => {
     handlersRef.current = handlers;
   });
+
+  /** Sends when the socket is open (1: WebSocket.OPEN); false otherwise (the caller falls back to posting the form). */
+  const send = useCallback((event: ClientEvent): boolean => {
+    const socket = socketRef.current;
+    if (socket?.readyState !== 1) return false;
+    socket.send(JSON.stringify(event));
+    return true;
+  }, []);
 
   useEffect(() => {
     let attempt = 0;
@@ -59,6 +68,9 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
       retry = setTimeout(connect, reconnectDelay(attempt++));
     };
 
+    /** Asks for what the page has not shown, and says whether the tab is in view (a hidden one has not seen them). */
+    const sync = () => send({ type: "sync", after: handlersRef.current.after(), hidden: document.hidden });
+
     const connect = () => {
       const url = new URL(chatSocketPath(chatId), location.href);
       url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
@@ -69,7 +81,7 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
         attempt = 0;
         clearInterval(readMissed);
         setStatus("live");
-        socket.send(JSON.stringify({ type: "sync", after: handlersRef.current.after() } satisfies ClientEvent));
+        sync();
         // A socket that stays silent through a whole ping interval is dead even if the browser has not noticed.
         pings.set(
           socket,
@@ -95,7 +107,7 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
     };
     const reconnectNow = () => {
       const current = socketRef.current;
-      if (stopped || current?.readyState === WebSocket.OPEN) return;
+      if (stopped || current?.readyState === 1) return;
       // An attempt made while offline may hang: start afresh.
       if (current) abandon(current);
       clearTimeout(retry);
@@ -122,23 +134,17 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
     connect();
     window.addEventListener("online", reconnectNow);
     window.addEventListener("offline", goneOffline);
+    document.addEventListener("visibilitychange", sync);
     return () => {
       stopped = true;
       clearTimeout(retry);
       clearInterval(readMissed);
       window.removeEventListener("online", reconnectNow);
       window.removeEventListener("offline", goneOffline);
+      document.removeEventListener("visibilitychange", sync);
       if (socketRef.current) abandon(socketRef.current);
     };
-  }, [chatId]);
-
-  /** Sends when the socket is open; false otherwise (the caller falls back to posting the form). */
-  const send = useCallback((event: ClientEvent): boolean => {
-    const socket = socketRef.current;
-    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
-    socket.send(JSON.stringify(event));
-    return true;
-  }, []);
+  }, [chatId, send]);
 
   return { status, send };
 }

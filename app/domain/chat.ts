@@ -31,13 +31,29 @@ export interface Conversation {
   unread: boolean;
 }
 
+/** The conversation a page shows: one page of its messages (the latest ones, or those before `before`). */
+export interface OpenConversation extends Pick<Conversation, "id" | "otherUserId" | "otherHost" | "otherIcon"> {
+  messages: ChatMessage[];
+  /** Older messages exist before the first one here. */
+  more: boolean;
+  before: number | null;
+  /** The conversation's newest message id when the page was made: a page of older messages picks up from there. */
+  latestId: number;
+  /** The other participant has it open in a tab in view. */
+  otherActive: boolean;
+}
+
 /** What the browser sends. */
 export type ClientEvent =
   /** A new message; `clientId` lets the sender match the echo (or the refusal) to what it typed, and makes a
    * retry after a dropped connection safe: the object stores one message per sender and clientId. */
   | { type: "send"; clientId: string; text: string }
-  /** Everything after the last message the browser has (0 for all), on connecting and reconnecting. */
-  | { type: "sync"; after: number };
+  /**
+   * Everything after the last message the browser has (0 for all), on connecting and reconnecting; and whether the
+   * tab is hidden, on connecting and whenever that changes (left out: as it was). A hidden tab's page receives the
+   * messages, but its participant has not seen them: they stay unread and the email about them goes.
+   */
+  | { type: "sync"; after: number; hidden?: boolean };
 
 export type RefusalReason = "empty" | "too-long" | "rate-limited";
 
@@ -47,7 +63,7 @@ export type ServerEvent =
   | { type: "message"; message: ChatMessage }
   /** The answer to `sync`: missed messages in order; `more` when there were too many to send at once. */
   | { type: "history"; messages: ChatMessage[]; more: boolean }
-  /** Who has the conversation open (activeUsers), sent whenever it changes. */
+  /** Who has the conversation open in a tab they can see (activeUsers), sent whenever it changes. */
   | { type: "presence"; activeUserIds: string[] }
   /** A message that was not stored, and why. */
   | { type: "refused"; clientId: string; reason: RefusalReason; message: string };
@@ -99,7 +115,7 @@ export function parseClientEvent(frame: string | ArrayBuffer): ClientEvent | nul
     return { type: "send", clientId: event.clientId, text: event.text };
   }
   if (event.type === "sync" && typeof event.after === "number" && Number.isSafeInteger(event.after) && event.after >= 0) {
-    return { type: "sync", after: event.after };
+    return typeof event.hidden === "boolean" ? { type: "sync", after: event.after, hidden: event.hidden } : { type: "sync", after: event.after };
   }
   return null;
 }

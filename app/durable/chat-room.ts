@@ -37,6 +37,11 @@ interface SocketAttachment {
   sessionExpiresAt: number;
   /** Wall-clock time of the last sign of life: the connection, a frame, or a keep-alive ping. */
   seenAt: number;
+  /**
+   * The page said its tab is hidden (in its last "sync"): it receives the messages, but its participant is not there to
+   * see them. Absent until a page says otherwise (pages from before it was asked said nothing).
+   */
+  hidden?: boolean;
 }
 
 /**
@@ -119,6 +124,12 @@ const OPEN = 1;
 
 const attachmentOf = (socket: WebSocket) => socket.deserializeAttachment() as SocketAttachment;
 
+/** The participants who have one of these sockets open in a tab in view, in order. */
+function watching(sockets: WebSocket[]): string[] {
+  const userIds = sockets.map(attachmentOf).flatMap((attachment) => (attachment.hidden ? [] : [attachment.userId]));
+  return [...new Set(userIds)].sort();
+}
+
 function closeQuietly(socket: WebSocket, code: number, reason: string): void {
   try {
     socket.close(code, reason);
@@ -177,8 +188,8 @@ export class ChatRoom extends DurableObject<Env> {
       sessionExpiresAt: session.expiresAt,
       seenAt: Date.now(),
     } satisfies SocketAttachment);
-    // Opening the conversation shows every message: nothing is left to email about, and everything is read.
-    this.seenBy(session.userId);
+    // What the participant has seen is marked at the page's first "sync", which says whether its tab is in view (a
+    // tab reconnecting in the background has not seen what it receives).
     this.broadcastPresence();
     await this.sweepWhileBothHere(this.liveSockets());
     return new Response(null, { status: 101, webSocket: client });
@@ -249,12 +260,15 @@ export class ChatRoom extends DurableObject<Env> {
       this.broadcastPresence(ws);
       return;
     }
-    ws.serializeAttachment({ ...attachment, seenAt: Date.now() } satisfies SocketAttachment);
     const event = parseClientEvent(frame);
+    const hidden = event?.type === "sync" ? event.hidden ?? attachment.hidden : attachment.hidden;
+    ws.serializeAttachment({ ...attachment, seenAt: Date.now(), hidden } satisfies SocketAttachment);
     if (!event) return;
     if (event.type === "sync") {
       this.send(ws, this.missedSince(event.after));
-      this.seenBy(attachment.userId);
+      // Back in view, everything the page has is seen; gone out of view, the other side sees them away.
+      if (!hidden) this.seenBy(attachment.userId);
+      if (Boolean(hidden) !== Boolean(attachment.hidden)) this.broadcastPresence();
       return;
     }
     await this.store(attachment.userId, event.text, event.clientId, ws);
@@ -284,7 +298,7 @@ export class ChatRoom extends DurableObject<Env> {
     const live = this.liveSockets();
     if (live.length < open) this.broadcastPresence();
     await this.sweepWhileBothHere(live);
-    const active = [...new Set(live.map((socket) => attachmentOf(socket).userId))].sort();
+    const active = watching(live);
     let queued = false;
     for (const pending of this.pendingEmails()) {
       if (active.includes(pending.user_id)) {
@@ -534,14 +548,14 @@ export class ChatRoom extends DurableObject<Env> {
     return live;
   }
 
-  /** activeUsers: participants with a live socket. Read from the sockets themselves, so it survives hibernation. */
+  /** activeUsers: participants with a live socket in a tab in view. Read from the sockets, so it survives hibernation. */
   private activeUserIds(except?: WebSocket): string[] {
-    return [...new Set(this.liveSockets(except).map((socket) => attachmentOf(socket).userId))].sort();
+    return watching(this.liveSockets(except));
   }
 
   private broadcastPresence(except?: WebSocket): void {
     const live = this.liveSockets(except);
-    const activeUserIds = [...new Set(live.map((socket) => attachmentOf(socket).userId))].sort();
+    const activeUserIds = watching(live);
     const frame = JSON.stringify({ type: "presence", activeUserIds } satisfies ServerEvent);
     for (const socket of live) this.sendFrame(socket, frame);
   }

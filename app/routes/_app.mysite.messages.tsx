@@ -35,16 +35,8 @@ export default function MessagesPage() {
       {open ? (
         <ChatView
           key={open.id}
-          chatId={open.id}
+          conversation={open}
           me={me}
-          otherUserId={open.otherUserId}
-          otherHost={open.otherHost}
-          otherIcon={open.otherIcon}
-          messages={open.messages}
-          more={open.more}
-          before={open.before}
-          latestId={open.latestId}
-          otherActive={open.otherActive}
           now={now}
           clientId={loaded.clientId}
           failure={failure && "text" in failure ? failure : null}

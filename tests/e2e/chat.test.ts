@@ -136,6 +136,48 @@ describe("a live conversation that loses its connection", () => {
   });
 });
 
+/** The page's tab goes out of view or comes back, as the browser tells a page (headless Chromium keeps every tab in view). */
+function inView(page: Page, visible: boolean) {
+  return page.evaluate((hidden) => {
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+    document.dispatchEvent(new Event("visibilitychange"));
+  }, !visible);
+}
+
+describe("a conversation in a tab out of view", () => {
+  it("still receives messages, which stay unread; the other side sees it away; back in view, they are read", async () => {
+    const { a, b, aSide } = await chatOpenedByA("hidden-tab");
+    const chatPath = new URL(aSide.page.url()).pathname + new URL(aSide.page.url()).search;
+    const bSide = await openPage(chromium(), true);
+    const bPage = bSide.page;
+    await logIn(bPage, b.email);
+    await bPage.goto(chatPath);
+    await aSide.page.locator(".chat-presence", { hasText: "Active now" }).waitFor();
+
+    await inView(bPage, false);
+    await aSide.page.locator(".chat-presence", { hasText: "Away" }).waitFor();
+    await aSide.page.fill("#chat-text", "Sent while you were in another tab");
+    await aSide.page.press("#chat-text", "Enter");
+    await bPage.locator(".chat-message.theirs", { hasText: "Sent while you were in another tab" }).waitFor();
+    // B's list, in another tab, marks it unread: B has not seen it.
+    const list = await bPage.context().newPage();
+    const unread = async () => {
+      await list.goto("/mysite/messages");
+      return list.locator(".conversation-row", { hasText: a.host }).getByText("Unread").count();
+    };
+    await expect.poll(unread).toBe(1);
+
+    await inView(bPage, true);
+    await aSide.page.locator(".chat-presence", { hasText: "Active now" }).waitFor();
+    await expect.poll(unread).toBe(0);
+
+    expect(unexpected(aSide.errors)).toEqual([]);
+    expect(unexpected(bSide.errors)).toEqual([]);
+    await aSide.close();
+    await bSide.close();
+  });
+});
+
 describe("a conversation whose socket cannot open (a proxy that drops WebSockets)", () => {
   it("posts the form instead, and keeps what was typed while that post was on its way", async () => {
     const { aSide } = await chatOpenedByA("no-socket", {

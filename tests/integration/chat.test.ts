@@ -853,6 +853,62 @@ describe("sockets and sessions", () => {
     aSocket.socket.close();
   });
 
+  it("a tab out of view still receives messages, but they stay unread, the email goes, and the other side sees it away", async () => {
+    const { a, b, chatId } = await pairInChat();
+    const start = Date.now() + 60 * 60_000;
+    await holdClock(chatId, start);
+    const aSocket = await connect(chatId, a.cookie);
+    const bSocket = await connect(chatId, b.cookie);
+    expect((await aSocket.received("presence", 2)).at(-1)!.activeUserIds).toEqual([a.userId, b.userId].sort());
+    // B switches to another tab: the page says so.
+    bSocket.send({ type: "sync", after: 0, hidden: true });
+    expect((await aSocket.received("presence", 3)).at(-1)!.activeUserIds).toEqual([a.userId]);
+    aSocket.send({ type: "send", clientId: "hidden-tab-1", text: "Are you there?" });
+    expect((await bSocket.received("message", 1))[0]!.message.text).toBe("Are you there?");
+    const readMarks = () =>
+      env.DB.prepare(
+        "SELECT last_message_id AS last, CASE WHEN user_a_id = ? THEN user_a_read_id ELSE user_b_read_id END AS read FROM chats WHERE id = ?",
+      )
+        .bind(b.userId, chatId)
+        .first<{ last: number; read: number }>();
+    await expect.poll(readMarks).toEqual({ last: 1, read: 0 });
+    await holdClock(chatId, start + EMAIL_COLLECT_MS);
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
+    expect((await outboxFor(b.userId)).map((email) => email.text)).toEqual([expect.stringContaining('"Are you there?"')]);
+
+    // Back to the tab: everything is seen, and A sees B there again.
+    bSocket.send({ type: "sync", after: 1, hidden: false });
+    await expect.poll(readMarks).toEqual({ last: 1, read: 1 });
+    expect((await aSocket.received("presence", 4)).at(-1)!.activeUserIds).toEqual([a.userId, b.userId].sort());
+    aSocket.socket.close();
+    bSocket.socket.close();
+  });
+
+  it("a tab back in view before the email is due: no email, and read", async () => {
+    const { a, b, chatId } = await pairInChat();
+    const start = Date.now() + 60 * 60_000;
+    await holdClock(chatId, start);
+    const bSocket = await connect(chatId, b.cookie);
+    bSocket.send({ type: "sync", after: 0, hidden: true });
+    await bSocket.received("history", 1);
+    await sendMessage(a.cookie, chatId, "Quick question");
+    await bSocket.received("message", 1);
+    bSocket.send({ type: "sync", after: 1, hidden: false });
+    await bSocket.received("history", 2);
+    await holdClock(chatId, start + EMAIL_COLLECT_MS);
+    await runDurableObjectAlarm(room(chatId));
+    expect(await outboxFor(b.userId)).toHaveLength(0);
+    // A tab reconnecting out of view (after a drop) does not read what it catches up on.
+    bSocket.socket.close();
+    await sendMessage(a.cookie, chatId, "Sent during the drop");
+    const again = await connect(chatId, b.cookie);
+    again.send({ type: "sync", after: 1, hidden: true });
+    await again.received("history", 1);
+    expect(await read(await get(MESSAGES_PAGE, { cookie: a.cookie }))).toContain("Sent during the drop");
+    expect(await read(await get(MESSAGES_PAGE, { cookie: b.cookie }))).toContain("Unread");
+    again.socket.close();
+  });
+
   it("a message that arrives live is read; one that arrives while away is unread until the conversation is opened", async () => {
     const { a, b, chatId } = await pairInChat();
     const bSocket = await connect(chatId, b.cookie);

@@ -60,6 +60,10 @@ describe("frames from the browser", () => {
       text: "hi",
     });
     expect(parseClientEvent(JSON.stringify({ type: "sync", after: 12 }))).toEqual({ type: "sync", after: 12 });
+    expect(parseClientEvent(JSON.stringify({ type: "sync", after: 12, hidden: true }))).toEqual({ type: "sync", after: 12, hidden: true });
+    expect(parseClientEvent(JSON.stringify({ type: "sync", after: 0, hidden: false }))).toEqual({ type: "sync", after: 0, hidden: false });
+    // Anything but a boolean says nothing about the tab.
+    expect(parseClientEvent(JSON.stringify({ type: "sync", after: 3, hidden: "yes" }))).toEqual({ type: "sync", after: 3 });
   });
 
   it.each([
