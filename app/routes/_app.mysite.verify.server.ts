@@ -7,7 +7,7 @@ import type { AppContext } from "~/lib/context";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { isWebSandboxOn } from "~/lib/safe-fetch.server";
 import { requireAuth } from "~/services/auth.server";
-import { loadActiveSite, loadSiteOfForm } from "~/services/layout.server";
+import { activateSiteOnHost, loadActiveSite, loadSiteOfForm } from "~/services/layout.server";
 import { getListingOf } from "~/services/sites.server";
 import { allow, RATE_LIMITS } from "~/services/rate-limit.server";
 import { messages } from "~/domain/messages";
@@ -15,6 +15,13 @@ import { checkSiteVerification, renewVerificationToken } from "~/services/verifi
 
 export async function loadVerifyPage(request: Request, context: AppContext) {
   const auth = await requireAuth(request, context);
+  // A link from an email about one of the user's sites (`?site={host}`) opens that site's page, made the active site;
+  // the page's own address follows, so the header and the page read the same site. Another host changes nothing.
+  const host = new URL(request.url).searchParams.get("site");
+  if (host !== null) {
+    await activateSiteOnHost(context, auth, host);
+    throw redirect("/mysite/verify");
+  }
   const site = await loadActiveSite(context, auth);
   if (!site) throw redirect("/sites/new");
   const listing = await getListingOf(context.db, site.id);

@@ -35,6 +35,17 @@ export async function loadActiveSite(context: AppContext, auth: CurrentAuth) {
 }
 
 /**
+ * Makes the user's site on `host` the active one (a link from an email about that site); null, and nothing changed,
+ * when the user has no site there.
+ */
+export async function activateSiteOnHost(context: AppContext, auth: CurrentAuth, host: string): Promise<OwnedSite | null> {
+  const sites = await loadSites(context, auth);
+  const site = sites.rows.find((row) => row.host === host);
+  if (site && site.id !== sites.activeRow?.id) await setActiveSite(context.db, auth.session.id, auth.user.id, site.id);
+  return site ?? null;
+}
+
+/**
  * The site a form of the owner's area acts on: the one its page showed (the form's `siteId`). The active site lives in
  * the session, so another tab may have switched it since the page was shown; the form still acts on the site the user
  * saw, which becomes the active site again (as the switcher would make it). Only the user's own sites count: another

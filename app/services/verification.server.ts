@@ -168,7 +168,7 @@ async function markVerified(
         text:
           `Another account has just proved control of ${site.host} by placing its verification tag on the home page. ` +
           `Your site ${site.host} is no longer verified and has left the market. Offers already made stay as they are.\n\n` +
-          `If this is a mistake, put your own tag back in the head of the home page and check again: ${verifyLink(context)}`,
+          `If this is a mistake, put your own tag back in the head of the home page and check again: ${verifyLink(context, site.host)}`,
         kind: "verification-taken-over",
       },
       now,
@@ -194,8 +194,12 @@ export async function renewVerificationToken(context: AppContext, userId: string
   return updated.length > 0;
 }
 
-function verifyLink(context: AppContext): string {
-  return new URL("/mysite/verify", context.env.APP_URL).toString();
+/**
+ * The Verify page of the recipient's site on `host` (an account has one site per host): an owner of several sites whose
+ * active one is another lands on the site the email is about (docs/decisions/0055-email-links-name-their-site.md).
+ */
+function verifyLink(context: AppContext, host: string): string {
+  return new URL(`/mysite/verify?site=${encodeURIComponent(host)}`, context.env.APP_URL).toString();
 }
 
 /** Checks that may run at once (a Worker keeps at most six connections open). */
@@ -307,7 +311,7 @@ async function recheckOne(
           text:
             `We checked ${check.url} ${RECHECK_FAILURES_ALLOWED} times in a row and could not confirm your verification tag (${check.message}). ` +
             `${site.host} is no longer verified and has left the market until you verify it again.\n\n` +
-            `Put this tag inside <head> of your home page and check again: ${tag}\n${verifyLink(context)}`,
+            `Put this tag inside <head> of your home page and check again: ${tag}\n${verifyLink(context, site.host)}`,
           onlyIf: sql`EXISTS (SELECT 1 FROM sites WHERE id = ${site.id} AND verified = 0 AND verification_failures = ${failures} AND verification_checked_at = ${now})`,
         },
         now,
@@ -333,7 +337,7 @@ async function recheckOne(
                 `Our monthly check of ${check.url} failed: ${check.message}\n\n` +
                 `Make sure this tag stays inside <head> of your home page: ${tag}\n` +
                 `We will check again tomorrow. After ${RECHECK_FAILURES_ALLOWED} failed checks in a row, ${site.host} loses its verification and leaves the market.\n\n` +
-                `Check it yourself now: ${verifyLink(context)}`,
+                `Check it yourself now: ${verifyLink(context, site.host)}`,
               onlyIf: sql`EXISTS (SELECT 1 FROM sites WHERE id = ${site.id} AND verified = 1 AND verification_failures = 1 AND verification_checked_at = ${now})`,
             },
             now,

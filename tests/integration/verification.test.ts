@@ -355,7 +355,7 @@ describe("the Verify Site page", () => {
       .bind(first.user.email)
       .first<{ subject: string; text_body: string }>();
     expect(mail?.subject).toBe(`${host} is no longer verified on your account`);
-    expect(mail?.text_body).toContain("https://market.test/mysite/verify");
+    expect(mail?.text_body).toContain(`https://market.test/mysite/verify?site=${host}`);
     expect(await env.DB.prepare("SELECT status FROM offers WHERE sender_user_id = ?").bind(first.user.userId).first()).toEqual({ status: "pending" });
     expect(await read(await get(`/search?term=${host}`, { cookie: owner.cookie }))).not.toContain("Trade for 3 connects");
   });
@@ -386,6 +386,33 @@ describe("the Verify Site page", () => {
     }
     expect(site.verification_token).not.toBe((await siteOf(user.userId)).verification_token);
     expect(await siteOf(holder.user.userId)).toMatchObject({ verified: 1, verification_error: null });
+  });
+
+  it("an email's link names its site: the page opens on it, made active, for an owner of several sites; another host changes nothing", async () => {
+    const owner = await signUp();
+    const other = `second-${crypto.randomUUID().slice(0, 6)}.com`;
+    await listSite(owner.userId, { host: other });
+    const siteName = (page: string) => /<h1 class="site-name">([^<]+)</.exec(page)?.[1];
+    // signUp's site address is a bare host.
+    expect(siteName(await read(await get("/mysite/verify", { cookie: owner.cookie })))).toBe(owner.url);
+
+    const opened = await get(`/mysite/verify?site=${other}`, { cookie: owner.cookie });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("Location")).toBe("/mysite/verify");
+    const page = await read(await get("/mysite/verify", { cookie: owner.cookie }));
+    expect(siteName(page)).toBe(other);
+    const { verification_token } = (await env.DB.prepare("SELECT verification_token FROM sites WHERE host = ?").bind(other).first<{
+      verification_token: string;
+    }>())!;
+    expect(page).toContain(verification_token);
+
+    // Someone else's host, or none: the same redirect, and the active site stays.
+    const stranger = await signUp();
+    for (const host of [stranger.url, "nowhere.example", ""]) {
+      const response = await get(`/mysite/verify?site=${encodeURIComponent(host)}`, { cookie: owner.cookie });
+      expect(response.headers.get("Location")).toBe("/mysite/verify");
+      expect(siteName(await read(await get("/mysite/verify", { cookie: owner.cookie })))).toBe(other);
+    }
   });
 
   it("works without JavaScript from the 'Not verified' link of the site header and the dashboard banner", async () => {
@@ -518,6 +545,13 @@ describe("the monthly re-check", () => {
     await runRecheckJob(due + 2 * DAY + 2);
     expect(await siteOf(user.userId)).toMatchObject({ verified: 0, verified_at: null, verification_due_at: null });
     expect(await emailsTo(user.email)).toEqual(["verification-warning", "verification-removed"]);
+    // Both link to this site's Verify page, whichever of the owner's sites is active when it is opened.
+    const { results } = await env.DB.prepare("SELECT text_body FROM email_outbox WHERE to_address = ? AND kind LIKE 'verification-%'")
+      .bind(user.email)
+      .all<{
+        text_body: string;
+      }>();
+    for (const { text_body } of results) expect(text_body).toContain(`https://market.test/mysite/verify?site=${user.url}`);
   });
 
   it("never removes a verification without its email: when the email cannot be queued, nothing is stored and the site is checked again", async () => {
