@@ -29,6 +29,9 @@ function storeKey(entry: string): string {
  * the same route's loader); without it the link opens the next page. The appended pages belong to the list they
  * continue (`list`: its order and page): they are dropped when that changes, and kept when the page's data is loaded
  * again after an action (the fetcher then loads its last page again, which replaces that page).
+ * The first page the appended ones continue is kept with them: loaded again (Back, or after an action) once new posts
+ * have pushed some of its posts down, it ends before the first appended page starts, and the posts between, shown
+ * before, are shown from it (each once, in their place).
  */
 export function useAppendedPages<Post extends { id: string }>(list: string, page: ListPage<Post>, addressAfter: (after: string) => string) {
   const hydrated = useHydrated();
@@ -37,12 +40,13 @@ export function useAppendedPages<Post extends { id: string }>(list: string, page
   // otherwise): back on it from another page of the app, the posts loaded are shown again in the first render, so that
   // the scroll position comes back to its place among them.
   const entry = useLocation().key;
-  const [appended, setAppended] = useState<{ list: string; pages: (ListPage<Post> & { after: string })[] }>(() => {
+  const [appended, setAppended] = useState<{ list: string; first?: Post[]; pages: (ListPage<Post> & { after: string })[] }>(() => {
     try {
       const kept = hydrated ? JSON.parse(sessionStorage.getItem(storeKey(entry)) ?? "null") : null;
       // Only what this code wrote: pages with their posts (a changed value starts over).
       const pages = kept?.list === list && Array.isArray(kept.pages) ? kept.pages : [];
-      if (pages.length > 0 && pages.every((shown: ListPage<Post>) => typeof shown?.after === "string" && Array.isArray(shown.posts))) return kept;
+      const shapely = pages.every((shown: ListPage<Post>) => typeof shown?.after === "string" && Array.isArray(shown.posts));
+      if (pages.length > 0 && shapely && (kept.first === undefined || Array.isArray(kept.first))) return kept;
     } catch {
       // Storage off or full: the list starts at its first page.
     }
@@ -58,6 +62,8 @@ export function useAppendedPages<Post extends { id: string }>(list: string, page
   }, [entry, appended]);
   if (appended.list !== list) setAppended({ list, pages: [] });
   const loadingFor = useRef(list);
+  const firstPosts = useRef(page.posts);
+  firstPosts.current = page.posts;
   useEffect(() => {
     // The same route's loader answered: a page of this list.
     const loaded = more.data as ListPage<Post> | undefined;
@@ -66,10 +72,11 @@ export function useAppendedPages<Post extends { id: string }>(list: string, page
     setAppended((current) => {
       if (current.list !== loadingFor.current) return current;
       const kept = current.pages.filter((shown) => shown.after !== after);
-      return { list: current.list, pages: [...kept, { after, posts: loaded.posts, next: loaded.next }] };
+      return { list: current.list, first: current.first ?? firstPosts.current, pages: [...kept, { after, posts: loaded.posts, next: loaded.next }] };
     });
   }, [more.data]);
-  const posts = withoutRepeats([page.posts, ...appended.pages.map((shown) => shown.posts)]);
+  const continued = appended.pages[0]?.after === page.next;
+  const posts = withoutRepeats([page.posts, ...(continued ? [] : [appended.first ?? []]), ...appended.pages.map((shown) => shown.posts)]);
   const lastAppended = appended.pages.at(-1);
   const next = lastAppended ? lastAppended.next : page.next;
   const nextAddress = next ? addressAfter(next) : null;

@@ -416,3 +416,30 @@ describe.each(modes)("market and my site $name", ({ js }) => {
     await close();
   });
 });
+
+describe("the market's pages appended with JavaScript", () => {
+  it("back on the list after new posts have pushed the first page's last ones down, shows each post it showed, once", async () => {
+    const { email } = await createAccount("pushed");
+    const { page, errors, close } = await openPage(chromium(), true);
+    await logIn(page, email);
+    const cards = page.locator('[data-testid="post-card"]');
+    await cards.first().waitFor();
+    await page.getByRole("link", { name: "More posts" }).click();
+    await expect.poll(() => cards.count()).toBeGreaterThan(24);
+    const hosts = () => cards.locator(".post-url").allTextContents();
+    const before = await hosts();
+
+    await page.getByRole("link", { name: "Offers", exact: true }).first().click();
+    await page.waitForURL("**/mysite/offers");
+    // Three sites are listed meanwhile: the newest, they come first.
+    for (const n of [1, 2, 3]) await twoVerifiedTraders(`pushed-${n}`);
+    await page.goBack();
+    await page.waitForURL((url) => url.pathname === "/market");
+    await cards.locator(".post-url", { hasText: "pushed-3-seller" }).waitFor();
+    const after = await hosts();
+    expect(before.filter((host) => !after.includes(host))).toEqual([]);
+    expect(new Set(after).size).toBe(after.length);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
