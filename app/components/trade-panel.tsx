@@ -29,10 +29,13 @@ function Chips({ ids, options, empty }: { ids: string[]; options: readonly { id:
   );
 }
 
-/** In place of the panel, when the post in the address is not (or no longer) in the market. */
+/**
+ * In place of the panel, when the post in the address is not (or no longer) in the market: over the list, where the
+ * toasts show (the list may be scrolled far from its end, where this comes in the page).
+ */
 function PostGone({ closeTo }: { closeTo: string }) {
   return (
-    <p className="form-error" role="alert">
+    <p className="post-gone" role="alert">
       This post is no longer available. <Link to={closeTo}>Close</Link>
     </p>
   );

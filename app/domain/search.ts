@@ -75,10 +75,13 @@ export function foldsAsAscii(term: string): boolean {
   return [...term].every((char) => char < "\x80" || (char.toLowerCase() === char && char.toUpperCase() === char));
 }
 
-/** The term a search page shows, from `/search?term=…` or `/search/{term}`; empty on any other page. */
+/**
+ * The term a search page shows, from `/search?term=…` or `/search/{term}` (in any letter case, as the router matches
+ * them: a phone's address bar may write "/Search/seo"); empty on any other page.
+ */
 export function searchTermOf(pathname: string, search: string): string {
-  if (pathname === "/search") return new URLSearchParams(search).get("term") ?? "";
-  const match = /^\/search\/([^/]+)\/?$/.exec(pathname);
+  if (/^\/search\/?$/i.test(pathname)) return new URLSearchParams(search).get("term") ?? "";
+  const match = /^\/search\/([^/]+)\/?$/i.exec(pathname);
   return match ? decodedLeniently(match[1]!) : "";
 }
 

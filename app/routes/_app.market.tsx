@@ -49,6 +49,8 @@ export default function Market() {
   const panel = panelShown(searchParams, { posts, selected: data.selected });
   useReportPanel(panel);
   const feedback = feedbackOpen(searchParams);
+  // The order shown: its link is this page only on the first page (a later page's link goes back to the first).
+  const current = data.after === null ? "page" : "true";
   return (
     <main className="market" id="main">
       {/* Behind a dialog or a post's trade terms, the list is out of reach (without JavaScript too). */}
@@ -66,10 +68,10 @@ export default function Market() {
         </div>
         <nav className="sort-links" aria-label="Sort posts">
           <span className="muted">Sort:</span>
-          <Link to={listAddress("newest")} aria-current={data.sort === "newest" ? "page" : undefined} onClick={startOver}>
+          <Link to={listAddress("newest")} aria-current={data.sort === "newest" ? current : undefined} onClick={startOver}>
             Newest
           </Link>
-          <Link to={listAddress("record")} aria-current={data.sort === "record" ? "page" : undefined} onClick={startOver}>
+          <Link to={listAddress("record")} aria-current={data.sort === "record" ? current : undefined} onClick={startOver}>
             Best record
           </Link>
         </nav>
@@ -80,14 +82,16 @@ export default function Market() {
             <PostCard key={post.id} post={post} to={addressWith("/market", searchParams, "post", post.id)} />
           ))}
         </div>
-        <nav className="pager" aria-label="More posts">
-          {data.after !== null ? <Link to={listAddress(data.sort)}>{data.sort === "record" ? "Best records" : "Newest posts"}</Link> : null}
-          {nextAddress ? (
-            <Link to={nextAddress} onClick={loadMore} aria-busy={loading}>
-              {loading ? "Loading…" : "More posts"}
-            </Link>
-          ) : null}
-        </nav>
+        {data.after !== null || nextAddress ? (
+          <nav className="pager" aria-label="More posts">
+            {data.after !== null ? <Link to={listAddress(data.sort)}>{data.sort === "record" ? "Best records" : "Newest posts"}</Link> : null}
+            {nextAddress ? (
+              <Link to={nextAddress} onClick={loadMore} aria-busy={loading}>
+                {loading ? "Loading…" : "More posts"}
+              </Link>
+            ) : null}
+          </nav>
+        ) : null}
       </div>
       <AddressedPost posts={posts} loaded={data.selected} failure={failure} />
       {feedback ? <FeedbackDialog closeTo={addressWith("/market", searchParams, "feedback", null)} key={location.key} /> : null}

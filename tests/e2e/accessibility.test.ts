@@ -149,6 +149,7 @@ describe.each(modes)("axe finds no violation $name", ({ js }) => {
       for (const path of signedInPages(listingId).filter((path) => path !== "/market" && isMarketOrSearch(path))) {
         await visit(path);
       }
+      await visit("/market?post=no-such-post", "a post no longer available");
 
       await page.click(".site-switcher summary");
       await check("site switcher open");

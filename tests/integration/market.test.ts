@@ -151,6 +151,15 @@ describe("market", () => {
     expect(page).not.toContain("Trade terms");
   });
 
+  it("opens /search/{term} in any letter case, as the router does", async () => {
+    const viewer = await signUp();
+    const word = `casey${crypto.randomUUID().slice(0, 6)}`;
+    await listSite((await signUp()).userId, { host: uniqueHost("case"), description: `All about ${word} and more things to read here.` });
+    const page = await read(await get(`/Search/${word}`, { cookie: viewer.cookie }));
+    expect(page).toContain(`value="${word}"`);
+    expect(page).toContain("1+ sites available");
+  });
+
   it("pages with links, newest first", async () => {
     const viewer = await signUp();
     const other = await signUp();
@@ -162,6 +171,10 @@ describe("market", () => {
     const hostsOf = (html: string) => [...html.matchAll(/class="post-url">([^<]+)</g)].map((m) => m[1]);
     expect(hostsOf(first)).toHaveLength(24);
     expect(hostsOf(second).some((host) => hostsOf(first).includes(host))).toBe(false);
+    // The order's link is the current page on the first page only: on a later one it leads back to the first.
+    const newestLink = (html: string) => /<a [^>]*>Newest<\/a>/.exec(html)?.[0];
+    expect(newestLink(first)).toContain('aria-current="page"');
+    expect(newestLink(second)).toContain('aria-current="true"');
     // A later page with nothing left on it (its posts taken down since) is the list's end, not an empty market.
     const past = await read(await get("/market?after=1_a", { cookie: viewer.cookie }));
     expect(hostsOf(past)).toHaveLength(0);

@@ -176,6 +176,10 @@ describe("search rules", () => {
     expect(searchTermOf("/search/50%%20off", "")).toBe("50% off");
     expect(searchTermOf("/search/caf%C3%A9%20100%", "")).toBe("café 100%");
     expect(searchTermOf("/search/100%25", "")).toBe("100%");
+    // The router matches any letter case (a phone's address bar may capitalise the path).
+    expect(searchTermOf("/Search/seo", "")).toBe("seo");
+    expect(searchTermOf("/SEARCH", "?term=seo")).toBe("seo");
+    expect(searchTermOf("/searches/seo", "")).toBe("");
     expect(searchTermOf("/market", "?term=seo")).toBe("");
     expect(parseSearchQuery(new URLSearchParams("term=ignored"), "from path").term).toBe("from path");
     expect(parseSearchQuery(new URLSearchParams(`term=${"x".repeat(500)}`)).term).toHaveLength(100);
