@@ -15,7 +15,7 @@ import type { Database } from "~/lib/db.server";
 import { numberVar } from "~/lib/env";
 import { scanOnPage } from "~/lib/html.server";
 import { newId } from "~/lib/ids";
-import { safeFetch, safeFetchOptionsFor, type FetchedPage, type SafeFetchOptions } from "~/lib/safe-fetch.server";
+import { safeFetch, safeFetchOptionsFor, WorkerLimitError, type FetchedPage, type SafeFetchOptions } from "~/lib/safe-fetch.server";
 import { valueOf } from "~/lib/statement-shapes.server";
 import {
   attributesOf,
@@ -151,10 +151,18 @@ async function verifiedBacklinks(db: Database, siteId: string): Promise<number> 
   return row?.count ?? 0;
 }
 
-/** Everything the audit reads, and what it makes of it; a home page that cannot be read ends the run. */
-async function inspectSite(context: AppContext, site: AuditedSite, progress: (step: AuditStep) => Promise<void>): Promise<AuditOutcome> {
+/**
+ * Everything the audit reads, and what it makes of it; a home page that cannot be read ends the run. The weekly job's
+ * audit throws WorkerLimitError when the Worker has used up its own requests (`fromJob`): that says nothing of the site.
+ */
+async function inspectSite(
+  context: AppContext,
+  site: AuditedSite,
+  progress: (step: AuditStep) => Promise<void>,
+  fromJob: boolean,
+): Promise<AuditOutcome> {
   const { db, env } = context;
-  const options: SafeFetchOptions = { ...safeFetchOptionsFor(env, db), deadline: Date.now() + AUDIT_MS };
+  const options: SafeFetchOptions = { ...safeFetchOptionsFor(env, db), deadline: Date.now() + AUDIT_MS, throwOnWorkerLimit: fromJob };
   // The home page alone first: nothing else of this audit in flight, so its timing is its own.
   const started = Date.now();
   const page = await fetchHomePage(site.url, options);
@@ -177,6 +185,8 @@ async function inspectSite(context: AppContext, site: AuditedSite, progress: (st
   // Independent of each other: started together, awaited when needed.
   const rank = lookUpRank(env, site.host);
   const redirect = redirectsToHttps(typedHost(site.url) ?? site.host, site.host, options);
+  // Awaited below; a throw before then (the Worker's limit, from robots.txt) must not leave its failure unhandled.
+  redirect.catch(() => undefined);
 
   await progress("files");
   const origin = new URL(page.url).origin;
@@ -219,8 +229,15 @@ async function performAudit(context: AppContext, site: AuditedSite, runId: strin
   };
   let outcome: AuditOutcome;
   try {
-    outcome = await inspectSite(context, site, progress);
+    outcome = await inspectSite(context, site, progress, reason === "weekly");
   } catch (error) {
+    if (error instanceof WorkerLimitError) {
+      // The job's invocation ran out of requests, not the site: the run is not kept, and the site's claim runs out
+      // (AUDIT_STALE_MS) for a later run to audit it, counting no failure against it.
+      console.warn("weekly audit left for a later run", site.id);
+      await db.delete(scoreRuns).where(runWhere);
+      return;
+    }
     console.error("audit failed", site.id, error);
     outcome = { ok: false, error: messages.auditFailed };
   }

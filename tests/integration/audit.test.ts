@@ -424,6 +424,38 @@ describe("the weekly audits", () => {
   });
 });
 
+describe("the weekly audits and the Worker's own limits", () => {
+  it("count nothing against a site when the run reaches the Worker's subrequest limit: it is audited in a later run", async () => {
+    const host = uniqueHost("limited");
+    mockWeb(goodSite(host));
+    const { siteId } = await signUpAt(host);
+    const before = await siteRow(siteId);
+    const at = Date.now() + 8 * DAY;
+    await onlyDue([siteId], at);
+    mockWeb({
+      ...goodSite(host),
+      [`https://${host}/robots.txt`]: () => {
+        throw new Error("Too many subrequests.");
+      },
+    });
+    const warned = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(await runAudits(at)).toBe(1);
+    expect(warned.mock.calls.flat().join(" ")).toContain("weekly audit left for a later run");
+    // No failed run for Your Score to show, the score as it was, and the site's turn again once its claim runs out.
+    expect((await runsOf(siteId)).map((run) => run.reason)).toEqual(["signup"]);
+    expect(await siteRow(siteId)).toMatchObject({ score: before!.score, score_run_at: before!.score_run_at, audit_due_at: at + 15 * 60_000 });
+
+    vi.restoreAllMocks();
+    mockWeb(goodSite(host));
+    expect(await runAudits(at + 15 * 60_000)).toBe(1);
+    expect((await runsOf(siteId)).map((run) => [run.reason, run.status])).toEqual([
+      ["signup", "done"],
+      ["weekly", "done"],
+    ]);
+    expect(await siteRow(siteId)).toMatchObject({ score_run_at: at + 15 * 60_000, audit_due_at: at + 15 * 60_000 + 7 * DAY });
+  });
+});
+
 describe("the weekly audits and other audits", () => {
   it("go on when one of them cannot be stored: the others of the run are", async () => {
     const hosts = [uniqueHost("unstored"), uniqueHost("stored")];
