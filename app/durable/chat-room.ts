@@ -100,6 +100,8 @@ export const FRAMES_PER_MESSAGE_ALLOWED = 4;
 const CLOSE_TOO_MANY_FRAMES = 1008;
 /** A failed mirror to D1 is tried again after this long. */
 const MIRROR_RETRY_MS = 30_000;
+/** An email about new messages that could not be queued (D1 out of reach) is tried again after this long. */
+export const EMAIL_RETRY_MS = 60_000;
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS room (id INTEGER PRIMARY KEY CHECK (id = 1), chat_id TEXT NOT NULL, user_a TEXT NOT NULL, user_b TEXT NOT NULL, mirrored_id INTEGER NOT NULL DEFAULT 0);
@@ -300,6 +302,7 @@ export class ChatRoom extends DurableObject<Env> {
     await this.sweepWhileBothHere(live);
     const active = watching(live);
     let queued = false;
+    let retryAt: number | undefined;
     for (const pending of this.pendingEmails()) {
       if (active.includes(pending.user_id)) {
         this.sql.exec("UPDATE notifications SET from_id = NULL WHERE user_id = ?", pending.user_id);
@@ -311,12 +314,20 @@ export class ChatRoom extends DurableObject<Env> {
         .toArray();
       const latest = unseen.at(-1);
       if (latest) {
-        await queueMessagesEmail(
-          db,
-          this.env,
-          { chatId: room.chatId, recipientId: pending.user_id, senderId: latest.sender_id, count: unseen.length, latest: asMessage(latest) },
-          now,
-        );
+        try {
+          await queueMessagesEmail(
+            db,
+            this.env,
+            { chatId: room.chatId, recipientId: pending.user_id, senderId: latest.sender_id, count: unseen.length, latest: asMessage(latest) },
+            now,
+          );
+        } catch (error) {
+          // D1 out of reach: the email stays due and is tried again in a minute (the runtime's own retries of a failed
+          // alarm give up after a few minutes, and nothing else would wake the room for it).
+          console.error("chat email not queued", error);
+          retryAt = Date.now() + EMAIL_RETRY_MS;
+          continue;
+        }
         queued = true;
       }
       // Messages that came while the email was queued wait for the next one; if the participant opened the
@@ -332,7 +343,7 @@ export class ChatRoom extends DurableObject<Env> {
         pending.user_id,
       );
     }
-    await this.scheduleEmails();
+    await this.scheduleEmails(retryAt);
     if (queued) await deliverOutbox(db, this.env, now).catch((error) => console.error("outbox", error));
     await this.mirrored();
   }
@@ -494,9 +505,10 @@ export class ChatRoom extends DurableObject<Env> {
       .map((row) => ({ ...row, due: Math.max(row.first_at + EMAIL_COLLECT_MS, row.last_email_at + EMAIL_INTERVAL_MS) }));
   }
 
-  private async scheduleEmails(): Promise<void> {
+  /** Sets the alarm for the next email due, or not before `notBefore` (an email that failed to queue waits for it). */
+  private async scheduleEmails(notBefore = 0): Promise<void> {
     const due = Math.min(...this.pendingEmails().map((pending) => pending.due));
-    if (Number.isFinite(due)) await this.wakeBy(due);
+    if (Number.isFinite(due)) await this.wakeBy(Math.max(due, notBefore));
   }
 
   /** Sets the presence sweep's alarm while both participants have live sockets (PRESENCE_SWEEP_MS). */

@@ -1,10 +1,11 @@
 import { env, evictDurableObject, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { ChatRoom } from "~/durable/chat-room";
 import {
   DAILY_LIMIT_MESSAGE,
   EMAIL_COLLECT_MS,
   EMAIL_INTERVAL_MS,
+  EMAIL_RETRY_MS,
   MESSAGES_PER_DAY,
   FRAMES_PER_MESSAGE_ALLOWED,
   PRESENCE_SWEEP_MS,
@@ -15,6 +16,7 @@ import { messages } from "~/domain/messages";
 import {
   act,
   BASE,
+  envWithFailingTable,
   get,
   listSite,
   newAddress,
@@ -704,6 +706,33 @@ describe("email when the other side is away", () => {
     expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
     expect(await outboxFor(b.userId)).toHaveLength(0);
     aSocket.socket.close();
+  });
+
+  it("an email that cannot be queued (D1 out of reach) is tried again a minute later, not lost", async () => {
+    const { a, b, chatId } = await pairInChat();
+    const start = Date.now() + 60 * 60_000;
+    await holdClock(chatId, start);
+    await sendMessage(a.cookie, chatId, "Are you free on Monday?");
+    const setEnv = (to: unknown) =>
+      runInDurableObject(room(chatId), (instance: ChatRoom) => {
+        (instance as unknown as { env: unknown }).env = to;
+      });
+    await setEnv(envWithFailingTable("email_outbox"));
+    await holdClock(chatId, start + EMAIL_COLLECT_MS);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => {});
+    const failedAt = Date.now();
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
+    expect(logged.mock.calls.flat().join(" ")).toContain("chat email not queued");
+    logged.mockRestore();
+    expect(await outboxFor(b.userId)).toHaveLength(0);
+    const retry = await runInDurableObject(room(chatId), (_instance: ChatRoom, state) => state.storage.getAlarm());
+    expect(retry).toBeGreaterThanOrEqual(failedAt + EMAIL_RETRY_MS);
+
+    await setEnv(env);
+    expect(await runDurableObjectAlarm(room(chatId))).toBe(true);
+    const [email, ...others] = await outboxFor(b.userId);
+    expect(others).toHaveLength(0);
+    expect(email!.text).toContain('"Are you free on Monday?"');
   });
 
   it("a party whose site lost its verification is named as not verified, in the conversation and its email", async () => {
