@@ -16,7 +16,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const site = await loadSiteOfForm(context, auth, formData);
   if (!site) throw redirect("/sites/new");
   const result = await updateSiteIcon(context, auth.user.id, site);
-  throw redirect(withNotice(back, result.ok ? `icon-${result.outcome}` : "icon-limited"));
+  throw redirect(withNotice(back, result.ok ? `icon-${result.outcome}` : result.limit === "icon" ? "icon-limited" : "site-fetches-limited"));
 }
 
 export function loader() {

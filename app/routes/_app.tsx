@@ -37,6 +37,7 @@ const NOTICES: Record<string, string> = {
   "icon-updated": messages.iconUpdated,
   "icon-missing": messages.iconNotFound,
   "icon-limited": messages.tooManyIconUpdates,
+  "site-fetches-limited": messages.tooManySiteFetches,
   "password-changed-here": messages.passwordUpdated,
   "email-confirmed": messages.emailConfirmed,
   "confirmation-sent": messages.confirmationSent,

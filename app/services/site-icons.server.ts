@@ -116,8 +116,11 @@ export async function discoverSiteIcon(siteUrl: string, options: SafeFetchOption
   return null;
 }
 
-/** What pressing the icon control did: a new icon stored, none found (the site keeps the icon it had, if any), or refused. */
-export type IconUpdate = { ok: true; outcome: "updated" | "missing" } | { ok: false; status: 429; message: string };
+/**
+ * What pressing the icon control did: a new icon stored, none found (the site keeps the icon it had, if any), or
+ * refused by the site's ten updates an hour (`icon`) or by the account's hourly reads of its sites (`sites`).
+ */
+export type IconUpdate = { ok: true; outcome: "updated" | "missing" } | { ok: false; status: 429; limit: "icon" | "sites"; message: string };
 
 /**
  * Looks the icon up again and stores it; the write is for the owner's row only. When none is found (no icon named, or
@@ -125,8 +128,11 @@ export type IconUpdate = { ok: true; outcome: "updated" | "missing" } | { ok: fa
  * icon update applies nothing on a not-found answer.
  */
 export async function updateSiteIcon(context: AppContext, userId: string, site: { id: string; url: string }): Promise<IconUpdate> {
-  if (!(await allow(context, RATE_LIMITS.iconUpdatesPerSite, site.id)) || !(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) {
-    return { ok: false, status: 429, message: messages.tooManyIconUpdates };
+  if (!(await allow(context, RATE_LIMITS.iconUpdatesPerSite, site.id))) {
+    return { ok: false, status: 429, limit: "icon", message: messages.tooManyIconUpdates };
+  }
+  if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) {
+    return { ok: false, status: 429, limit: "sites", message: messages.tooManySiteFetches };
   }
   const icon = await discoverSiteIcon(site.url, safeFetchOptionsFor(context.env, context.db));
   if (!icon) return { ok: true, outcome: "missing" };

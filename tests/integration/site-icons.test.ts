@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { messages } from "~/domain/messages";
-import { get, post, read, signUp } from "./helpers";
+import { get, post, read, signUp, windowStart } from "./helpers";
 import { html, image, mockWeb, unreachable, type Page } from "./web-mock";
 
 afterEach(() => vi.restoreAllMocks());
@@ -59,6 +59,24 @@ describe("the site icon edit control", () => {
     expect(await updatesOf(siteA)).toEqual({ n: 1 });
     expect(await updatesOf(siteB)).toEqual({ n: 0 });
     expect(await env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?").bind(user.userId).first()).toEqual({ id: siteA });
+  });
+
+  it("says which hourly limit held an update back: the site's ten icon updates, or the account's reads of its sites", async () => {
+    const host = `icons-limit-${crypto.randomUUID().slice(0, 8)}.com`;
+    mockWeb({ [`https://${host}/`]: head('<link rel="icon" href="/i.png">'), [`https://${host}/i.png`]: image() });
+    const user = await signUp(undefined, host);
+    const siteId = (await env.DB.prepare("SELECT id FROM sites WHERE host = ?").bind(host).first<{ id: string }>())!.id;
+    const hour = windowStart(60 * 60_000);
+    const spend = (key: string) =>
+      env.DB.prepare("INSERT OR REPLACE INTO rate_limits (key, window_start, count) VALUES (?, ?, 1000)").bind(key, hour).run();
+    const update = async () => (await post("/mysite/icon", { siteId, redirectTo: "/mysite" }, { cookie: user.cookie })).headers.get("Location");
+
+    await spend(`site-fetch:user:${user.userId}`);
+    expect(await update()).toBe("/mysite?notice=site-fetches-limited");
+    expect(await read(await get("/mysite?notice=site-fetches-limited", { cookie: user.cookie }))).toContain(messages.tooManySiteFetches);
+    await spend(`icon:site:${siteId}`);
+    expect(await update()).toBe("/mysite?notice=icon-limited");
+    expect(await read(await get("/mysite?notice=icon-limited", { cookie: user.cookie }))).toContain(messages.tooManyIconUpdates);
   });
 
   it.each([
