@@ -5,7 +5,7 @@ import { Wordmark } from "~/components/brand";
 import { messages } from "~/domain/messages";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { getCurrentAuth, requireAuth } from "~/services/auth.server";
-import { confirmationAccount, confirmEmail, resendConfirmation } from "~/services/email-confirmation.server";
+import { confirmationAccount, confirmEmail, isEmailConfirmed, resendConfirmation } from "~/services/email-confirmation.server";
 import { SkipLink } from "~/components/skip-link";
 
 export const meta: MetaFunction = () => [{ title: "Confirm your email - Backlink Market" }, { name: "robots", content: "noindex" }];
@@ -44,7 +44,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
   const auth = await getCurrentAuth(request, context);
   // Signed out since the page opened: log in, and come back to the link.
   if (!auth) throw redirect(logInFor(parsed.value.token));
-  if (!(await confirmEmail(context, parsed.value.token, auth.user.id))) return data({ error: messages.confirmationLinkInvalid }, { status: 400 });
+  if (!(await confirmEmail(context, parsed.value.token, auth.user.id))) {
+    // Confirmed meanwhile (the button pressed twice, the link confirmed in another tab): done, as the first answer said.
+    if (await isEmailConfirmed(context.db, auth.user.id)) throw redirect("/mysite?notice=email-confirmed");
+    return data({ error: messages.confirmationLinkInvalid }, { status: 400 });
+  }
   throw redirect("/mysite?notice=email-confirmed");
 }
 

@@ -69,6 +69,12 @@ export async function confirmEmail(context: AppContext, token: string, userId: s
   return confirmed.length > 0;
 }
 
+/** Whether the account's email address is confirmed now (read afresh: a request's session may predate it). */
+export async function isEmailConfirmed(db: Database, userId: string): Promise<boolean> {
+  const row = await db.select({ verified: users.emailVerified }).from(users).where(eq(users.id, userId)).get();
+  return row?.verified ?? false;
+}
+
 /** Sends a new link to a signed-in owner whose address is not confirmed yet (3 an hour). */
 export async function resendConfirmation(context: AppContext, auth: CurrentAuth): Promise<"sent" | "confirmed" | "limited"> {
   if (auth.user.emailVerified) return "confirmed";
