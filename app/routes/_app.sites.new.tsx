@@ -32,8 +32,11 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data({ errors: {}, values: { url: parsed.value.url, description: parsed.value.description }, formError: result.message }, { status: 409 });
   }
   await setActiveSite(context.db, auth.session.id, auth.user.id, result.siteId);
-  lookUpIconLater(context, auth.user.id, result.siteId, parsed.value.url);
-  auditAfterResponse(context, auth.user.id, result.siteId, parsed.value.url, "added");
+  // The same form sent again: the first post looks up the icon and runs the audit.
+  if (!result.again) {
+    lookUpIconLater(context, auth.user.id, result.siteId, parsed.value.url);
+    auditAfterResponse(context, auth.user.id, result.siteId, parsed.value.url, "added");
+  }
   throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("back")));
 }
 

@@ -1,5 +1,5 @@
 /** A user's sites: creating them, listing them, and the active site of a session. */
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
 import { listings, sessions, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
@@ -47,15 +47,37 @@ export async function sameHostRefusal(db: Database, site: NewSite): Promise<stri
   return own && isOtherBlog(host, own.url, site.url) ? messages.siteOnHostAlready(host) : messages.websiteAlreadyAdded;
 }
 
-export type AddSiteResult = { ok: true; siteId: string } | { ok: false; message: string };
+/** `again`: the very same site was added by this user within the last minute (the form sent twice): that site. */
+export type AddSiteResult = { ok: true; siteId: string; again?: true } | { ok: false; message: string };
+
+/** How long after adding a site the same form sent again counts as the same add, not as a site already there. */
+const SENT_AGAIN_MS = 60_000;
 
 export async function addSite(db: Database, site: NewSite, now: number): Promise<AddSiteResult> {
-  const { id, statement } = prepareSite(db, site, now);
+  const { id, host, statement } = prepareSite(db, site, now);
   try {
     await statement;
     return { ok: true, siteId: id };
   } catch (error) {
-    if (isUniqueConstraintError(error)) return { ok: false, message: await sameHostRefusal(db, site) };
+    if (isUniqueConstraintError(error)) {
+      // "Add website" pressed twice without JavaScript: both posts wait out the processing delay together, and the
+      // browser shows the second answer. The same address and description, just added, is that add.
+      const same = await db
+        .select({ id: sites.id })
+        .from(sites)
+        .where(
+          and(
+            eq(sites.userId, site.userId),
+            eq(sites.host, host),
+            eq(sites.url, site.url.trim()),
+            eq(sites.description, site.description.trim()),
+            gt(sites.createdAt, now - SENT_AGAIN_MS),
+          ),
+        )
+        .get();
+      if (same) return { ok: true, siteId: same.id, again: true };
+      return { ok: false, message: await sameHostRefusal(db, site) };
+    }
     console.error("addSite failed", error);
     return { ok: false, message: messages.addWebsiteFailed };
   }

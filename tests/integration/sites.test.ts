@@ -104,6 +104,43 @@ describe("add-website dialog", () => {
     expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM users WHERE email = ?").bind(email).first("n")).toBe(0);
   });
 
+  it("sent twice at once (Add website pressed twice without JavaScript): one site, and both answers go on as the first", async () => {
+    const { cookie, userId } = await signUp();
+    const host = `twice-${crypto.randomUUID().slice(0, 8)}.com`;
+    const send = () => post("/sites/new?back=/mysite", { url: host, description: DESCRIPTION }, { cookie });
+    const answers = await Promise.all([send(), send()]);
+    expect(answers.map((answer) => [answer.status, answer.headers.get("Location")])).toEqual([
+      [302, "/mysite"],
+      [302, "/mysite"],
+    ]);
+    // And once more, after both: still that add.
+    expect((await send()).headers.get("Location")).toBe("/mysite");
+    const rows = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ? AND host = ?").bind(userId, host).all<{ id: string }>();
+    expect(rows.results).toHaveLength(1);
+    expect(await env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?").bind(userId).first()).toEqual({
+      id: rows.results[0]!.id,
+    });
+    // Another description is another add: refused as the site already there.
+    const other = await post("/sites/new", { url: host, description: `${DESCRIPTION} Another wording.` }, { cookie });
+    expect(other.status).toBe(409);
+    expect(await read(other)).toContain(messages.websiteAlreadyAdded);
+
+    // Listing a new site from the market, sent twice: one site, listed once (the second finds the first's site there).
+    const listed = `listed-twice-${crypto.randomUUID().slice(0, 8)}.com`;
+    const list = () => post("/add-site?source=market", { url: listed, category: "blog", description: DESCRIPTION, connects: "7" }, { cookie });
+    const listings = await Promise.all([list(), list()]);
+    expect(listings.map((answer) => answer.headers.get("Location"))).toEqual([
+      "/market?notice=site-listed-unverified",
+      "/market?notice=site-listed-unverified",
+    ]);
+    const listedRows = await env.DB.prepare(
+      "SELECT count(DISTINCT s.id) AS sites, count(l.id) AS listings FROM sites s JOIN listings l ON l.site_id = s.id WHERE s.user_id = ? AND s.host = ?",
+    )
+      .bind(userId, listed)
+      .first();
+    expect(listedRows).toEqual({ sites: 1, listings: 1 });
+  });
+
   it("refuses a site the user already has", async () => {
     const { cookie, url } = await signUp();
     const response = await post("/sites/new", { url: `https://www.${url}/`, description: DESCRIPTION }, { cookie });
