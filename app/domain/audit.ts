@@ -55,10 +55,15 @@ export interface AuditFacts {
     external: number | null;
   };
   domainAuthority: {
-    /** 0 to 100, or null without a provider (or when it did not answer). */
+    /** 0 to 100, or null without a provider (or when it did not answer, with no figure from an earlier audit). */
     value: number | null;
     provider: string | null;
     error?: string;
+    /**
+     * The provider did not answer this time (`error`): `value`, and `links.external`, are its figures of the site's
+     * last audit (docs/decisions/0011-authority-score-audit.md, "Later").
+     */
+    kept?: boolean;
   };
 }
 

@@ -115,7 +115,10 @@ function listOf(items: string[]): string {
 }
 
 function domainAuthorityFound(facts: AuditFacts): string {
-  const { value, provider, error } = facts.domainAuthority;
+  const { value, provider, error, kept } = facts.domainAuthority;
+  if (value !== null && kept) {
+    return `${provider} did not answer${error ? ` (${error})` : ""}; the score keeps its rating from your last audit, ${value} of 100.`;
+  }
   if (value !== null) return `${provider ?? "The rank provider"} rates your domain ${value} of 100.`;
   if (provider) return `${provider} did not answer${error ? ` (${error})` : ""}; the score leaves this part out.`;
   return "No rank provider is configured, so the score leaves this part out.";

@@ -151,6 +151,22 @@ async function verifiedBacklinks(db: Database, siteId: string): Promise<number> 
   return row?.count ?? 0;
 }
 
+/** The rank provider's figures in the site's latest done audit (whose facts are always kept), if it had them. */
+async function lastProviderFigures(db: Database, siteId: string): Promise<{ domainAuthority: number; backlinks: number | null } | null> {
+  const row = await db
+    .select({ details: scoreRuns.details })
+    .from(scoreRuns)
+    .where(and(eq(scoreRuns.siteId, siteId), eq(scoreRuns.status, "done")))
+    .orderBy(desc(scoreRuns.startedAt))
+    .limit(1)
+    .get();
+  const facts = row?.details as Partial<AuditFacts> | null | undefined;
+  const value = facts?.domainAuthority?.value;
+  if (typeof value !== "number") return null;
+  const backlinks = facts?.links?.external;
+  return { domainAuthority: value, backlinks: typeof backlinks === "number" ? backlinks : null };
+}
+
 /**
  * Everything the audit reads, and what it makes of it; a home page that cannot be read ends the run. The weekly job's
  * audit throws WorkerLimitError when the Worker has used up its own requests (`fromJob`): that says nothing of the site.
@@ -196,6 +212,9 @@ async function inspectSite(
 
   await progress("links");
   const [verified, ranked] = await Promise.all([verifiedBacklinks(db, site.id), rank]);
+  // The provider did not answer: its figures of the last audit stand (an outage during a weekly run moved every
+  // score for a week, up for the sites it rates low).
+  const last = ranked && !ranked.ok ? await lastProviderFigures(db, site.id) : null;
   await progress("score");
 
   return {
@@ -206,10 +225,12 @@ async function inspectSite(
       speed: { firstByteMs, loadMs, bytes: scanned.bytes },
       onPage: scanned.facts,
       technical: { robots: robots.present, robotsBlocksAll: robots.blocksAll, sitemapUrl, sitemap },
-      links: { verified, external: ranked?.ok ? ranked.figures.backlinks : null },
+      links: { verified, external: ranked?.ok ? ranked.figures.backlinks : last?.backlinks ?? null },
       domainAuthority: ranked
         ? ranked.ok
           ? { value: ranked.figures.domainAuthority, provider: ranked.provider }
+          : last
+          ? { value: last.domainAuthority, provider: ranked.provider, error: ranked.error, kept: true }
           : { value: null, provider: ranked.provider, error: ranked.error }
         : { value: null, provider: null },
     },

@@ -577,7 +577,7 @@ describe("backlinks and domain authority", () => {
     expect(page).toContain("1 live link checked by the marketplace.");
   });
 
-  it("adds a JSON provider's backlink figure, and leaves domain authority out when the provider fails", async () => {
+  it("adds a JSON provider's backlink figure; when the provider fails, its figures of the last audit stand, else the part is left out", async () => {
     const site = uniqueHost("audit");
     const user = await signUpAt(site);
     const figures: Record<string, Page> = {
@@ -593,11 +593,26 @@ describe("backlinks and domain authority", () => {
     await runAudits(at, vars);
     expect(await siteRow(user.siteId)).toMatchObject({ domain_authority: 63, links: 2400 });
 
-    mockWeb({ ...goodSite(site), [`https://rank.example/v1/domains/${site}`]: () => new Response("busy", { status: 503 }) });
+    const rated = (await siteRow(user.siteId))!.score;
+
+    // The provider is down during the next weekly run: the score stays as its figures were, and the page says why.
+    const down: Page = () => new Response("busy", { status: 503 });
+    mockWeb({ ...goodSite(site), [`https://rank.example/v1/domains/${site}`]: down });
     await onlyDue([user.siteId], at + 8 * DAY);
     await runAudits(at + 8 * DAY, vars);
-    expect(await siteRow(user.siteId)).toMatchObject({ domain_authority: null, links: 0, score: 79 });
+    expect(await siteRow(user.siteId)).toMatchObject({ domain_authority: 63, links: 2400, score: rated, score_run_at: at + 8 * DAY });
     expect(await read(await get("/mysite/your-score", { cookie: user.cookie, at: at + 8 * DAY }))).toContain(
+      "The rank provider did not answer (it answered 503); the score keeps its rating from your last audit, 63 of 100.",
+    );
+
+    // A site the provider never rated: the part is left out, and the score is of the other parts.
+    const fresh = uniqueHost("audit");
+    const newcomer = await signUpAt(fresh);
+    mockWeb({ ...goodSite(fresh), [`https://rank.example/v1/domains/${fresh}`]: down });
+    await onlyDue([newcomer.siteId], at + 8 * DAY);
+    await runAudits(at + 8 * DAY, vars);
+    expect(await siteRow(newcomer.siteId)).toMatchObject({ domain_authority: null, links: 0, score: 79 });
+    expect(await read(await get("/mysite/your-score", { cookie: newcomer.cookie, at: at + 8 * DAY }))).toContain(
       "The rank provider did not answer (it answered 503); the score leaves this part out.",
     );
   });
