@@ -74,6 +74,8 @@ export function useChatSocket(chatId: string, handlers: { onEvent: (event: Serve
     const connect = () => {
       const url = new URL(chatSocketPath(chatId), location.href);
       url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+      // A tab out of view (a reconnection in the background) is not counted as there until it is seen.
+      if (document.hidden) url.search = "hidden";
       const socket = new WebSocket(url);
       socketRef.current = socket;
       let heard = true;

@@ -61,11 +61,15 @@ export interface AuditFacts {
     error?: string;
     /**
      * The provider did not answer this time (`error`): `value`, and `links.external`, are its figures of the site's
-     * last audit (docs/decisions/0011-authority-score-audit.md, "Later").
+     * last audit (docs/decisions/0011-authority-score-audit.md, "Later"), which it gave at `ratedAt` (epoch ms).
      */
     kept?: boolean;
+    ratedAt?: number;
   };
 }
+
+/** How long the rank provider's figures stand in for it while it does not answer: four weekly audits. */
+export const PROVIDER_FIGURES_KEPT_MS = 28 * 24 * 60 * 60_000;
 
 /** The six Your Score attributes as stored on the site. */
 export interface ScoreAttributeValues {

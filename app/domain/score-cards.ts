@@ -120,7 +120,8 @@ function domainAuthorityFound(facts: AuditFacts): string {
     return `${provider} did not answer${error ? ` (${error})` : ""}; the score keeps its rating from your last audit, ${value} of 100.`;
   }
   if (value !== null) return `${provider ?? "The rank provider"} rates your domain ${value} of 100.`;
-  if (provider) return `${provider} did not answer${error ? ` (${error})` : ""}; the score leaves this part out.`;
+  if (provider && !error) return `${provider} has no rating for your domain yet; the score leaves this part out.`;
+  if (provider) return `${provider} did not answer (${error}); the score leaves this part out.`;
   return "No rank provider is configured, so the score leaves this part out.";
 }
 

@@ -38,8 +38,8 @@ interface SocketAttachment {
   /** Wall-clock time of the last sign of life: the connection, a frame, or a keep-alive ping. */
   seenAt: number;
   /**
-   * The page said its tab is hidden (in its last "sync"): it receives the messages, but its participant is not there to
-   * see them. Absent until a page says otherwise (pages from before it was asked said nothing).
+   * The page said its tab is hidden (as it connected, or in its last "sync"): it receives the messages, but its
+   * participant is not there to see them. Absent while a page has not said so (pages from before it was asked never do).
    */
   hidden?: boolean;
 }
@@ -189,6 +189,7 @@ export class ChatRoom extends DurableObject<Env> {
       sessionId: session.sessionId,
       sessionExpiresAt: session.expiresAt,
       seenAt: Date.now(),
+      ...(request.headers.get("X-Chat-Hidden") === "1" ? { hidden: true } : {}),
     } satisfies SocketAttachment);
     // What the participant has seen is marked at the page's first "sync", which says whether its tab is in view (a
     // tab reconnecting in the background has not seen what it receives).
@@ -325,7 +326,7 @@ export class ChatRoom extends DurableObject<Env> {
           // D1 out of reach: the email stays due and is tried again in a minute (the runtime's own retries of a failed
           // alarm give up after a few minutes, and nothing else would wake the room for it).
           console.error("chat email not queued", error);
-          retryAt = Date.now() + EMAIL_RETRY_MS;
+          retryAt = now + EMAIL_RETRY_MS;
           continue;
         }
         queued = true;

@@ -16,11 +16,11 @@ import { checkSiteVerification, renewVerificationToken } from "~/services/verifi
 export async function loadVerifyPage(request: Request, context: AppContext) {
   const auth = await requireAuth(request, context);
   // A link from an email about one of the user's sites (`?site={host}`) opens that site's page, made the active site;
-  // the page's own address follows, so the header and the page read the same site. Another host changes nothing.
+  // the page's own address follows, so the header and the page read the same site. A host the user has no site on
+  // (removed since the email) changes nothing, and the page says so.
   const host = new URL(request.url).searchParams.get("site");
   if (host !== null) {
-    await activateSiteOnHost(context, auth, host);
-    throw redirect("/mysite/verify");
+    throw redirect((await activateSiteOnHost(context, auth, host)) ? "/mysite/verify" : "/mysite/verify?notice=site-not-yours");
   }
   const site = await loadActiveSite(context, auth);
   if (!site) throw redirect("/sites/new");

@@ -38,6 +38,7 @@ const NOTICES: Record<string, string> = {
   "icon-missing": messages.iconNotFound,
   "icon-limited": messages.tooManyIconUpdates,
   "site-fetches-limited": messages.tooManySiteFetches,
+  "site-not-yours": "The site that link is about is not in your account, so this page shows your active site.",
   "password-changed-here": messages.passwordUpdated,
   "email-confirmed": messages.emailConfirmed,
   "confirmation-sent": messages.confirmationSent,

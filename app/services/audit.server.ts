@@ -25,6 +25,7 @@ import {
   authorityScore,
   looksLikeSitemap,
   OWNER_AUDIT_INTERVAL_MS,
+  PROVIDER_FIGURES_KEPT_MS,
   readRobots,
   type AuditFacts,
   type AuditStep,
@@ -151,20 +152,30 @@ async function verifiedBacklinks(db: Database, siteId: string): Promise<number> 
   return row?.count ?? 0;
 }
 
-/** The rank provider's figures in the site's latest done audit (whose facts are always kept), if it had them. */
-async function lastProviderFigures(db: Database, siteId: string): Promise<{ domainAuthority: number; backlinks: number | null } | null> {
+/**
+ * The figures this provider gave in the site's latest done audit (whose facts are always kept), and when it gave them
+ * (an audit that kept them passes the first date on): none from another provider, or older than four weeks.
+ */
+async function lastProviderFigures(
+  db: Database,
+  siteId: string,
+  provider: string,
+  now: number,
+): Promise<{ domainAuthority: number; backlinks: number | null; ratedAt: number } | null> {
   const row = await db
-    .select({ details: scoreRuns.details })
+    .select({ details: scoreRuns.details, finishedAt: scoreRuns.finishedAt })
     .from(scoreRuns)
     .where(and(eq(scoreRuns.siteId, siteId), eq(scoreRuns.status, "done")))
     .orderBy(desc(scoreRuns.startedAt))
     .limit(1)
     .get();
   const facts = row?.details as Partial<AuditFacts> | null | undefined;
-  const value = facts?.domainAuthority?.value;
-  if (typeof value !== "number") return null;
+  const rated = facts?.domainAuthority;
+  if (typeof rated?.value !== "number" || rated.provider !== provider) return null;
+  const ratedAt = rated.kept ? rated.ratedAt : row?.finishedAt;
+  if (typeof ratedAt !== "number" || ratedAt < now - PROVIDER_FIGURES_KEPT_MS) return null;
   const backlinks = facts?.links?.external;
-  return { domainAuthority: value, backlinks: typeof backlinks === "number" ? backlinks : null };
+  return { domainAuthority: rated.value, backlinks: typeof backlinks === "number" ? backlinks : null, ratedAt };
 }
 
 /**
@@ -214,7 +225,7 @@ async function inspectSite(
   const [verified, ranked] = await Promise.all([verifiedBacklinks(db, site.id), rank]);
   // The provider did not answer: its figures of the last audit stand (an outage during a weekly run moved every
   // score for a week, up for the sites it rates low).
-  const last = ranked && !ranked.ok ? await lastProviderFigures(db, site.id) : null;
+  const last = ranked && !ranked.ok ? await lastProviderFigures(db, site.id, ranked.provider, context.now()) : null;
   await progress("score");
 
   return {
@@ -230,7 +241,7 @@ async function inspectSite(
         ? ranked.ok
           ? { value: ranked.figures.domainAuthority, provider: ranked.provider }
           : last
-          ? { value: last.domainAuthority, provider: ranked.provider, error: ranked.error, kept: true }
+          ? { value: last.domainAuthority, provider: ranked.provider, error: ranked.error, kept: true, ratedAt: last.ratedAt }
           : { value: null, provider: ranked.provider, error: ranked.error }
         : { value: null, provider: null },
     },

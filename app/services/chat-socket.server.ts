@@ -56,6 +56,8 @@ export async function openChatSocket(request: Request, context: AppContext, chat
       "X-Chat-User": auth.user.id,
       "X-Chat-Session": auth.session.id,
       "X-Chat-Session-Expires": String(Math.min(auth.session.expiresAt, auth.session.absoluteExpiresAt, context.now() + SOCKET_TRUST_MS)),
+      // A page whose tab is hidden says so as it connects (`?hidden`): it has not seen what comes before its first sync.
+      ...(new URL(request.url).searchParams.has("hidden") ? { "X-Chat-Hidden": "1" } : {}),
     },
   });
 }

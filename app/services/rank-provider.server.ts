@@ -20,6 +20,8 @@ interface Provider {
   name: string;
   request(host: string): Request;
   read(body: unknown, host: string): RankFigures;
+  /** The provider answers 404 for a domain it has no figure for (an answer, not a failure). */
+  notFoundIsUnknown?: boolean;
 }
 
 function figure(value: unknown, max = Number.MAX_SAFE_INTEGER): number | null {
@@ -48,6 +50,7 @@ function providerOf(env: Env): Provider | null {
       if (!template.startsWith("https://") || !template.includes("{host}")) return null;
       return {
         name: "The rank provider",
+        notFoundIsUnknown: true,
         request: (host) =>
           new Request(template.replaceAll("{host}", encodeURIComponent(host)), {
             headers: { Accept: "application/json", ...(key ? { Authorization: `Bearer ${key}` } : {}) },
@@ -73,6 +76,8 @@ export async function lookUpRank(env: Env, host: string, timeoutMs = RANK_LOOKUP
     const response = await fetch(provider.request(host), { signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) {
       await response.body?.cancel();
+      if (response.status === 404 && provider.notFoundIsUnknown)
+        return { ok: true, provider: provider.name, figures: { domainAuthority: null, backlinks: null } };
       return { ok: false, provider: provider.name, error: `it answered ${response.status}` };
     }
     return { ok: true, provider: provider.name, figures: provider.read(await response.json(), host) };

@@ -615,5 +615,20 @@ describe("backlinks and domain authority", () => {
     expect(await read(await get("/mysite/your-score", { cookie: newcomer.cookie, at: at + 8 * DAY }))).toContain(
       "The rank provider did not answer (it answered 503); the score leaves this part out.",
     );
+
+    // Four weeks after its last answer, the provider's figures no longer stand in for it.
+    mockWeb({ ...goodSite(site), [`https://rank.example/v1/domains/${site}`]: down });
+    await onlyDue([user.siteId], at + 29 * DAY);
+    await runAudits(at + 29 * DAY, vars);
+    expect(await siteRow(user.siteId)).toMatchObject({ domain_authority: null, links: 0, score: 79 });
+
+    // A 404 from it says it has no figure for the domain: not a failure, and said as such.
+    mockWeb({ ...goodSite(fresh), [`https://rank.example/v1/domains/${fresh}`]: () => new Response(null, { status: 404 }) });
+    await onlyDue([newcomer.siteId], at + 29 * DAY);
+    await runAudits(at + 29 * DAY, vars);
+    expect(await siteRow(newcomer.siteId)).toMatchObject({ domain_authority: null, score: 79 });
+    expect(await read(await get("/mysite/your-score", { cookie: newcomer.cookie, at: at + 29 * DAY }))).toContain(
+      "The rank provider has no rating for your domain yet; the score leaves this part out.",
+    );
   });
 });

@@ -406,11 +406,14 @@ describe("the Verify Site page", () => {
     }>())!;
     expect(page).toContain(verification_token);
 
-    // Someone else's host, or none: the same redirect, and the active site stays.
+    // Someone else's host, or none: the same answer for each, the active site stays, and the page says so.
     const stranger = await signUp();
     for (const host of [stranger.url, "nowhere.example", ""]) {
       const response = await get(`/mysite/verify?site=${encodeURIComponent(host)}`, { cookie: owner.cookie });
-      expect(response.headers.get("Location")).toBe("/mysite/verify");
+      expect(response.headers.get("Location")).toBe("/mysite/verify?notice=site-not-yours");
+      expect(await read(await get("/mysite/verify?notice=site-not-yours", { cookie: owner.cookie }))).toContain(
+        "The site that link is about is not in your account, so this page shows your active site.",
+      );
       expect(siteName(await read(await get("/mysite/verify", { cookie: owner.cookie })))).toBe(other);
     }
   });
