@@ -1,5 +1,5 @@
 /** A user's sites: creating them, listing them, and the active site of a session. */
-import { and, asc, eq, gt, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import { listings, sessions, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { isUniqueConstraintError } from "~/lib/db.server";
@@ -33,18 +33,26 @@ export function prepareSite(db: Database, site: NewSite, now: number) {
   return { id, host, statement };
 }
 
+/** The user's site on a host (an account has one per host), as far as adding another there needs it. */
+function ownSiteOnHost(db: Database, userId: string, host: string) {
+  return db
+    .select({ id: sites.id, url: sites.url, description: sites.description, createdAt: sites.createdAt })
+    .from(sites)
+    .where(and(eq(sites.userId, userId), eq(sites.host, host)))
+    .get();
+}
+
 /**
  * Why a site is refused beside the user's site on the same host (one site per host in an account): it is that site, or
  * another blog on a platform whose addresses keep their path (medium.com/@someone-else).
  */
+function refusalBeside(own: { url: string } | undefined, host: string, url: string): string {
+  return own && isOtherBlog(host, own.url, url) ? messages.siteOnHostAlready(host) : messages.websiteAlreadyAdded;
+}
+
 export async function sameHostRefusal(db: Database, site: NewSite): Promise<string> {
   const host = normaliseHost(site.url) ?? "";
-  const own = await db
-    .select({ url: sites.url })
-    .from(sites)
-    .where(and(eq(sites.userId, site.userId), eq(sites.host, host)))
-    .get();
-  return own && isOtherBlog(host, own.url, site.url) ? messages.siteOnHostAlready(host) : messages.websiteAlreadyAdded;
+  return refusalBeside(await ownSiteOnHost(db, site.userId, host), host, site.url);
 }
 
 /** `again`: the very same site was added by this user within the last minute (the form sent twice): that site. */
@@ -62,21 +70,9 @@ export async function addSite(db: Database, site: NewSite, now: number): Promise
     if (isUniqueConstraintError(error)) {
       // "Add website" pressed twice without JavaScript: both posts wait out the processing delay together, and the
       // browser shows the second answer. The same address and description, just added, is that add.
-      const same = await db
-        .select({ id: sites.id })
-        .from(sites)
-        .where(
-          and(
-            eq(sites.userId, site.userId),
-            eq(sites.host, host),
-            eq(sites.url, site.url.trim()),
-            eq(sites.description, site.description.trim()),
-            gt(sites.createdAt, now - SENT_AGAIN_MS),
-          ),
-        )
-        .get();
-      if (same) return { ok: true, siteId: same.id, again: true };
-      return { ok: false, message: await sameHostRefusal(db, site) };
+      const own = await ownSiteOnHost(db, site.userId, host);
+      const again = own && own.url === site.url.trim() && own.description === site.description.trim() && own.createdAt > now - SENT_AGAIN_MS;
+      return again ? { ok: true, siteId: own.id, again: true } : { ok: false, message: refusalBeside(own, host, site.url) };
     }
     console.error("addSite failed", error);
     return { ok: false, message: messages.addWebsiteFailed };
