@@ -30,22 +30,47 @@ export function shortenAddress(url: string): string {
 }
 
 /**
- * Whether a host's letters could pass for other Latin ones: a label with letters of a script that has Latin
- * look-alikes (the "а" of "аpple.com" is Cyrillic; Greek, Armenian, Cherokee), Latin mixed with another script, or a
- * Latin letter that is not an ASCII one with accents (the "ɑ" of "ɑpple.com", the dotless "ı"). Such a host shows in its
- * ASCII form (`xn--…`), as the header, offers, chats and emails show every host; one in a single other script
- * (`उदाहरण.भारत`) or in accented Latin (`münchen.de`) shows as written.
+ * The scripts a label may be written in and still show as written, each set alone or with its usual companions
+ * (Japanese mixes Han and the kana, Korean Han and Hangul): scripts with no letters that pass for Latin ones.
+ * Anything else (Cyrillic's "а" in "аpple.com", Greek, Armenian, Cherokee, Lisu, Canadian Syllabics, Coptic, and any
+ * script not listed) shows in its ASCII form. Thai, Lao, Sinhala, Georgian and Ethiopic are left out too: browsers' own
+ * look-alike lists name letters of each that pass for Latin ones.
+ */
+const SHOWN_SCRIPT_SETS = [
+  ["Han", "Hiragana", "Katakana"],
+  ["Han", "Hangul"],
+  ["Han", "Bopomofo"],
+  ["Arabic"],
+  ["Hebrew"],
+  ["Devanagari"],
+  ["Bengali"],
+  ["Gurmukhi"],
+  ["Gujarati"],
+  ["Oriya"],
+  ["Tamil"],
+  ["Telugu"],
+  ["Kannada"],
+  ["Malayalam"],
+  ["Khmer"],
+  ["Tibetan"],
+  // With ASCII digits and hyphens, combining marks, and Japanese's long-vowel mark (which Unicode counts as common to
+  // all scripts; other such signs, slash and dot look-alikes among them, are not let through).
+].map((scripts) => new RegExp(`^[${scripts.map((script) => `\\p{Script=${script}}`).join("")}\\p{Script=Inherited}0-9\\-\\u30fc]*$`, "u"));
+
+/**
+ * Whether a host's letters could pass for other Latin ones, so it shows in its ASCII form (`xn--…`), as the header,
+ * offers, chats and emails show every host. A label shows as written only when it is ASCII, Latin with accents
+ * (`münchen.de`; not the "ɑ" of "ɑpple.com" or the dotless "ı", which are not accented ASCII letters), or written in
+ * one of the scripts above (`उदाहरण.भारत`): an allow-list, so a script nobody thought of is not shown by default.
  */
 function mayPassForLatin(host: string): boolean {
-  return host
-    .split(".")
-    .some(
-      (label) =>
-        /[\p{Script=Cyrillic}\p{Script=Greek}\p{Script=Armenian}\p{Script=Cherokee}]/u.test(label) ||
-        (/\p{Script=Latin}/u.test(label) &&
-          (/[^\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]/u.test(label) ||
-            /[\u0080-\uffff]/.test(label.normalize("NFD").replace(/\p{M}/gu, "")))),
-    );
+  return host.split(".").some((label) => {
+    if (/^[\x20-\x7e]*$/.test(label)) return false;
+    if (/^[\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]*$/u.test(label)) {
+      return /[\u0080-\uffff]/.test(label.normalize("NFD").replace(/\p{M}/gu, ""));
+    }
+    return !SHOWN_SCRIPT_SETS.some((set) => set.test(label));
+  });
 }
 
 function asciiHost(host: string): string {

@@ -112,6 +112,15 @@ describe("post card formatting", () => {
     expect(shortenAddress("\u0251pple.com")).toMatch(/^xn--/);
     expect(shortenAddress("\u0131ntel.com")).toMatch(/^xn--/);
     expect(shortenAddress("g\u0585\u0585gle.com")).toMatch(/^xn--/);
+    // Only the scripts with no Latin look-alikes show as written: Lisu's "ꓮꓑꓑꓲꓱ" (APPLE), Canadian Syllabics and Coptic
+    // letters, and a sign common to all scripts that passes for a slash, show in the ASCII form.
+    expect(shortenAddress("\ua4ee\ua4d1\ua4d1\ua4f2\ua4f1.com")).toMatch(/^xn--/);
+    expect(shortenAddress("\u146d\u1455\u1466.com")).toMatch(/^xn--/);
+    expect(shortenAddress("\u2c9f\u2c9f.com")).toMatch(/^xn--/);
+    expect(shortenAddress("उदाहरण\u2044.भारत")).toMatch(/^xn--/);
+    expect(shortenAddress("例え.テスト")).toBe("例え.テスト");
+    expect(shortenAddress("도메인.한국")).toBe("도메인.한국");
+    expect(shortenAddress("مثال.إختبار")).toBe("مثال.إختبار");
     expect(shortenAddress("उदाहरण.भारत")).toBe("उदाहरण.भारत");
     expect(shortenAddress("münchen.de")).toBe("münchen.de");
     expect(shortenAddress("https://Example.com")).toBe("Example.com");
