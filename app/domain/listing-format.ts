@@ -36,7 +36,7 @@ export function shortenAddress(url: string): string {
  * script not listed) shows in its ASCII form. Thai, Lao, Sinhala, Georgian and Ethiopic are left out too: browsers' own
  * look-alike lists name letters of each that pass for Latin ones.
  */
-const SHOWN_SCRIPT_SETS = [
+const SHOWN_SCRIPTS = [
   ["Han", "Hiragana", "Katakana"],
   ["Han", "Hangul"],
   ["Han", "Bopomofo"],
@@ -53,9 +53,21 @@ const SHOWN_SCRIPT_SETS = [
   ["Malayalam"],
   ["Khmer"],
   ["Tibetan"],
-  // With ASCII digits and hyphens, combining marks, and Japanese's long-vowel mark (which Unicode counts as common to
-  // all scripts; other such signs, slash and dot look-alikes among them, are not let through).
-].map((scripts) => new RegExp(`^[${scripts.map((script) => `\\p{Script=${script}}`).join("")}\\p{Script=Inherited}0-9\\-\\u30fc]*$`, "u"));
+];
+let shownScriptSets: RegExp[] | undefined;
+
+/**
+ * The sets as patterns of a whole label, made when first needed (not at import: the post cards' script imports this
+ * module for its other rules, and must not carry these). With ASCII digits and hyphens, combining marks, and Japanese's
+ * long-vowel mark (which Unicode counts as common to all scripts; other such signs, slash and dot look-alikes among
+ * them, are not let through).
+ */
+function shownScriptPatterns(): RegExp[] {
+  shownScriptSets ??= SHOWN_SCRIPTS.map(
+    (scripts) => new RegExp(`^[${scripts.map((script) => `\\p{Script=${script}}`).join("")}\\p{Script=Inherited}0-9\\-\\u30fc]*$`, "u"),
+  );
+  return shownScriptSets;
+}
 
 /**
  * Whether a host's letters could pass for other Latin ones, so it shows in its ASCII form (`xn--…`), as the header,
@@ -69,7 +81,7 @@ function mayPassForLatin(host: string): boolean {
     if (/^[\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]*$/u.test(label)) {
       return /[\u0080-\uffff]/.test(label.normalize("NFD").replace(/\p{M}/gu, ""));
     }
-    return !SHOWN_SCRIPT_SETS.some((set) => set.test(label));
+    return !shownScriptPatterns().some((set) => set.test(label));
   });
 }
 
