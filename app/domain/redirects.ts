@@ -29,6 +29,23 @@ export function pageAfterSignIn(value: string | null | undefined): string {
   return ACTING_ADDRESS.test(pathname) ? "/market" : path;
 }
 
+/**
+ * Parameters that name something of the site that was active: the Offers page's list positions and open offer (of that
+ * site's lists) and a notice about it ("Settings saved"). A page shown for another site goes without them.
+ */
+const SITE_PARAMS = ["notice", "offersAfter", "tradesAfter", "offer", "view"];
+
+/**
+ * Where to go back to once another site is active (switched or just added): the same page (as `safeRedirectPath`
+ * allows) without what named the site before, so the Offers page starts at the new site's first pages rather than at
+ * the old site's positions, which skipped the new site's oldest offers and newest trades.
+ */
+export function pageForAnotherSite(value: string | null | undefined): string {
+  const url = new URL(safeRedirectPath(value), "http://local");
+  for (const name of SITE_PARAMS) url.searchParams.delete(name);
+  return `${url.pathname}${url.search}${url.hash}`;
+}
+
 /** A same-site path with `notice` set, which the signed-in layout shows as a toast. */
 export function withNotice(path: string, notice: string): string {
   const url = new URL(safeRedirectPath(path), "http://local");

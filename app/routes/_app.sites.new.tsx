@@ -2,7 +2,7 @@ import { data, redirect, type ActionFunctionArgs, type MetaFunction } from "@rem
 import { useActionData, useSearchParams } from "@remix-run/react";
 import { AddWebsiteDialog } from "~/components/add-website-dialog";
 import { useSignedInShell } from "~/components/use-signed-in-shell";
-import { safeRedirectPath } from "~/domain/redirects";
+import { pageForAnotherSite, safeRedirectPath } from "~/domain/redirects";
 import { addWebsiteSchema } from "~/domain/validation";
 import { processingDelay } from "~/lib/delay";
 import { parseForm, readFormData } from "~/lib/forms.server";
@@ -37,7 +37,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
     lookUpIconLater(context, auth.user.id, result.siteId, parsed.value.url);
     auditAfterResponse(context, auth.user.id, result.siteId, parsed.value.url, "added");
   }
-  throw redirect(safeRedirectPath(new URL(request.url).searchParams.get("back")));
+  throw redirect(pageForAnotherSite(new URL(request.url).searchParams.get("back")));
 }
 
 export default function NewSite() {

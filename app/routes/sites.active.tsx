@@ -1,6 +1,6 @@
 import { redirect, type ActionFunctionArgs } from "@remix-run/cloudflare";
 import { z } from "zod";
-import { safeRedirectPath } from "~/domain/redirects";
+import { pageForAnotherSite } from "~/domain/redirects";
 import { parseForm, readFormData } from "~/lib/forms.server";
 import { requireAuth } from "~/services/auth.server";
 import { setActiveSite } from "~/services/sites.server";
@@ -16,7 +16,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (!(await setActiveSite(context.db, auth.session.id, auth.user.id, parsed.value.siteId))) {
     throw new Response("That website is not one of yours.", { status: 403 });
   }
-  throw redirect(safeRedirectPath(parsed.value.redirectTo));
+  throw redirect(pageForAnotherSite(parsed.value.redirectTo));
 }
 
 export function loader() {
