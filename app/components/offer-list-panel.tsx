@@ -18,7 +18,9 @@ export function OfferListPanel(props: {
       <h2 id={titleId} tabIndex={-1}>
         {title}
       </h2>
-      <OfferRows rows={page.rows} empty={props.empty} now={props.now} list={list} />
+      {/* A later page with nothing on it (its offers moved to the trash, or a link kept from another site) is not an
+          empty list: the first page may have rows. */}
+      <OfferRows rows={page.rows} empty={onLaterPage ? `No more ${title.toLowerCase()} here.` : props.empty} now={props.now} list={list} />
       <OfferListPager
         label={`Pages of ${title.toLowerCase()}`}
         firstTo={onLaterPage ? offersPageHref(listWith(list, param, null)) : null}

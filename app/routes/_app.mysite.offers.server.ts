@@ -6,9 +6,9 @@ import { messages } from "~/domain/messages";
 import { LIST_PARAMS, listQuery, offersPageHref } from "~/domain/offer-links";
 import { cursorParam, offerActionSchema } from "~/domain/validation";
 import { requireAuth, requireAuthWith } from "~/services/auth.server";
-import { loadActiveSite } from "~/services/layout.server";
+import { activateSiteById, loadActiveSite } from "~/services/layout.server";
 import { actOnOffer } from "~/services/offer-answers.server";
-import { offerDetail } from "~/services/offer-detail.server";
+import { offerDetail, ownSiteOfOffer } from "~/services/offer-detail.server";
 import { FIRST_PAGES, offerListsOf, offerListsStatements, type OfferLists, type OfferListPositions } from "~/services/offer-lists.server";
 import { moveTradeEntry } from "~/services/trade-progress.server";
 
@@ -39,6 +39,13 @@ export async function loadOffersPage(request: Request, context: AppContext) {
     offerId && offerId.length <= 64 ? requireAuth(request, context).then((auth) => offerDetail(context.db, auth.user.id, offerId)) : null,
   ]);
   const site = await loadActiveSite(context, auth);
+  // An offer of the user's other site (opened from its email): that site becomes the active one, as the switcher makes
+  // it, so the lists behind the panel are the offer's own site's, at their first pages.
+  if (detail && site && detail.ownSite.id !== site.id) {
+    await activateSiteById(context, auth, detail.ownSite.id);
+    const view = params.get("view") === "profile" ? "profile" : undefined;
+    throw redirect(offersPageHref("", { id: detail.id, view }));
+  }
   const lists = site ? offerListsOf(site.id, rows) : NO_LISTS;
   const page = { ...lists, list: listQuery(positions), refused, detail, now: context.now() };
   // A malformed page link is the request's fault: the first page comes with the message, answered 400.
@@ -59,6 +66,10 @@ export async function changeOffer(request: Request, context: AppContext) {
     );
   }
   const input = parsed.value;
+  // The answer is about the user's site in this offer, which becomes the active site if another tab switched away
+  // from it: the page this request renders (a refusal without JavaScript) shows that site's lists behind the panel.
+  const ownSiteId = await ownSiteOfOffer(context.db, auth.user.id, offerId);
+  if (ownSiteId) await activateSiteById(context, auth, ownSiteId);
   const result =
     input.intent === "move"
       ? await moveTradeEntry(context, auth.user, offerId, input.to, input.contentUrl || null)

@@ -39,10 +39,34 @@ export async function loadActiveSite(context: AppContext, auth: CurrentAuth) {
  * when the user has no site there.
  */
 export async function activateSiteOnHost(context: AppContext, auth: CurrentAuth, host: string): Promise<OwnedSite | null> {
+  return activateOwnSite(
+    context,
+    auth,
+    (await loadSites(context, auth)).rows.find((row) => row.host === host),
+  );
+}
+
+/**
+ * Makes the user's site `siteId` the active one, when it is one of theirs (null, and nothing changed, otherwise): a
+ * page about one of the user's offers is about their site in it.
+ */
+export async function activateSiteById(context: AppContext, auth: CurrentAuth, siteId: string): Promise<OwnedSite | null> {
+  return activateOwnSite(
+    context,
+    auth,
+    (await loadSites(context, auth)).rows.find((row) => row.id === siteId),
+  );
+}
+
+/** `site` (one of the user's) made active, for the session and for a page rendered by this same request. */
+async function activateOwnSite(context: AppContext, auth: CurrentAuth, site: OwnedSite | undefined): Promise<OwnedSite | null> {
+  if (!site) return null;
   const sites = await loadSites(context, auth);
-  const site = sites.rows.find((row) => row.host === host);
-  if (site && site.id !== sites.activeRow?.id) await setActiveSite(context.db, auth.session.id, auth.user.id, site.id);
-  return site ?? null;
+  if (site.id === sites.activeRow?.id) return site;
+  await setActiveSite(context.db, auth.session.id, auth.user.id, site.id);
+  // A page rendered by this same request (a refused form without JavaScript) shows the site now active.
+  context.memo.set("sites", Promise.resolve({ ...sites, activeRow: site }));
+  return site;
 }
 
 /**
@@ -55,11 +79,12 @@ export async function loadSiteOfForm(context: AppContext, auth: CurrentAuth, for
   const sites = await loadSites(context, auth);
   const shown = formData.get("siteId");
   if (typeof shown !== "string" || shown === "" || shown === sites.activeRow?.id) return sites.activeRow;
-  const site = sites.rows.find((row) => row.id === shown);
+  const site = await activateOwnSite(
+    context,
+    auth,
+    sites.rows.find((row) => row.id === shown),
+  );
   // Another account's site (or none at all): nothing of it is read or touched, as for an address that does not exist.
   if (!site) throw new Response("Not found", { status: 404 });
-  await setActiveSite(context.db, auth.session.id, auth.user.id, site.id);
-  // A page rendered by this same request (a refused form without JavaScript) shows the site now active.
-  context.memo.set("sites", Promise.resolve({ ...sites, activeRow: site }));
   return site;
 }

@@ -1,5 +1,5 @@
 /** One offer as one of its participants sees it: the single way an offer is read for a user. */
-import { and, eq, inArray, or } from "drizzle-orm";
+import { and, eq, inArray, or, sql } from "drizzle-orm";
 import { offerEntries, offers, sites } from "#drizzle/schema";
 import type { Database } from "~/lib/db.server";
 import { offerStatusCode, type EntryStatus, type Role } from "~/domain/offer-rules";
@@ -100,4 +100,14 @@ async function detailOf(db: Database, { offer, role, own, other }: ParticipantOf
 export async function offerDetail(db: Database, userId: string, offerId: string): Promise<OfferDetail | null> {
   const found = await offerForParticipant(db, userId, offerId);
   return found ? detailOf(db, found) : null;
+}
+
+/** The user's own site in an offer they take part in; null for anyone else, and for an offer that does not exist. */
+export async function ownSiteOfOffer(db: Database, userId: string, offerId: string): Promise<string | null> {
+  const row = await db
+    .select({ siteId: sql<string>`CASE WHEN ${offers.senderUserId} = ${userId} THEN ${offers.senderSiteId} ELSE ${offers.receiverSiteId} END` })
+    .from(offers)
+    .where(and(eq(offers.id, offerId), or(eq(offers.senderUserId, userId), eq(offers.receiverUserId, userId))))
+    .get();
+  return row?.siteId ?? null;
 }

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
 import { OFFER_PAGE_SIZE } from "~/services/offer-lists.server";
-import { get, post, read, trader } from "./helpers";
+import { act, get, listSite, post, read, trader, uniqueHost } from "./helpers";
 
 const MINUTE = 60_000;
 
@@ -185,7 +185,11 @@ describe("the Offers page's lists", () => {
     const strangers = await page(stranger.cookie, next);
     expect(strangers.status).toBe(200);
     expect(panel(strangers.html, "Offers").ids).toEqual([]);
-    expect(strangers.html).toContain(messages.noOffers);
+    // A later page with nothing on it does not say the list is empty (the first page may have rows), and links there.
+    expect(strangers.html).toContain("No more offers here.");
+    expect(strangers.html).not.toContain(messages.noOffers);
+    expect(panel(strangers.html, "Offers").first).toBe("/mysite/offers");
+    expect((await page(stranger.cookie, "/mysite/offers")).html).toContain(messages.noOffers);
     // A cursor from before every offer, and the owner's cursor in the other list: still nothing of the owner's.
     const fromTheStart = await page(stranger.cookie, `/mysite/offers?offersAfter=0_0&tradesAfter=${cursor}`);
     expect(panel(fromTheStart.html, "Offers").ids).toEqual([]);
@@ -197,6 +201,36 @@ describe("the Offers page's lists", () => {
     // Another site's id in the address changes nothing: the lists are the active site's.
     const withSite = await page(stranger.cookie, `/mysite/offers?offersAfter=0_0&siteId=${owner.siteId}&site=${owner.siteId}`);
     expect(panel(withSite.html, "Offers").ids).toEqual([]);
+  });
+
+  it("opens an offer of the user's other site (an email's link) over that site's lists, which becomes the active site", async () => {
+    const owner = await trader();
+    const partner = await trader();
+    const other = await listSite(owner.userId, { host: uniqueHost("other") });
+    const [offer] = await seedOffers(partner, { ...owner, siteId: other.siteId }, [{ createdAt: Date.now() - MINUTE, status: "pending" }]);
+    const activeSite = () => env.DB.prepare("SELECT active_site_id AS id FROM sessions WHERE user_id = ?").bind(owner.userId).first<{ id: string }>();
+    expect((await activeSite())!.id).toBe(owner.siteId);
+
+    const opened = await get(`/mysite/offers?offersAfter=1700000000000_a1&offer=${offer!.id}&view=profile`, { cookie: owner.cookie });
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get("Location")).toBe(`/mysite/offers?offer=${offer!.id}&view=profile`);
+    expect((await activeSite())!.id).toBe(other.siteId);
+    const shown = await page(owner.cookie, opened.headers.get("Location")!);
+    expect(shown.status).toBe(200);
+    expect(panel(shown.html, "Offers").ids).toEqual([offer!.id]);
+    // Another tab switches back; an answer refused without JavaScript still renders its page (no redirect), with the
+    // offer's site active again, as the page it was sent from showed.
+    expect((await post("/sites/active", { siteId: owner.siteId }, { cookie: owner.cookie })).status).toBe(302);
+    const refused = await act(owner.cookie, offer!.id, [
+      ["intent", "move"],
+      ["to", "completed"],
+    ]);
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect((await activeSite())!.id).toBe(other.siteId);
+    expect(panel(await read(refused), "Offers").ids).toEqual([offer!.id]);
+    // The other participant's active site is the offer's: no switch, no redirect.
+    expect((await get(`/mysite/offers?offer=${offer!.id}`, { cookie: partner.cookie })).status).toBe(200);
   });
 
   it("starts a list with a malformed cursor at its first page and says so, never a 500", async () => {
