@@ -68,7 +68,7 @@ export const messages = {
   offerSaveFailed: "Your change could not be saved. Please try again.",
   senderNoLongerVerified: (host: string) => `${host} is no longer verified, so its offer cannot be accepted until it is verified again.`,
   offerAnswerWindowOver: "This offer waited more than 14 days for an answer and can no longer be accepted.",
-  tooManyProposals: "You have sent 20 offers in the last hour. Please wait a while before sending more.",
+  tooManyProposals: "You have sent 20 offers this hour. Please wait a while before sending more.",
   noOffers: "No offers yet, throw your hat in the ring!",
   noTrades: "No trades yet, get the ball rolling by sending an offer!",
   offerUnavailable: "This offer is not available.",

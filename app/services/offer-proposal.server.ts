@@ -9,7 +9,7 @@ import { messages } from "~/domain/messages";
 import { ANSWER_WITHIN_MS, type Role } from "~/domain/offer-rules";
 import { deliverSoon, emailToUser } from "./email.server";
 import { offerEmail, withDefaultMaterial, type Outcome } from "./offer-changes.server";
-import { allow, RATE_LIMITS } from "./rate-limit.server";
+import { allow, RATE_LIMITS, refund } from "./rate-limit.server";
 
 const senderSite = alias(sites, "sender_site");
 
@@ -200,6 +200,9 @@ export async function propose(
       ),
     ]);
   } catch (error) {
+    // Nothing was sent: the attempt does not count against the hourly limit (a refused duplicate or a post changed
+    // meanwhile would otherwise bring "20 offers this hour" sooner than 20 offers).
+    await refund(db, RATE_LIMITS.proposalsPerSender, user.id, now).catch((failure) => console.error("proposal limit refund", failure));
     if (isInsufficientConnects(error)) return { ok: false, status: 402, message: messages.notEnoughConnects };
     if (isUniqueConstraintError(error)) return (await sentJustBefore()) ?? { ok: false, status: 409, message: messages.duplicateOffer };
     if (isForeignKeyError(error)) return changedMeanwhile(context, { user, site: sender }, listing.id, listing.connects);

@@ -631,6 +631,8 @@ describe("email written with the change it reports", () => {
     const from = `/market?post=${listingId}`;
     for (let i = 0; i < 20; i += 1) {
       expect((await propose(a.cookie, listingId, [], from, at)).status).toBe(302);
+      // Refused as a duplicate (other terms while one is pending): nothing sent, so it does not count.
+      if (i === 0) expect((await propose(a.cookie, listingId, [["myMaterials", "short-description"]], from, at)).status).toBe(409);
       // Send pressed twice on the last proposal the hour allows: the second is that one, sent, not "too many".
       if (i === 19) expect((await propose(a.cookie, listingId, [], from, at)).headers.get("Location")).toBe("/market?notice=offer-sent");
       const offer = await env.DB.prepare("SELECT id FROM offers WHERE sender_user_id = ? AND status = 'pending'")
