@@ -200,15 +200,26 @@ describe("site switcher", () => {
 describe("the page after another site becomes active", () => {
   it("is the same page without the old site's list positions, open offer and notice, switched or added", async () => {
     const owner = await signUp();
-    const [site] = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(owner.userId).all<{ id: string }>().then((r) => r.results);
+    const [site] = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?")
+      .bind(owner.userId)
+      .all<{ id: string }>()
+      .then((r) => r.results);
     const offersPage = "/mysite/offers?offersAfter=1700000000000_a1&tradesAfter=1700000000000_b2&offer=o1&view=profile&notice=settings-saved";
-    const added = await post(`/sites/new?back=${encodeURIComponent(offersPage)}`, { url: uniqueHost("added"), description: DESCRIPTION }, { cookie: owner.cookie });
+    const added = await post(
+      `/sites/new?back=${encodeURIComponent(offersPage)}`,
+      { url: uniqueHost("added"), description: DESCRIPTION },
+      { cookie: owner.cookie },
+    );
     expect(added.status).toBe(302);
     expect(added.headers.get("Location")).toBe("/mysite/offers");
     const switched = await post("/sites/active", { siteId: site!.id, redirectTo: offersPage }, { cookie: owner.cookie });
     expect(switched.headers.get("Location")).toBe("/mysite/offers");
     // What is not about the site stays: the search's term and order.
-    const fromSearch = await post("/sites/active", { siteId: site!.id, redirectTo: "/search?term=blog&sort=record&notice=offer-sent" }, { cookie: owner.cookie });
+    const fromSearch = await post(
+      "/sites/active",
+      { siteId: site!.id, redirectTo: "/search?term=blog&sort=record&notice=offer-sent" },
+      { cookie: owner.cookie },
+    );
     expect(fromSearch.headers.get("Location")).toBe("/search?term=blog&sort=record");
   });
 });
