@@ -82,7 +82,7 @@ export function ConnectsHistory({
               <td>{formatShortDate(entry.createdAt, now, timeZone)}</td>
               <td>
                 {LEDGER_KIND_LABELS[entry.kind]}
-                {entry.kind === "purchase" && entry.paid !== null ? ` (receipt: ${formatMoney(entry.paid, entry.currency ?? "usd")} paid)` : ""}
+                {entry.kind === "purchase" && entry.paid ? ` (receipt: ${formatMoney(entry.paid, entry.currency ?? "usd")} paid)` : ""}
               </td>
               <td>{entry.amount === 0 ? "" : signed(entry.amount)}</td>
               <td>{entry.held === 0 ? "" : signed(entry.held)}</td>

@@ -143,6 +143,10 @@ describe("the Stripe webhook credits connects", () => {
       .bind(user.email)
       .first<{ text_body: string }>();
     expect(receipt!.text_body).toMatch(/^Thank you for your purchase: 30 connects\. /);
+    // The history says what it was, with no "$0.00 paid".
+    const page = await read(await get("/mysite/connects", { cookie: user.cookie }));
+    expect(page).toContain("Purchase");
+    expect(page).not.toContain("receipt:");
   });
 
   it("the same event replayed 10 times, one after another and at once, is credited once", async () => {
