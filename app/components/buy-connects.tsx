@@ -1,4 +1,4 @@
-import { Form, useNavigation } from "@remix-run/react";
+import { Form } from "@remix-run/react";
 import { useEffect } from "react";
 import { CONNECT_BUNDLES, DEFAULT_BUNDLE } from "~/domain/bundles";
 import { messages } from "~/domain/messages";
@@ -52,16 +52,16 @@ export function BuyConnects({
   /** The bundle of the last attempt, refused: chosen again. */
   chosen?: number;
 }) {
-  const navigation = useNavigation();
   const postTo = usePostAddress();
-  const busy = navigation.state !== "idle" && navigation.formAction?.startsWith("/mysite/connects") === true;
   // With only the pricing table configured, it is the way to pay: no bundles without a button, no "payments off".
   const payHere = canPay || testPurchases;
   return (
     <section className="card stack" aria-labelledby="buy-title">
       <h2 id="buy-title">Buy connects</h2>
       {payHere || !pricingTable ? (
-        <Form method="post" action={postTo} className="stack">
+        // A document post, with JavaScript too: paying leaves for Stripe's page, and a page the browser keeps to come
+        // back to must not keep a submission in progress (it kept "Pay by card" disabled after Back from Stripe).
+        <Form method="post" action={postTo} className="stack" reloadDocument>
           <fieldset className="bundles">
             <legend className="visually-hidden">Bundle</legend>
             {CONNECT_BUNDLES.map((bundle) => (
@@ -74,7 +74,7 @@ export function BuyConnects({
           </fieldset>
           {canPay ? (
             <div className="button-row">
-              <button type="submit" name="intent" value="pay" className="button button-primary" disabled={busy}>
+              <button type="submit" name="intent" value="pay" className="button button-primary">
                 Pay by card
               </button>
             </div>
@@ -86,7 +86,7 @@ export function BuyConnects({
                 with a local secret and sends it through the same webhook code as Stripe&apos;s events. No card, no money.
               </p>
               <div className="button-row">
-                <button type="submit" name="intent" value="test-purchase" className="button button-outline" disabled={busy}>
+                <button type="submit" name="intent" value="test-purchase" className="button button-outline">
                   Make a test purchase
                 </button>
               </div>

@@ -1,4 +1,4 @@
-import { useNavigate } from "@remix-run/react";
+import { useNavigate, useNavigation } from "@remix-run/react";
 import { useEffect } from "react";
 import { RECHECK_SECONDS, recheckAddress, type CheckoutState } from "~/domain/connects";
 import { messages } from "~/domain/messages";
@@ -19,14 +19,16 @@ export interface CheckoutReturn {
 export function CheckoutNotice({ checkout }: { checkout: CheckoutReturn }) {
   const { state, sessionId, tries, credited } = checkout;
   const navigate = useNavigate();
+  // Not while the user is going somewhere (a link, a form): the look would cancel it. It comes once that is over.
+  const idle = useNavigation().state === "idle";
   useEffect(() => {
-    if (state !== "pending") return;
+    if (state !== "pending" || !idle) return;
     const timer = setTimeout(
       () => navigate(recheckAddress(sessionId, tries + 1), { replace: true, preventScrollReset: true }),
       RECHECK_SECONDS * 1000,
     );
     return () => clearTimeout(timer);
-  }, [state, sessionId, tries, navigate]);
+  }, [state, sessionId, tries, navigate, idle]);
   if (state === "credited") {
     return (
       <p className="notice-banner success" role="status">
