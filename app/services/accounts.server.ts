@@ -137,6 +137,15 @@ export async function logIn(
   if (!row || !row.passwordHash || !matches) {
     return { ok: false, status: 400, message: messages.incorrectCredentials };
   }
+  const session = await startSessionIf(
+    db,
+    row.id,
+    sql`EXISTS (SELECT 1 FROM password_credentials WHERE user_id = ${row.id} AND password_hash = ${row.passwordHash})`,
+    now,
+  );
+  // The password changed (a reset, say) while this sign-in checked the old one: a wrong password, which neither
+  // remembers the browser (a reset forgets every known device) nor gives the attempt back.
+  if (!session) return { ok: false, status: 400, message: messages.incorrectCredentials };
   // A right password does not count against the account.
   await Promise.all([
     refund(db, RATE_LIMITS.loginPerAccountAddress, accountAtAddress, now),
@@ -145,14 +154,6 @@ export async function logIn(
     deviceToken ? refund(db, RATE_LIMITS.loginPerKnownDevice, knownDeviceKey(deviceToken, email), now) : undefined,
     rememberDevice(context, deviceToken, row.id),
   ]);
-  const session = await startSessionIf(
-    db,
-    row.id,
-    sql`EXISTS (SELECT 1 FROM password_credentials WHERE user_id = ${row.id} AND password_hash = ${row.passwordHash})`,
-    now,
-  );
-  // The password changed (a reset, say) while this sign-in checked the old one.
-  if (!session) return { ok: false, status: 400, message: messages.incorrectCredentials };
   return { ok: true, userId: row.id, ...session };
 }
 
