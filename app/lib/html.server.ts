@@ -216,10 +216,16 @@ function onClose(element: Element, handler: () => void): boolean {
  * Streams a whole page (up to the safe fetch's size cap) through HTMLRewriter and lists its links that `wanted`
  * accepts: each with its rel, its anchor text and whether it is hidden (by itself or by an element around it).
  */
-export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean): Promise<{ ok: true; links: FoundLink[] } | FetchRefused> {
+export async function scanLinks(
+  page: FetchedPage,
+  wanted: (url: URL) => boolean,
+): Promise<{ ok: true; links: FoundLink[]; canonical: string | null } | FetchRefused> {
   const links: FoundLink[] = [];
   let base = page.url;
   let baseSet = false;
+  // The page's own name for its address (`<link rel="canonical">`, the first), resolved: what says two addresses are
+  // one page (a query string or a short link that serves the same article).
+  let canonical: string | null = null;
   // Open elements that hide what they hold (template too: its content is not shown), each with the number of lists and
   // tables open around it; an entry leaves when its end tag comes, or what HTML says closes it when the end tag is left
   // out (a new element of its kind at the same depth, a block after a paragraph). A page with more open at once than
@@ -288,6 +294,17 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
         }
       },
     })
+    .on("link[rel][href]", {
+      element: (element) => {
+        if (canonical !== null || !(element.getAttribute("rel") ?? "").toLowerCase().split(/\s+/).includes("canonical")) return;
+        try {
+          const url = new URL((element.getAttribute("href") ?? "").trim(), base);
+          if (url.protocol === "https:" || url.protocol === "http:") canonical = url.toString();
+        } catch {
+          // A broken canonical names nothing.
+        }
+      },
+    })
     .on("a[href]", {
       element: (element) => {
         let url: URL;
@@ -312,6 +329,7 @@ export async function scanLinks(page: FetchedPage, wanted: (url: URL) => boolean
   if (failure && failure !== "too_large") return refused(failure, page.url);
   return {
     ok: true,
+    canonical,
     links: links.map((link) => ({
       ...link,
       rel: followNothing && link.rel === "follow" ? "nofollow" : link.rel,

@@ -134,11 +134,11 @@ async function redirectsToHttps(typed: string, host: string, options: SafeFetchO
 
 /**
  * Delivered links to this site that the last check found live: the marketplace's own verified backlinks, one per page
- * that carries them (a page that delivered several trades counts once).
+ * that carries them (a page that delivered several trades counts once, by the page itself where it was read so).
  */
 async function verifiedBacklinks(db: Database, siteId: string): Promise<number> {
   const row = await db
-    .select({ count: sql<number>`count(DISTINCT ${offerEntries.contentUrl})` })
+    .select({ count: sql<number>`count(DISTINCT coalesce(${offerEntries.pageUrl}, ${offerEntries.contentUrl}))` })
     .from(offerEntries)
     .innerJoin(offers, eq(offers.id, offerEntries.offerId))
     .where(

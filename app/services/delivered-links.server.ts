@@ -20,7 +20,14 @@ import { emailToUser } from "./email.server";
 import { safeFetch, safeFetchOptionsFor } from "~/lib/safe-fetch.server";
 
 export type LinkInspection =
-  | { ok: true; link: FoundLink; url: string }
+  | {
+      ok: true;
+      link: FoundLink;
+      /** Where the page was read, after its redirects. */
+      url: string;
+      /** The page itself: its canonical address on the deliverer's site, else `url`; no fragment. */
+      page: string;
+    }
   | { ok: false; reason: "missing"; message: string; links: FoundLink[] }
   | { ok: false; reason: "unreadable"; message: string; status: number | null }
   | { ok: false; reason: "elsewhere"; message: string };
@@ -65,7 +72,18 @@ export async function inspectDeliveredLink(context: AppContext, contentUrl: stri
   if (!scanned.ok) return { ok: false, reason: "unreadable", message: scanned.message, status: null };
   const link = bestLink(scanned.links.filter((found) => bare(new URL(found.href).hostname) === bare(targetHost)));
   if (!link) return { ok: false, reason: "missing", message: messages.linkNotFound.replace("{site}", targetHost), links: scanned.links };
-  return { ok: true, link, url: page.url };
+  return { ok: true, link, url: page.url, page: pageAddress(page.url, scanned.canonical, ownHost) };
+}
+
+/**
+ * Which page a delivery is: the address the page names as its own (`<link rel="canonical">`) when that is on the
+ * deliverer's site, else where it was read after its redirects. Two addresses of one page (a query string added, a short
+ * link) are then one delivery (docs/decisions/0015-trade-progress-and-delivery.md).
+ */
+function pageAddress(readAt: string, canonical: string | null, ownHost: string): string {
+  const url = new URL(canonical && isSameSite(canonical, bare(ownHost)) ? canonical : readAt);
+  url.hash = "";
+  return url.toString();
 }
 
 /** Records a check of a delivered link. */

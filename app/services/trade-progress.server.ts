@@ -19,21 +19,21 @@ import { hostsOf } from "./trades-read.server";
  * moving entry's row, so the completing update itself holds it: two trades completed at once with one page cannot both
  * pass a check made before the page was fetched.
  */
-function pageDeliveredInAnotherTrade(userId: string, offerId: string, contentUrl: string, partnerSiteId: string) {
+function pageDeliveredInAnotherTrade(userId: string, offerId: string, pages: string[], partnerSiteId: string) {
   const addresses = sql.join(
-    samePageAddresses(contentUrl).map((address) => sql`${address}`),
+    [...new Set(pages.flatMap(samePageAddresses))].map((address) => sql`${address}`),
     sql`, `,
   );
+  // A page is known by the address typed and by the page itself (its canonical address, or where it was read after
+  // redirects): another address of a page already delivered (a query string added, a short link) is that page.
   return sql`EXISTS (SELECT 1 FROM offer_entries AS delivered
     JOIN offer_entries AS partner ON partner.offer_id = delivered.offer_id AND partner.user_id != delivered.user_id
     WHERE delivered.user_id = ${userId} AND delivered.status = 'completed' AND delivered.offer_id != ${offerId}
-      AND delivered.content_url IN (${addresses}) AND partner.site_id = ${partnerSiteId})`;
+      AND (delivered.content_url IN (${addresses}) OR delivered.page_url IN (${addresses})) AND partner.site_id = ${partnerSiteId})`;
 }
 
-async function deliveredBefore(context: AppContext, userId: string, offerId: string, contentUrl: string, partnerSiteId: string) {
-  const [row] = await context.db.all<{ found: number }>(
-    sql`SELECT ${pageDeliveredInAnotherTrade(userId, offerId, contentUrl, partnerSiteId)} AS found`,
-  );
+async function deliveredBefore(context: AppContext, userId: string, offerId: string, pages: string[], partnerSiteId: string) {
+  const [row] = await context.db.all<{ found: number }>(sql`SELECT ${pageDeliveredInAnotherTrade(userId, offerId, pages, partnerSiteId)} AS found`);
   return row?.found === 1;
 }
 
@@ -74,17 +74,20 @@ export async function moveTradeEntry(
   const hosts = to === "completed" ? await hostsOf(db, offerId) : null;
   const mine = (found.role === "sender" ? hosts?.sender : hosts?.receiver) ?? "Your partner";
   // Completing means delivering: the page must link to the other party's site (docs/decisions/0015-trade-progress-and-delivery.md).
-  let delivered: { link: FoundLink; targetHost: string } | null = null;
+  let delivered: { link: FoundLink; targetHost: string; page: string } | null = null;
   if (to === "completed" && contentUrl) {
     const targetHost = (found.role === "sender" ? hosts?.receiver : hosts?.sender) ?? "";
     const ownHost = (found.role === "sender" ? hosts?.sender : hosts?.receiver) ?? "";
-    if (await deliveredBefore(context, userId, offerId, contentUrl, found.other.siteId)) {
-      return { ok: false, status: 409, message: messages.pageAlreadyDelivered.replace("{site}", targetHost) };
-    }
+    const alreadyDelivered = { ok: false, status: 409, message: messages.pageAlreadyDelivered.replace("{site}", targetHost) } as const;
+    if (await deliveredBefore(context, userId, offerId, [contentUrl], found.other.siteId)) return alreadyDelivered;
     if (!(await allow(context, RATE_LIMITS.siteFetchesPerUser, userId))) return { ok: false, status: 429, message: messages.tooManyLinkChecks };
     const inspection = await inspectDeliveredLink(context, contentUrl, targetHost, ownHost);
     if (!inspection.ok) return { ok: false, status: 422, message: inspection.message };
-    delivered = { link: inspection.link, targetHost };
+    // Read, the page may turn out to be one already delivered under another address.
+    if (inspection.page !== contentUrl && (await deliveredBefore(context, userId, offerId, [contentUrl, inspection.page], found.other.siteId))) {
+      return alreadyDelivered;
+    }
+    delivered = { link: inspection.link, targetHost, page: inspection.page };
   }
   const [moved] = (await savedOrNull(
     db.batch([
@@ -96,6 +99,7 @@ export async function moveTradeEntry(
           ...(to === "completed" && delivered
             ? {
                 contentUrl,
+                pageUrl: delivered.page,
                 // Watched from now on: checked daily for a year.
                 linkStatus: statusOfLink(delivered.link),
                 linkCheckedAt: now,
@@ -110,7 +114,9 @@ export async function moveTradeEntry(
             eq(offerEntries.userId, userId),
             inArray(offerEntries.status, entryStatesBefore(to)),
             sql`EXISTS (SELECT 1 FROM offers WHERE id = ${offerId} AND status = 'accepted')`,
-            to === "completed" && contentUrl ? sql`NOT ${pageDeliveredInAnotherTrade(userId, offerId, contentUrl, found.other.siteId)}` : undefined,
+            to === "completed" && contentUrl && delivered
+              ? sql`NOT ${pageDeliveredInAnotherTrade(userId, offerId, [contentUrl, delivered.page], found.other.siteId)}`
+              : undefined,
           ),
         )
         .returning({ offerId: offerEntries.offerId }),
@@ -140,7 +146,7 @@ export async function moveTradeEntry(
     const current = await offerForParticipant(db, userId, offerId);
     if (current?.offer.status === "accepted" && alreadyMoved(current.own, to, typedUrl)) return { ok: true, offerId };
     // Another trade may have completed with this page while it was being fetched.
-    if (delivered && contentUrl && (await deliveredBefore(context, userId, offerId, contentUrl, found.other.siteId))) {
+    if (delivered && contentUrl && (await deliveredBefore(context, userId, offerId, [contentUrl, delivered.page], found.other.siteId))) {
       return { ok: false, status: 409, message: messages.pageAlreadyDelivered.replace("{site}", delivered.targetHost) };
     }
     return { ok: false, status: 409, message: messages.offerChangeRefused };

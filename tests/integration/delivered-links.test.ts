@@ -86,6 +86,34 @@ describe("completing a side needs a page that links to the other party's site", 
     expect(await secondEntry()).toEqual({ status: "completed", content_url: other });
   });
 
+  it("a page under another address (a short link that redirects to it, a query string its canonical link drops) is the page delivered", async () => {
+    const trade = await tradeInProgress();
+    const page = `https://${trade.a.url}/guide`;
+    const other = `https://${trade.a.url}/another-guide`;
+    const linking = (canonical: string) =>
+      html(`<head><link rel="canonical" href="${canonical}"></head><p>Thanks to <a href="https://${trade.partner}/">the seed people</a>.</p>`);
+    mockWeb({
+      [`https://${trade.a.url}/?p=123`]: redirectTo(page),
+      [page]: linking("/guide"),
+      [`${page}?utm=2`]: linking(page),
+      [other]: linking(other),
+    });
+    // Delivered through its short link: the page itself is kept beside the address typed.
+    expect((await trade.complete(`https://${trade.a.url}/?p=123`)).status).toBe(302);
+    const stored = await env.DB.prepare("SELECT content_url, page_url FROM offer_entries WHERE offer_id = ? AND user_id = ?")
+      .bind(trade.offerId, trade.a.userId)
+      .first();
+    expect(stored).toEqual({ content_url: `https://${trade.a.url}/?p=123`, page_url: page });
+
+    const second = await anotherTradeInProgress(trade);
+    for (const typed of [page, `${page}?utm=2`]) {
+      const again = await move(trade.a.cookie, second.id, "completed", typed);
+      expect(again.status, typed).toBe(409);
+      expect(await read(again)).toContain(messages.pageAlreadyDelivered.replace("{site}", trade.partner));
+    }
+    expect((await move(trade.a.cookie, second.id, "completed", other)).status).toBe(302);
+  });
+
   it("two trades with the same partner completed at the same moment with one page: only one completes", async () => {
     const trade = await tradeInProgress();
     const second = await anotherTradeInProgress(trade);
