@@ -335,22 +335,31 @@ export function linkProblemsQuery(db: Database, siteId: string | SQL, now: numbe
     .limit(20);
 }
 
-/** Every check of the links delivered on this offer, newest first: the history on the trade's detail, and each side's latest. */
-export function linkHistoryOf(db: Database, offerId: string) {
-  return db
-    .select({
-      userId: linkChecks.userId,
-      state: linkChecks.state,
-      rel: linkChecks.rel,
-      hidden: linkChecks.hidden,
-      anchorText: linkChecks.anchorText,
-      targetHost: linkChecks.targetHost,
-      error: linkChecks.error,
-      checkedAt: linkChecks.checkedAt,
-    })
-    .from(linkChecks)
-    .where(eq(linkChecks.offerId, offerId))
-    .orderBy(desc(linkChecks.checkedAt))
-    .limit(60)
-    .all();
+/** Checks kept on a trade's panel, per side. */
+const LINK_HISTORY_PER_SIDE = 30;
+
+/**
+ * The checks of the links delivered on this offer, newest first: the history on the trade's detail, and each side's
+ * latest. The latest of each side, read per side: one side's year of daily checks may have ended months before the
+ * other's, whose checks would otherwise push it out.
+ */
+export async function linkHistoryOf(db: Database, offerId: string, userIds: [string, string]) {
+  const side = (userId: string) =>
+    db
+      .select({
+        userId: linkChecks.userId,
+        state: linkChecks.state,
+        rel: linkChecks.rel,
+        hidden: linkChecks.hidden,
+        anchorText: linkChecks.anchorText,
+        targetHost: linkChecks.targetHost,
+        error: linkChecks.error,
+        checkedAt: linkChecks.checkedAt,
+      })
+      .from(linkChecks)
+      .where(and(eq(linkChecks.offerId, offerId), eq(linkChecks.userId, userId)))
+      .orderBy(desc(linkChecks.checkedAt))
+      .limit(LINK_HISTORY_PER_SIDE);
+  const [first, second] = await db.batch([side(userIds[0]), side(userIds[1])]);
+  return [...first, ...second].sort((a, b) => b.checkedAt - a.checkedAt);
 }

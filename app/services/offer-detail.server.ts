@@ -53,7 +53,7 @@ async function detailOf(db: Database, { offer, role, own, other }: ParticipantOf
       .from(sites)
       .where(inArray(sites.id, [offer.senderSiteId, offer.receiverSiteId]))
       .all(),
-    offer.status === "accepted" ? linkHistoryOf(db, offer.id) : [],
+    offer.status === "accepted" ? linkHistoryOf(db, offer.id, [own.userId, other.userId]) : [],
   ]);
   const ownSite = siteRows.find((site) => site.id === (role === "sender" ? offer.senderSiteId : offer.receiverSiteId));
   const otherSite = siteRows.find((site) => site.id === (role === "sender" ? offer.receiverSiteId : offer.senderSiteId));

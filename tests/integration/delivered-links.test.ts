@@ -64,6 +64,24 @@ describe("completing a side needs a page that links to the other party's site", 
     }
   });
 
+  it("each side's latest check stays on the panel however many checks the other side has had since", async () => {
+    const trade = await tradeInProgress();
+    const url = `https://${trade.a.url}/guide`;
+    mockWeb({ [url]: html(`<p>Thanks to <a href="https://${trade.partner}/">the seed people</a>.</p>`) });
+    expect((await trade.complete(url)).status).toBe(302);
+    // B's side, checked daily for 70 days after A's last check (A's year of checks over).
+    const later = Date.now() + 60_000;
+    await env.DB.batch(
+      Array.from({ length: 70 }, (_, day) =>
+        env.DB.prepare(
+          "INSERT INTO link_checks (id, offer_id, user_id, content_url, target_host, state, rel, hidden, checked_at) VALUES (?, ?, ?, ?, ?, 'found', 'follow', 0, ?)",
+        ).bind(crypto.randomUUID(), trade.offerId, trade.b.userId, `https://${trade.partner}/post`, trade.a.url, later + day * 86_400_000),
+      ),
+    );
+    const page = await read(await get(`/mysite/offers?offer=${trade.offerId}`, { cookie: trade.a.cookie }));
+    expect(page).toContain(`Link to ${trade.partner}: followed (“the seed people”)`);
+  });
+
   it("one page delivers one trade with a partner: a second trade with the same partner needs a page of its own", async () => {
     const trade = await tradeInProgress();
     const url = `https://${trade.a.url}/guide`;
