@@ -14,6 +14,7 @@ import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "
 import { messages } from "./domain/messages";
 import { dueAudits, everyFiveMinutes, runHousekeeping } from "./services/housekeeping.server";
 import { chatAddressOf, openChatSocket, readMissedMessages } from "./services/chat-socket.server";
+import { signInPolicy } from "./services/oauth.server";
 import { paymentPolicy } from "./services/payments.server";
 
 /**
@@ -132,10 +133,18 @@ async function respond(incoming: Request, context: AppContext, handleRemixReques
   if (signedIn || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
     response.headers.set("Cache-Control", "private, no-store");
   }
-  // Only the connects page may send a form on to the payment links, or load Stripe's pricing table; only the dev
-  // mailbox shows emails' HTML, styled inline as emails are.
-  const { pathname } = new URL(request.url);
-  const allow = pathname === "/mysite/connects" ? paymentPolicy(context.env) : pathname === "/dev/mailbox" ? { inlineStyles: true } : {};
+  // Only the connects page may send a form on to the payment links, or load Stripe's pricing table; only the login and
+  // sign-up pages on to Google or GitHub; only the dev mailbox shows emails' HTML, styled inline as emails are. (Paths
+  // as the router reads them: any letter case, a slash at the end or not.)
+  const pathname = new URL(request.url).pathname.toLowerCase().replace(/(.)\/+$/, "$1");
+  const allow =
+    pathname === "/mysite/connects"
+      ? paymentPolicy(context.env)
+      : pathname === "/login" || pathname === "/signup"
+      ? signInPolicy(context.env)
+      : pathname === "/dev/mailbox"
+      ? { inlineStyles: true }
+      : {};
   applySecurityHeaders(response.headers, context, allow);
   return response;
 }

@@ -11,10 +11,13 @@ export function OAuthButtons({ providers, redirectTo }: { providers: OAuthProvid
         <span>or</span>
       </p>
       {providers.map((provider) => (
-        // A plain link: the route answers with a redirect to the provider.
-        <a key={provider} href={`/auth/${provider}${query}`} className={`button button-outline oauth-${provider}`}>
-          {LABELS[provider]}
-        </a>
+        // A post, as a document (the route answers with a redirect to the provider): only this site's pages can send
+        // it (cross-site posts are refused), which no link of another site, with or without a referrer, can.
+        <form key={provider} method="post" action={`/auth/${provider}${query}`}>
+          <button type="submit" className={`button button-outline button-block oauth-${provider}`}>
+            {LABELS[provider]}
+          </button>
+        </form>
       ))}
     </div>
   );

@@ -59,6 +59,14 @@ function githubClient(env: Env) {
   return new OAuth2Client(env.GITHUB_CLIENT_ID!, env.GITHUB_CLIENT_SECRET!, callbackUrl(env, "github"));
 }
 
+/**
+ * What the login and sign-up pages need beyond their own origin: their buttons post to `/auth/{provider}`, which
+ * redirects to the provider, and browsers hold a form's redirects to the page's form-action list.
+ */
+export function signInPolicy(env: Env): { formTargets: string[] } {
+  return { formTargets: configuredProviders(env).map((provider) => (provider === "google" ? "https://accounts.google.com" : "https://github.com")) };
+}
+
 /** `__Host-` in production: only this origin over https may set it (so no path, and Path=/). */
 function stateCookieName(env: Env) {
   return isProduction(env) ? "__Host-oauth_state" : "oauth_state";

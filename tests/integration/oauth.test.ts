@@ -22,8 +22,11 @@ function mockProviders(profile: { google?: object; githubUser?: object; githubEm
   return calls;
 }
 
+/** The button's post, from the login page. */
+const start = (path: string) => post(path, {});
+
 async function startAndReturn(provider: "google" | "github", code = "the-code") {
-  const start = await get(`/auth/${provider}`);
+  const start = await post(`/auth/${provider}`, {});
   expect(start.status).toBe(302);
   const location = new URL(start.headers.get("Location")!);
   const state = location.searchParams.get("state")!;
@@ -69,28 +72,47 @@ describe("OAuth sign-in", () => {
     expect(location.searchParams.get("code_challenge_method")).toBe("S256");
   });
 
-  it("starts only from the product's own pages or a typed address: another site's link lands on the login page", async () => {
-    for (const site of ["cross-site", "same-site"]) {
-      const start = await get("/auth/google", { headers: { "Sec-Fetch-Site": site } });
-      expect(start.status).toBe(302);
-      expect(start.headers.get("Location")).toBe("/login");
-      expect(start.headers.getSetCookie().some((cookie) => cookie.includes("oauth_state="))).toBe(false);
+  it("starts only with the buttons' post from this site: a link (another site's, a planted one, or none at all) opens the login page", async () => {
+    // The login and sign-up pages' buttons are forms posting here.
+    for (const page of ["/login", "/signup"]) {
+      const html = await read(await get(page));
+      expect(html).toContain('<form method="post" action="/auth/google">');
+      expect(html).toContain('<form method="post" action="/auth/github">');
     }
-    for (const site of ["same-origin", "none"]) {
-      const start = await get("/auth/google", { headers: { "Sec-Fetch-Site": site } });
-      expect(new URL(start.headers.get("Location")!).origin).toBe("https://accounts.google.com");
+    const started = await start("/auth/google");
+    expect(new URL(started.headers.get("Location")!).origin).toBe("https://accounts.google.com");
+    // Opened as an address, with or without a referrer, from any site: the login page, the way back kept.
+    const linked: Record<string, string>[] = [
+      {},
+      { "Sec-Fetch-Site": "cross-site" },
+      { "Sec-Fetch-Site": "same-origin" },
+      { Referer: "https://market.test/login" },
+    ];
+    for (const headers of linked) {
+      const opened = await get("/auth/google?redirectTo=%2Fmysite%2Foffers", { headers });
+      expect(opened.status).toBe(302);
+      expect(opened.headers.get("Location")).toBe("/login?redirectTo=%2Fmysite%2Foffers");
+      expect(opened.headers.getSetCookie().some((cookie) => cookie.includes("oauth_state="))).toBe(false);
     }
-    // From the pages with the buttons; from any other page of the site (a "back" link planted there), or from another
-    // site's page in a browser without Fetch Metadata, the login page.
-    for (const page of ["/login", "/signup", "/login?redirectTo=%2Fmysite", "/Login/"]) {
-      const start = await get("/auth/google", { headers: { "Sec-Fetch-Site": "same-origin", Referer: `https://market.test${page}` } });
-      expect(new URL(start.headers.get("Location")!).origin).toBe("https://accounts.google.com");
+    // Another site's post (its form, or its script) is refused before the route.
+    const elsewhere: Record<string, string>[] = [
+      { Origin: "https://elsewhere.example" },
+      { "Sec-Fetch-Site": "cross-site" },
+      { "Sec-Fetch-Site": "same-site" },
+    ];
+    for (const headers of elsewhere) {
+      const refused = await post("/auth/google", {}, { headers });
+      expect(refused.status).toBe(403);
+      expect(refused.headers.getSetCookie().some((cookie) => cookie.includes("oauth_state="))).toBe(false);
     }
-    for (const referrer of ["https://market.test/feedback?back=%2Fauth%2Fgoogle", "https://elsewhere.example/login"]) {
-      const start = await get("/auth/google", { headers: { Referer: referrer } });
-      expect(start.headers.get("Location")).toBe("/login");
-      expect(start.headers.getSetCookie().some((cookie) => cookie.includes("oauth_state="))).toBe(false);
+    // The pages with the buttons may send a form on to the providers (browsers hold its redirect to that list); no
+    // other page may.
+    for (const page of ["/login", "/signup", "/Login/"]) {
+      expect((await get(page)).headers.get("Content-Security-Policy")).toContain(
+        "form-action 'self' https://accounts.google.com https://github.com;",
+      );
     }
+    expect((await get("/")).headers.get("Content-Security-Policy")).toContain("form-action 'self';");
   });
 
   it("never lands a sign-in on an address that acts: a password sign-in asked to go on to Google goes to the market", async () => {
@@ -101,19 +123,19 @@ describe("OAuth sign-in", () => {
       const signedIn = await post("/login", { email, password: PASSWORD, redirectTo: planted });
       expect(signedIn.headers.get("Location")).toBe("/market");
     }
-    const start = await get(`/auth/google?redirectTo=${encodeURIComponent("/auth/github")}`);
-    expect(decodeURIComponent(start.headers.getSetCookie()[0]!)).toContain('"redirectTo":"/market"');
+    const started = await start(`/auth/google?redirectTo=${encodeURIComponent("/auth/github")}`);
+    expect(decodeURIComponent(started.headers.getSetCookie()[0]!)).toContain('"redirectTo":"/market"');
   });
 
   it("keeps a way back that fits a cookie: a too-long one goes to the market, so the sign-in still works", async () => {
     // Long as typed, or short as typed but long once encoded in the cookie ("&" and "=" take three characters each).
     for (const long of [`/search?term=${"a".repeat(5000)}`, `/search?${"&=".repeat(1000)}`]) {
-      const start = await get(`/auth/google?redirectTo=${encodeURIComponent(long)}`);
-      const cookie = start.headers.getSetCookie()[0]!;
+      const started = await start(`/auth/google?redirectTo=${encodeURIComponent(long)}`);
+      const cookie = started.headers.getSetCookie()[0]!;
       expect(cookie.length).toBeLessThan(4096);
       expect(decodeURIComponent(cookie)).toContain('"redirectTo":"/market"');
     }
-    const short = (await get(`/auth/google?redirectTo=${encodeURIComponent("/mysite/offers")}`)).headers.getSetCookie()[0]!;
+    const short = (await start(`/auth/google?redirectTo=${encodeURIComponent("/mysite/offers")}`)).headers.getSetCookie()[0]!;
     expect(decodeURIComponent(short)).toContain('"redirectTo":"/mysite/offers"');
   });
 
@@ -302,8 +324,8 @@ describe("OAuth sign-in", () => {
     expect(login).not.toContain("Continue with GitHub");
     expect(logged.mock.calls.flat().join(" ")).toContain("APP_URL must be the public https origin");
     // In development (npm start) the local address is the point.
-    const start = await devFetch("/auth/google", {}, { APP_URL: "http://localhost:8787" });
-    expect(start.status).toBe(302);
-    expect(new URL(start.headers.get("Location")!).searchParams.get("redirect_uri")).toBe("http://localhost:8787/auth/google/callback");
+    const started = await devFetch("/auth/google", { method: "POST" }, { APP_URL: "http://localhost:8787" });
+    expect(started.status).toBe(302);
+    expect(new URL(started.headers.get("Location")!).searchParams.get("redirect_uri")).toBe("http://localhost:8787/auth/google/callback");
   });
 });
