@@ -36,7 +36,7 @@ export const messages = {
   passwordUpdated: "Password changed. Your other sessions are signed out.",
   otherSessionsEnded: "Signed out on every other device.",
 
-  // Rate limits (ours)
+  // Rate limits (ours: docs/decisions/0056-limit-refusals-say-so.md)
   tooManyAttempts: "Too many attempts. Please wait a while and try again.",
   tooManySearches: "That is a lot of searches in a minute. Please wait a moment and search again.",
 
