@@ -1232,12 +1232,12 @@ describe("dashboard", () => {
     const latest = async (userId: string) =>
       (await env.DB.prepare("SELECT id FROM offers WHERE sender_user_id = ? ORDER BY created_at DESC LIMIT 1").bind(userId).first<{ id: string }>())!
         .id;
-    // Sent by me: one still pending, one accepted (a trade).
+    // Received: two pending (one from the other user's first site, proposed while it is their active site), one declined.
+    expect((await propose(other.cookie, mine.listingId)).status).toBe(302);
+    // Sent by me: one still pending, one accepted (a trade; answering it makes its site the other user's active one).
     expect((await propose(me.cookie, theirs[0]!.listingId)).status).toBe(302);
     expect((await propose(me.cookie, theirs[1]!.listingId)).status).toBe(302);
     expect((await act(other.cookie, await latest(me.userId), [["intent", "accept"]])).status).toBe(302);
-    // Received: two pending, one declined.
-    expect((await propose(other.cookie, mine.listingId)).status).toBe(302);
     expect((await propose(otherSecond.cookie, mine.listingId)).status).toBe(302);
     const third = await trader();
     expect((await propose(third.cookie, mine.listingId)).status).toBe(302);
