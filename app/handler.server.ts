@@ -132,6 +132,8 @@ async function respond(incoming: Request, context: AppContext, handleRemixReques
   const signedIn = context.auth ? await context.auth.catch(() => true) : false;
   if (signedIn || response.headers.getSetCookie().some((cookie) => /session=/.test(cookie))) {
     response.headers.set("Cache-Control", "private, no-store");
+    // Nor indexed: robots.txt keeps crawlers out of the signed-in paths it names, not out of every one.
+    response.headers.set("X-Robots-Tag", "noindex");
   }
   // Only the connects page may send a form on to the payment links, or load Stripe's pricing table; only the login and
   // sign-up pages on to Google or GitHub; only the dev mailbox shows emails' HTML, styled inline as emails are. (Paths

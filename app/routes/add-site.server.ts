@@ -6,7 +6,7 @@ import { siteAddSchema } from "~/domain/validation";
 import type { AppContext } from "~/lib/context";
 import { parseForm, readFormData, typedValues } from "~/lib/forms.server";
 import { auditAfterResponse } from "~/services/audit.server";
-import { requireAuth } from "~/services/auth.server";
+import { getCurrentAuth, requireAuth } from "~/services/auth.server";
 import { addSiteWithListing } from "~/services/listings.server";
 import { allow, clientAddress, RATE_LIMITS } from "~/services/rate-limit.server";
 import { lookUpIconLater } from "~/services/site-icons.server";
@@ -19,8 +19,11 @@ function sourceOf(request: Request) {
 
 export async function loadSiteAdd(request: Request, context: AppContext) {
   const source = sourceOf(request);
-  if (source === "market") await requireAuth(request, context);
   const url = (new URL(request.url).searchParams.get("url") ?? "").slice(0, 2048);
+  if (source === "market") await requireAuth(request, context);
+  // A signed-in owner who typed a site on the landing page adds it to their account, not to the waitlist (which told
+  // them the product was not open yet): the market's form, with the address typed.
+  else if (await getCurrentAuth(request, context)) throw redirect(`/add-site?${new URLSearchParams({ source: "market", ...(url ? { url } : {}) })}`);
   return { source, url };
 }
 

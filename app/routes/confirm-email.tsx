@@ -75,9 +75,17 @@ export default function ConfirmEmail() {
             </Link>
           </>
         ) : token && link === "other-account" ? (
-          <p className="form-error" role="alert">
-            This link confirms the email of another account. Log out, then log in to that account to confirm it.
-          </p>
+          <>
+            <p className="form-error" role="alert">
+              This link confirms the email of another account. Log out, then log in to that account to confirm it.
+            </p>
+            <Form method="post" action="/logout">
+              <input type="hidden" name="redirectTo" value={logInFor(token)} />
+              <button type="submit" className="button button-primary">
+                Log out and log in to that account
+              </button>
+            </Form>
+          </>
         ) : token ? (
           <Form method="post" className="stack">
             <p>One click proves this address is yours.</p>
@@ -100,7 +108,7 @@ export default function ConfirmEmail() {
                 </button>
               </Form>
             ) : (
-              <Link to="/login" className="button button-primary">
+              <Link to={`/login?redirectTo=${encodeURIComponent("/confirm-email")}`} className="button button-primary">
                 Log in to get a new link
               </Link>
             )}

@@ -839,14 +839,23 @@ describe("security baseline", () => {
     }
   });
 
+  it("opens the sign-up's privacy policy in a tab of its own, so what was typed stays", async () => {
+    const page = await read(await get("/signup"));
+    expect(page).toContain('<a href="/privacy" target="_blank" rel="noopener">privacy policy</a>');
+  });
+
   it("keeps signed-in pages and their data out of every cache, and lets public pages be", async () => {
     const { cookie } = await signUp();
-    for (const path of ["/market", "/market.data", "/mysite", "/mysite/settings", "/search?term=a"]) {
-      expect((await get(path, { cookie })).headers.get("Cache-Control"), path).toBe("private, no-store");
+    for (const path of ["/market", "/market.data", "/mysite", "/mysite/settings", "/search?term=a", "/sites/new", "/add-site?source=market"]) {
+      const response = await get(path, { cookie });
+      expect(response.headers.get("Cache-Control"), path).toBe("private, no-store");
+      // And out of search indexes, pages robots.txt does not name among them.
+      expect(response.headers.get("X-Robots-Tag"), path).toBe("noindex");
     }
     const failedLogin = await post("/login", { email: "nobody@example.com", password: "Wrong-password1" });
     expect(failedLogin.headers.get("Cache-Control")).not.toBe("private, no-store");
     expect((await get("/")).headers.get("Cache-Control")).not.toBe("private, no-store");
+    expect((await get("/")).headers.get("X-Robots-Tag")).toBeNull();
   });
 
   it("runs as production unless ENVIRONMENT is development: __Host- cookie, no dev pages", async () => {
@@ -1126,8 +1135,19 @@ describe("email confirmation", () => {
     expect(posted.headers.get("Location")).toBe(`/login?redirectTo=${encodeURIComponent(`/confirm-email?token=${token}`)}`);
     // Signed in to another account, the link is refused too.
     const someoneElse = await signUp();
-    expect(await read(await get(`/confirm-email?token=${token}`, { cookie: someoneElse.cookie }))).toContain(
-      "This link confirms the email of another account.",
+    const otherAccount = await read(await get(`/confirm-email?token=${token}`, { cookie: someoneElse.cookie }));
+    expect(otherAccount).toContain("This link confirms the email of another account.");
+    // The page's own way out: log out, then log in to the link's account and come back to it.
+    const logInThere = `/login?redirectTo=${encodeURIComponent(`/confirm-email?token=${token}`)}`;
+    expect(otherAccount).toContain('action="/logout"');
+    expect(otherAccount).toContain(`name="redirectTo" value="${logInThere.replaceAll("&", "&amp;")}"`);
+    const elsewhere = await signUp();
+    const loggedOut = await post("/logout", { redirectTo: logInThere }, { cookie: elsewhere.cookie });
+    expect(loggedOut.headers.get("Location")).toBe(logInThere);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE user_id = ?").bind(elsewhere.userId).first()).toEqual({ n: 0 });
+    // Another site's address is not followed; the landing page.
+    expect((await post("/logout", { redirectTo: "https://elsewhere.example/" }, { cookie: (await signUp()).cookie })).headers.get("Location")).toBe(
+      "/",
     );
     const refused = await post("/confirm-email", { intent: "confirm", token }, { cookie: someoneElse.cookie });
     expect(refused.status).toBe(400);
@@ -1152,5 +1172,7 @@ describe("email confirmation", () => {
       .run();
     expect((await post("/confirm-email", { intent: "confirm", token: second }, { cookie: user.cookie })).status).toBe(400);
     expect(await env.DB.prepare("SELECT email_verified FROM users WHERE id = ?").bind(user.userId).first()).toEqual({ email_verified: 0 });
+    // Signed out, the expired link's page leads to a log-in that comes back here, where a new one is sent.
+    expect(await read(await get(`/confirm-email?token=${second}`))).toContain(`href="/login?redirectTo=${encodeURIComponent("/confirm-email")}"`);
   });
 });

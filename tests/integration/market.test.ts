@@ -1202,6 +1202,16 @@ describe("site-add form from the market", () => {
     expect((await get("/add-site?source=market")).headers.get("Location")).toMatch(/^\/login/);
   });
 
+  it("sends a signed-in owner who typed a site on the landing page to the market's form with it, not the waitlist", async () => {
+    const user = await signUp();
+    const fromHero = await get("/add-site?source=hero&url=example-garden.com", { cookie: user.cookie });
+    expect(fromHero.status).toBe(302);
+    expect(fromHero.headers.get("Location")).toBe("/add-site?source=market&url=example-garden.com");
+    expect((await get("/add-site?source=hero", { cookie: user.cookie })).headers.get("Location")).toBe("/add-site?source=market");
+    // Signed out, the landing page's form is the waitlist's, as before.
+    expect((await get("/add-site?source=hero&url=example-garden.com")).status).toBe(200);
+  });
+
   it("source other stores a waitlist entry without an email", async () => {
     const host = uniqueHost("other");
     const response = await post("/add-site?source=other", { url: host, category: "blog", description: "Other source" });
