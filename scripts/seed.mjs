@@ -137,6 +137,9 @@ export function seedStatements({ sites: siteCount = 150, owners = Math.max(30, M
       audited ? Math.floor(random() * 40) : null,
       audited ? 40 + Math.floor(random() * 61) : null,
       audited ? pick([10, 10, 10, 20]) : null,
+      // Their weekly audit a week from the seeding: the demo hosts have no pages for an audit to read, so an audit due at
+      // once would only record a failed run for each, the demo account's own site among them.
+      now + 7 * 24 * 3_600_000,
     ]);
     if (withListing) {
       listings.push([
@@ -208,6 +211,7 @@ export function seedStatements({ sites: siteCount = 150, owners = Math.max(30, M
         "links",
         "speed",
         "ssl",
+        "audit_due_at",
       ],
       sites,
     ),

@@ -126,7 +126,7 @@ export function statusOfLink(link: FoundLink): DeliveredLinkStatus {
 const DAY_MS = 24 * 60 * 60_000;
 /** Delivered links are watched for a year. */
 export { LINK_WATCH_MS };
-/** Re-checks per run of the five-minute job (about 5,700 a day). */
+/** Re-checks per run of the five-minute job (at most 14,400 a day). */
 export const LINK_CHECKS_PER_RUN = 50;
 /** Days in a row a page cannot be read before its link counts as lost. */
 const UNREADABLE_DAYS_TO_LOST = 3;

@@ -4,7 +4,7 @@
  * with a guarded update before it is sent (so two runs never send it twice), failures are retried with a growing
  * delay, and a refusal that retrying cannot fix ends it as failed.
  */
-import { and, asc, desc, eq, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, lte, ne, or, sql, type SQL } from "drizzle-orm";
 import { emailOutbox, users } from "#drizzle/schema";
 import { isNotification, renderEmail } from "~/domain/email-content";
 import type { AppContext } from "~/lib/context";
@@ -15,6 +15,8 @@ import { newId } from "~/lib/ids";
 
 /** An email still undelivered this long after it was queued is given up (marked failed, kept in the outbox). */
 const GIVE_UP_AFTER_MS = 3 * 24 * 60 * 60_000;
+/** How far back the daily purge of secrets looks past their lifetimes: days of the job not running are caught up. */
+const PURGE_LOOKBACK_MS = 30 * 24 * 60 * 60_000;
 /** Retries wait 1, 2, 4… minutes, at most an hour. */
 const MAX_RETRY_DELAY_MS = 60 * 60_000;
 
@@ -146,7 +148,7 @@ export async function deliverOutbox(
     return 0;
   }
   // A deploy that left APP_URL at its local default would email links to localhost: the emails wait, untouched, until
-  // it is set (they are given up only three days after they were queued).
+  // it is set (then go out, however long they waited, but for one-time links past their lifetime, cancelled below).
   if (!hasPublicAppUrl(env)) {
     console.error("outbox held: APP_URL must be the public https origin in production (README, Deploy)");
     return 0;
@@ -223,8 +225,10 @@ export async function deliverOutbox(
  * be sent is cancelled (its link no longer works, and the emptied body is no email to send).
  */
 export async function purgeExpiredSecrets(db: Database, now: number): Promise<void> {
+  // Each kind's rows of the last month past their lifetime: the job runs daily, so older ones were emptied before (a
+  // range of the created_at index, not the whole outbox's history every day).
   const expired = Object.entries(SECRET_LIFETIMES_MS).map(([kind, lifetime]) =>
-    and(eq(emailOutbox.kind, kind), lt(emailOutbox.createdAt, now - lifetime)),
+    and(eq(emailOutbox.kind, kind), lt(emailOutbox.createdAt, now - lifetime), gte(emailOutbox.createdAt, now - lifetime - PURGE_LOOKBACK_MS)),
   );
   await db
     .update(emailOutbox)

@@ -218,7 +218,7 @@ const RECHECK_CLAIM_MS = 60 * 60_000;
 export async function recheckVerifiedSites(context: AppContext): Promise<number> {
   const { db, env } = context;
   const now = context.now();
-  const batch = Math.max(1, numberVar(env.VERIFICATION_RECHECK_BATCH, 10));
+  const batch = Math.max(1, Math.floor(numberVar(env.VERIFICATION_RECHECK_BATCH, 10)));
   // The claim's value is also how a result knows its claim still stands (see recheckOne).
   const claimedUntil = now + RECHECK_CLAIM_MS;
   const claimed = await db

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import worker, { createContext } from "~/worker";
 import { messages } from "~/domain/messages";
 import { auditDueSites, dropOldAuditFacts } from "~/services/audit.server";
-import { get, newEmail, PASSWORD, post, read, sessionCookieOf, uniqueHost } from "./helpers";
+import { get, newEmail, PASSWORD, post, read, sessionCookieOf, signUp, uniqueHost } from "./helpers";
 import { html, mockWeb, redirectTo, type Page } from "./web-mock";
 
 afterEach(() => vi.restoreAllMocks());
@@ -421,6 +421,30 @@ describe("the weekly audits", () => {
       ["weekly", 79, false],
       ["weekly", 79, true],
     ]);
+  });
+});
+
+describe("the daily drop of old audits' facts", () => {
+  it("keeps up with more runs than one statement drops (a weekly audit of tens of thousands of sites)", async () => {
+    const owner = await signUp();
+    const site = await env.DB.prepare("SELECT id FROM sites WHERE user_id = ?").bind(owner.userId).first<{ id: string }>();
+    const now = Date.now();
+    // 12,000 done runs of a month ago with their facts, and a newer one.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12000)
+       INSERT INTO score_runs (id, site_id, status, reason, score, details, started_at, finished_at)
+       SELECT lower(hex(randomblob(16))), ?, 'done', 'weekly', 50, '{"home":true}', ? + i, ? + i FROM n`,
+    )
+      .bind(site!.id, now - 40 * DAY, now - 40 * DAY)
+      .run();
+    await env.DB.prepare(
+      "INSERT INTO score_runs (id, site_id, status, reason, score, details, started_at, finished_at) VALUES (?, ?, 'done', 'weekly', 60, '{}', ?, ?)",
+    )
+      .bind(crypto.randomUUID(), site!.id, now - DAY, now - DAY)
+      .run();
+    await dropOldAuditFacts(createContext(env as never, createExecutionContext()).db, now);
+    const left = await env.DB.prepare("SELECT count(*) AS n FROM score_runs WHERE site_id = ? AND details IS NOT NULL").bind(site!.id).first();
+    expect(left).toEqual({ n: 1 });
   });
 });
 
