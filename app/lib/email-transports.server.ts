@@ -56,6 +56,25 @@ async function postmarkRefusal(response: Response): Promise<Error> {
   return typeof code === "number" && POSTMARK_MESSAGE_REFUSALS.has(code) ? new PermanentEmailError(message) : new Error(message);
 }
 
+/**
+ * Resend's error names for a refusal of the account or its settings (a sender address it will not send from, a key
+ * that may not send), which it answers with 422 or 400 too: they pass once the operator acts, so they are tried again.
+ */
+const RESEND_SETTINGS_REFUSALS = new Set(["invalid_from_address", "invalid_access", "invalid_api_key", "restricted_api_key"]);
+
+async function resendRefusal(response: Response): Promise<Error> {
+  const text = await response.text().catch(() => "");
+  let name: unknown;
+  try {
+    name = (JSON.parse(text) as { name?: unknown }).name;
+  } catch {
+    name = undefined;
+  }
+  const message = `Resend answered ${response.status}${text ? `: ${text.slice(0, 300)}` : ""}`;
+  const forGood = (response.status === 400 || response.status === 422) && !(typeof name === "string" && RESEND_SETTINGS_REFUSALS.has(name));
+  return forGood ? new PermanentEmailError(message) : new Error(message);
+}
+
 /** Resend's message, and the generic endpoint's: JSON with both parts and the headers, one recipient. */
 function postMessage(url: string, apiKey: string, message: OutgoingMessage, signal: AbortSignal): Promise<Response> {
   return fetch(url, {
@@ -79,7 +98,7 @@ function resend(apiKey: string): Transport {
     keepsBodies: false,
     async send(message, signal) {
       const response = await postMessage("https://api.resend.com/emails", apiKey, message, signal);
-      if (!response.ok) throw await refusal("Resend", response);
+      if (!response.ok) throw await resendRefusal(response);
       const body = (await response.json().catch(() => ({}))) as { id?: string };
       return { providerMessageId: body.id ?? null };
     },

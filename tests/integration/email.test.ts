@@ -217,6 +217,27 @@ describe("delivering the outbox", () => {
     for (const row of rows) expect((await rowOf(row!.id))!.status).toBe("sent");
   });
 
+  it("through Resend: a refusal of the message fails at once; one of the sender address or the key is tried again", async () => {
+    const user = await signUp();
+    const refused = await queue(user.userId, "receipt", "Resend refuses this message.");
+    const badSender = await queue(user.userId, "offer", "Resend finds a bad sender address for this one.");
+    mockProvider((_, request) =>
+      request
+        .clone()
+        .text()
+        .then((text) =>
+          text.includes("refuses this message")
+            ? Response.json({ statusCode: 422, name: "validation_error", message: "Invalid `to` field." }, { status: 422 })
+            : text.includes("bad sender")
+            ? Response.json({ statusCode: 422, name: "invalid_from_address", message: "Invalid `from` field." }, { status: 422 })
+            : Response.json({ id: "re_ok" }),
+        ),
+    );
+    await deliverOutbox(db, resendEnv, later());
+    expect(await rowOf(refused!.id)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(await rowOf(badSender!.id)).toMatchObject({ status: "pending", attempts: 1 });
+  });
+
   it("through Postmark: sent with its token; an inactive recipient fails at once; a refusal about the account or its settings is tried again", async () => {
     const user = await signUp();
     const good = await queue(user.userId, "offer", "Postmark accepts this one.");
