@@ -1,7 +1,25 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import tsconfigPaths from "vite-tsconfig-paths";
+
+/**
+ * The variables a developer's `.dev.vars` (or `.env`) sets, blank: wrangler reads those files for the tested Worker
+ * too, and a real email key or `ENVIRONMENT=development` kept there would send mail from a test or change what it sees.
+ * Blank is unset for the Worker; the bindings below set what the tests need.
+ */
+function blankedLocalVariables(): Record<string, string> {
+  const lines = [".dev.vars", ".env", ".env.local"].flatMap((file) => {
+    try {
+      return readFileSync(path.join(__dirname, file), "utf8").split("\n");
+    } catch {
+      return [];
+    }
+  });
+  const names = lines.map((line) => /^\s*(?:export\s+)?([A-Za-z_]\w*)\s*=/.exec(line)?.[1]).filter((name) => name !== undefined);
+  return Object.fromEntries(names.map((name) => [name, ""]));
+}
 
 // Real requests into the built Worker (build first: `npm run build`), inside workerd, with D1 and migrations.
 export default defineConfig({
@@ -11,6 +29,7 @@ export default defineConfig({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         bindings: {
+          ...blankedLocalVariables(),
           // No ENVIRONMENT: the tests run the Worker as production runs it (development features are tested with it set).
           APP_URL: "https://market.test",
           SIGNUP_DELAY_MS: "0",
