@@ -10,7 +10,7 @@ import type { AppContext } from "./lib/context";
 import { database } from "./lib/db.server";
 import { isDevelopment, type Env } from "./lib/env";
 import { RequestTiming, timedDatabase, withTiming } from "./lib/server-timing.server";
-import { applySecurityHeaders, checkFormBody, isRefusedCrossSiteRequest } from "./lib/security.server";
+import { applySecurityHeaders, checkFormBody, DEV_SANDBOX_FORM_BYTES, isRefusedCrossSiteRequest, MAX_FORM_BYTES } from "./lib/security.server";
 import { messages } from "./domain/messages";
 import { dueAudits, everyFiveMinutes, runHousekeeping } from "./services/housekeeping.server";
 import { chatAddressOf, openChatSocket, readMissedMessages } from "./services/chat-socket.server";
@@ -111,7 +111,8 @@ async function respond(incoming: Request, context: AppContext, handleRemixReques
     return answer;
   }
   if (isRefusedCrossSiteRequest(incoming)) return plainRefusal(messages.crossSiteRefused, 403, context);
-  const checked = await checkFormBody(incoming);
+  const sandboxForm = isDevelopment(context.env) && new URL(incoming.url).pathname === "/dev/sites";
+  const checked = await checkFormBody(incoming, sandboxForm ? DEV_SANDBOX_FORM_BYTES : MAX_FORM_BYTES);
   if (!checked.ok) return plainRefusal(checked.message, checked.status, context);
   const request = checked.request;
   // AppLoadContext extends AppContext (app/lib/context.ts); only its index signature differs.

@@ -23,6 +23,11 @@ export function isRefusedCrossSiteRequest(request: Request): boolean {
 
 /** Forms of this product are small; anything larger is refused before it is read. */
 export const MAX_FORM_BYTES = 64 * 1024;
+/**
+ * The development web sandbox's form (`/dev/sites`, on this machine only) carries a whole page, up to 500 KB, which
+ * form encoding may triple.
+ */
+export const DEV_SANDBOX_FORM_BYTES = 1536 * 1024;
 
 const FORM_TYPES = ["application/x-www-form-urlencoded", "multipart/form-data"];
 
@@ -35,11 +40,11 @@ const TOO_LARGE = { ok: false, status: 413, message: "This form is too large." }
  * anything is read, and read at most to the limit when no length is declared; 415 for other content types.
  * Webhooks read their own bodies.
  */
-export async function checkFormBody(request: Request): Promise<BodyCheck> {
+export async function checkFormBody(request: Request, maxBytes = MAX_FORM_BYTES): Promise<BodyCheck> {
   if (SAFE_METHODS.has(request.method) || request.body === null) return { ok: true, request };
   if (CROSS_SITE_POST_ALLOWED.some((pattern) => pattern.test(new URL(request.url).pathname))) return { ok: true, request };
   const length = request.headers.get("Content-Length");
-  if (length !== null && (!/^\d+$/.test(length) || Number(length) > MAX_FORM_BYTES)) return TOO_LARGE;
+  if (length !== null && (!/^\d+$/.test(length) || Number(length) > maxBytes)) return TOO_LARGE;
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0]!.trim().toLowerCase();
   if (length !== "0" && !FORM_TYPES.includes(type)) {
     await request.body.cancel().catch(() => undefined);
@@ -47,7 +52,7 @@ export async function checkFormBody(request: Request): Promise<BodyCheck> {
   }
   if (length !== null) return { ok: true, request };
   // No declared length (a chunked upload): read at most the limit, then hand on a request with a known body.
-  const body = await readBodyUpTo(request.body, MAX_FORM_BYTES);
+  const body = await readBodyUpTo(request.body, maxBytes);
   return body ? { ok: true, request: new Request(request, { body }) } : TOO_LARGE;
 }
 

@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { devFetch, get, listSite, read, signUp } from "./helpers";
+import { devFetch, get, listSite, post, read, signUp } from "./helpers";
 
 /** Chat comes with its own issue; until then its page is the one known gap. */
 function linksOf(page: string): string[] {
@@ -82,5 +82,24 @@ describe("the dev web sandbox", () => {
     });
     expect(refused.status).toBe(400);
     expect(await read(refused)).toContain("Enter a host, like yoursite.com.");
+
+    // A real page of a few hundred KB (the form's limit is 500 KB of page, not the 64 KB of the product's forms).
+    const big = `<html><head><title>Big</title></head><body>${'<p>A paragraph of a long article, with "quotes" & signs.</p>'.repeat(
+      4000,
+    )}</body></html>`;
+    expect(big.length).toBeGreaterThan(200_000);
+    const form = (body: string) =>
+      local("/dev/sites", {
+        method: "POST",
+        headers: {},
+        body: new URLSearchParams({ intent: "publish", host: "big.example", path: "/", contentType: "text/html; charset=utf-8", body }),
+      });
+    expect((await form(big)).status).toBe(302);
+    expect(await env.DB.prepare("SELECT length(body) AS n FROM dev_sandbox_pages WHERE host = 'big.example'").first()).toEqual({ n: big.length });
+    const tooBig = await form("x".repeat(500_001));
+    expect(tooBig.status).toBe(400);
+    expect(await read(tooBig)).toContain("A sandbox page holds at most 500 KB.");
+    // Production's forms keep their limit.
+    expect((await post("/login", { email: "a@b.co", password: "x".repeat(70_000) })).status).toBe(413);
   });
 });
