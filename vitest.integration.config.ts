@@ -7,7 +7,8 @@ import tsconfigPaths from "vite-tsconfig-paths";
 /**
  * The variables a developer's `.dev.vars` (or `.env`) sets, blank: wrangler reads those files for the tested Worker
  * too, and a real email key or `ENVIRONMENT=development` kept there would send mail from a test or change what it sees.
- * Blank is unset for the Worker; the bindings below set what the tests need.
+ * Blank turns off what those files switch on (a key, a transport, development); the bindings below set what the tests
+ * need.
  */
 function blankedLocalVariables(): Record<string, string> {
   const lines = [".dev.vars", ".env", ".env.local"].flatMap((file) => {

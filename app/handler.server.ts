@@ -111,7 +111,8 @@ async function respond(incoming: Request, context: AppContext, handleRemixReques
     return answer;
   }
   if (isRefusedCrossSiteRequest(incoming)) return plainRefusal(messages.crossSiteRefused, 403, context);
-  const sandboxForm = isDevelopment(context.env) && new URL(incoming.url).pathname === "/dev/sites";
+  // The sandbox's form, posted as a document or by the page's script (single fetch posts to `/dev/sites.data`).
+  const sandboxForm = isDevelopment(context.env) && /^\/dev\/sites(\.data)?\/?$/i.test(new URL(incoming.url).pathname);
   const checked = await checkFormBody(incoming, sandboxForm ? DEV_SANDBOX_FORM_BYTES : MAX_FORM_BYTES);
   if (!checked.ok) return plainRefusal(checked.message, checked.status, context);
   const request = checked.request;
@@ -136,18 +137,21 @@ async function respond(incoming: Request, context: AppContext, handleRemixReques
     // Nor indexed: robots.txt keeps crawlers out of the signed-in paths it names, not out of every one.
     response.headers.set("X-Robots-Tag", "noindex");
   }
-  // Only the connects page may send a form on to the payment links, or load Stripe's pricing table; only the login and
-  // sign-up pages on to Google or GitHub; only the dev mailbox shows emails' HTML, styled inline as emails are. (Paths
-  // as the router reads them: any letter case, a slash at the end or not.)
+  // Every page may send a form on to the payment links and the sign-in providers: a page's policy is the one its
+  // document came with, and the app moves between pages without loading another (the login page reached from the
+  // landing page keeps the landing page's), while browsers hold a form's redirect to the policy's list. Only the
+  // connects page loads Stripe's pricing table (it loads as a document where the table is configured); only the dev
+  // mailbox shows emails' HTML, styled inline as emails are. (Paths as the router reads them: any letter case, a slash
+  // at the end or not.)
   const pathname = new URL(request.url).pathname.toLowerCase().replace(/(.)\/+$/, "$1");
+  const payments = paymentPolicy(context.env);
+  const formTargets = [...payments.formTargets, ...signInPolicy(context.env).formTargets];
   const allow =
     pathname === "/mysite/connects"
-      ? paymentPolicy(context.env)
-      : pathname === "/login" || pathname === "/signup"
-      ? signInPolicy(context.env)
+      ? { ...payments, formTargets }
       : pathname === "/dev/mailbox"
-      ? { inlineStyles: true }
-      : {};
+      ? { inlineStyles: true, formTargets }
+      : { formTargets };
   applySecurityHeaders(response.headers, context, allow);
   return response;
 }

@@ -58,13 +58,19 @@ let shownScriptSets: RegExp[] | undefined;
 
 /**
  * The sets as patterns of a whole label, made when first needed (not at import: the post cards' script imports this
- * module for its other rules, and must not carry these). With ASCII digits and hyphens, combining marks, and Japanese's
- * long-vowel mark (which Unicode counts as common to all scripts; other such signs, slash and dot look-alikes among
- * them, are not let through).
+ * module for its other rules, and must not carry these). With ASCII digits and hyphens, combining marks, and, in
+ * Japanese, its long-vowel mark (which Unicode counts as common to all scripts; other such signs, slash and dot
+ * look-alikes among them, are not let through).
  */
 function shownScriptPatterns(): RegExp[] {
   shownScriptSets ??= SHOWN_SCRIPTS.map(
-    (scripts) => new RegExp(`^[${scripts.map((script) => `\\p{Script=${script}}`).join("")}\\p{Script=Inherited}0-9\\-\\u30fc]*$`, "u"),
+    (scripts) =>
+      new RegExp(
+        `^[${scripts.map((script) => `\\p{Script=${script}}`).join("")}\\p{Script=Inherited}0-9\\-${
+          scripts.includes("Katakana") ? "\\u30fc" : ""
+        }]*$`,
+        "u",
+      ),
   );
   return shownScriptSets;
 }

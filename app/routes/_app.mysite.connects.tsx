@@ -17,8 +17,9 @@ const CONNECTS_PATH = "/mysite/connects";
  * Stripe's pricing table runs under this page's own security policy (its script's origin, the inline styles it sets),
  * which comes with the page's document only: reached from another page of the app, with a table configured, the page
  * loads whole. Not on the page's first load (no client loader runs then), not when the page reads its data again after
- * a form of its own (which would lose the form's answer), nor for a payment-links-only setup. A browser that keeps no
- * record of the document's address reloads only when arriving from another page.
+ * a form of its own (which would lose the form's answer), nor for a payment-links-only setup (every page's policy lets
+ * a form go on to the payment links). A browser that keeps no record of the document's address reloads only when
+ * arriving from another page.
  */
 export async function clientLoader({ request, serverLoader }: ClientLoaderFunctionArgs) {
   const page = await serverLoader<typeof loader>();

@@ -41,8 +41,7 @@ export async function loadOffersPage(request: Request, context: AppContext) {
   const site = await loadActiveSite(context, auth);
   // An offer of the user's other site (opened from its email): that site becomes the active one, as the switcher makes
   // it, so the lists behind the panel are the offer's own site's, at their first pages.
-  if (detail && site && detail.ownSite.id !== site.id) {
-    await activateSiteById(context, auth, detail.ownSite.id);
+  if (detail && site && detail.ownSite.id !== site.id && (await activateSiteById(context, auth, detail.ownSite.id))) {
     const view = params.get("view") === "profile" ? "profile" : undefined;
     throw redirect(offersPageHref("", { id: detail.id, view }));
   }

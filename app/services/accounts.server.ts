@@ -146,12 +146,15 @@ export async function logIn(
   // The password changed (a reset, say) while this sign-in checked the old one: a wrong password, which neither
   // remembers the browser (a reset forgets every known device) nor gives the attempt back.
   if (!session) return { ok: false, status: 400, message: messages.incorrectCredentials };
-  // A right password does not count against the account.
+  // A right password does not count against the account. The sign-in has happened: a refund that fails is logged, not
+  // an error page (the session would be made and its cookie never sent).
   await Promise.all([
-    refund(db, RATE_LIMITS.loginPerAccountAddress, accountAtAddress, now),
-    refund(db, RATE_LIMITS.loginPerAccountAddressDaily, accountAtAddress, now),
-    refund(db, RATE_LIMITS.loginPerAccount, email, now),
-    deviceToken ? refund(db, RATE_LIMITS.loginPerKnownDevice, knownDeviceKey(deviceToken, email), now) : undefined,
+    Promise.all([
+      refund(db, RATE_LIMITS.loginPerAccountAddress, accountAtAddress, now),
+      refund(db, RATE_LIMITS.loginPerAccountAddressDaily, accountAtAddress, now),
+      refund(db, RATE_LIMITS.loginPerAccount, email, now),
+      deviceToken ? refund(db, RATE_LIMITS.loginPerKnownDevice, knownDeviceKey(deviceToken, email), now) : undefined,
+    ]).catch((error) => console.error("sign-in limit refund", error)),
     rememberDevice(context, deviceToken, row.id),
   ]);
   return { ok: true, userId: row.id, ...session };

@@ -76,12 +76,17 @@ export async function inspectDeliveredLink(context: AppContext, contentUrl: stri
 }
 
 /**
- * Which page a delivery is: the address the page names as its own (`<link rel="canonical">`) when that is on the
- * deliverer's site, else where it was read after its redirects. Two addresses of one page (a query string added, a short
- * link) are then one delivery (docs/decisions/0015-trade-progress-and-delivery.md).
+ * Which page a delivery is: where it was read after its redirects, without the query string and fragment its canonical
+ * address (`<link rel="canonical">`) drops. Only a canonical address on the deliverer's site with the same path counts:
+ * many sites name their home page as every page's canonical by mistake, and two articles are not one page for it. Two
+ * addresses of one page (a query string added, a short link) are then one delivery
+ * (docs/decisions/0015-trade-progress-and-delivery.md).
  */
 function pageAddress(readAt: string, canonical: string | null, ownHost: string): string {
-  const url = new URL(canonical && isSameSite(canonical, bare(ownHost)) ? canonical : readAt);
+  const read = new URL(readAt);
+  const named = canonical && isSameSite(canonical, bare(ownHost)) ? new URL(canonical) : null;
+  const samePath = (url: URL) => url.pathname.replace(/(.)\/+$/, "$1");
+  const url = named && samePath(named) === samePath(read) ? named : read;
   url.hash = "";
   return url.toString();
 }

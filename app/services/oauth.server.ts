@@ -60,8 +60,8 @@ function githubClient(env: Env) {
 }
 
 /**
- * What the login and sign-up pages need beyond their own origin: their buttons post to `/auth/{provider}`, which
- * redirects to the provider, and browsers hold a form's redirects to the page's form-action list.
+ * What the pages need beyond their own origin for signing in: the login and sign-up buttons post to `/auth/{provider}`,
+ * which redirects to the provider, and browsers hold a form's redirects to the page's form-action list.
  */
 export function signInPolicy(env: Env): { formTargets: string[] } {
   return { formTargets: configuredProviders(env).map((provider) => (provider === "google" ? "https://accounts.google.com" : "https://github.com")) };

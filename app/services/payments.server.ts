@@ -68,7 +68,7 @@ function isPaymentLink(link: string): boolean {
  * What the pages need beyond their own origin for payments: the payment links' origin, Stripe's table script (and the
  * inline styles its element sets). Chrome
  * holds every redirect after a form's post to the form-action list, and a Payment Link on buy.stripe.com goes on to
- * the checkout on checkout.stripe.com: without JavaScript "Pay" is such a post, so both are listed.
+ * the checkout on checkout.stripe.com: "Pay" is such a post, so both are listed.
  */
 export function paymentPolicy(env: Env): { formTargets: string[]; scripts: string[]; inlineStyles: boolean } {
   const config = paymentConfig(env);

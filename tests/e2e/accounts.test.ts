@@ -1,10 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { applyMigrations, startWorker } from "../../scripts/lib.mjs";
-import { baseURL, createAccount, sharedChromium, logIn, modes, newEmail, openPage, PASSWORD, unexpected, untilHydrated } from "./browser";
+import { baseURL, createAccount, sharedChromium, logIn, modes, newEmail, openPage, PASSWORD, unexpected } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -233,51 +229,6 @@ describe("accounts when the scripts come late", () => {
     await page.waitForURL("**/market");
     expect(await page.locator(".site-switcher-name").textContent()).toBe(host);
     expect(errors).toEqual([]);
-    await context.close();
-  });
-});
-
-describe("sign-in with Google, configured", () => {
-  // A Worker of its own, with a Google client (the shared one has none, so no buttons). Beside the shared one and the
-  // pricing table's (+8), clear of the bench, Lighthouse and the search load (8793 to 8797).
-  const port = Number(process.env.E2E_PORT ?? 8791) + 9;
-  const googleURL = `http://localhost:${port}`;
-  let worker: { stop: () => void } | undefined;
-  let persistTo = "";
-  beforeAll(async () => {
-    persistTo = mkdtempSync(join(tmpdir(), "e2e-google-"));
-    applyMigrations(persistTo);
-    worker = await startWorker({ port, persistTo, vars: { APP_URL: googleURL, GOOGLE_CLIENT_ID: "e2e-client", GOOGLE_CLIENT_SECRET: "e2e-secret" } });
-  }, 120_000);
-  afterAll(() => {
-    worker?.stop();
-    rmSync(persistTo, { recursive: true, force: true });
-  });
-
-  it.each(modes)("the login page's button goes to Google with the sign-in's state, under the page's own policy, $name", async ({ js }) => {
-    const context = await chromium().newContext({ baseURL: googleURL, javaScriptEnabled: js, viewport: { width: 375, height: 800 } });
-    const page = await context.newPage();
-    const blocked: string[] = [];
-    page.on("console", (message) => {
-      if (message.type() === "error") blocked.push(message.text());
-    });
-    // Google's page, served here (no network).
-    await page.route("https://accounts.google.com/**", (route) =>
-      route.fulfill({ contentType: "text/html", body: "<title>Google</title><h1>Sign in with Google</h1>" }),
-    );
-    await page.goto("/login?redirectTo=%2Fmysite%2Foffers");
-    if (js) await untilHydrated(page);
-    await page.getByRole("button", { name: "Continue with Google" }).click();
-    await page.getByRole("heading", { name: "Sign in with Google" }).waitFor();
-    const at = new URL(page.url());
-    expect(at.origin).toBe("https://accounts.google.com");
-    expect(at.searchParams.get("client_id")).toBe("e2e-client");
-    expect(at.searchParams.get("redirect_uri")).toBe(`${googleURL}/auth/google/callback`);
-    // The state the browser carries back is the one Google was sent, with the way back kept.
-    const state = (await context.cookies(googleURL)).find((cookie) => cookie.name === "oauth_state");
-    expect(decodeURIComponent(state!.value)).toContain(`"state":"${at.searchParams.get("state")}"`);
-    expect(decodeURIComponent(state!.value)).toContain('"redirectTo":"/mysite/offers"');
-    expect(blocked).toEqual([]);
     await context.close();
   });
 });

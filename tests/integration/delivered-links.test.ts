@@ -114,7 +114,9 @@ describe("completing a side needs a page that links to the other party's site", 
       [`https://${trade.a.url}/?p=123`]: redirectTo(page),
       [page]: linking("/guide"),
       [`${page}?utm=2`]: linking(page),
-      [other]: linking(other),
+      // A site that names its home page as every page's canonical address (a common mistake): each article is its own.
+      [other]: linking("/"),
+      [`https://${trade.a.url}/third-guide`]: linking("/"),
     });
     // Delivered through its short link: the page itself is kept beside the address typed.
     expect((await trade.complete(`https://${trade.a.url}/?p=123`)).status).toBe(302);
@@ -130,6 +132,8 @@ describe("completing a side needs a page that links to the other party's site", 
       expect(await read(again)).toContain(messages.pageAlreadyDelivered.replace("{site}", trade.partner));
     }
     expect((await move(trade.a.cookie, second.id, "completed", other)).status).toBe(302);
+    const third = await anotherTradeInProgress(trade);
+    expect((await move(trade.a.cookie, third.id, "completed", `https://${trade.a.url}/third-guide`)).status).toBe(302);
   });
 
   it("two trades with the same partner completed at the same moment with one page: only one completes", async () => {

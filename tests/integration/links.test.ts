@@ -96,6 +96,16 @@ describe("the dev web sandbox", () => {
       });
     expect((await form(big)).status).toBe(302);
     expect(await env.DB.prepare("SELECT length(body) AS n FROM dev_sandbox_pages WHERE host = 'big.example'").first()).toEqual({ n: big.length });
+    // Posted by the page's script (single fetch posts to the route's `.data` address): the same limit.
+    const scripted = await local("/dev/sites.data", {
+      method: "POST",
+      headers: {},
+      body: new URLSearchParams({ intent: "publish", host: "big-scripted.example", path: "/", contentType: "text/html; charset=utf-8", body: big }),
+    });
+    expect(scripted.status).not.toBe(413);
+    expect(await env.DB.prepare("SELECT length(body) AS n FROM dev_sandbox_pages WHERE host = 'big-scripted.example'").first()).toEqual({
+      n: big.length,
+    });
     const tooBig = await form("x".repeat(500_001));
     expect(tooBig.status).toBe(400);
     expect(await read(tooBig)).toContain("A sandbox page holds at most 500 KB.");
