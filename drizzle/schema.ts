@@ -355,7 +355,7 @@ export const offerEntries = sqliteTable(
       .notNull()
       .default("not_started"),
     contentUrl: text("content_url"),
-    /** The delivered page itself (its canonical address, else where it was read after redirects): one page, one delivery. */
+    /** The delivered page itself (where it was read after redirects, less what its canonical drops): one page, one delivery. */
     pageUrl: text("page_url"),
     /**
      * The delivered link as the last check saw it (live, nofollow, hidden, lost, moved: it points elsewhere now), when
