@@ -44,15 +44,24 @@ async function refusal(provider: string, response: Response): Promise<Error> {
  */
 const POSTMARK_MESSAGE_REFUSALS = new Set([406]);
 
-async function postmarkRefusal(response: Response): Promise<Error> {
+/** A provider's answer that is not a success, as words for the outbox's row and as the JSON it carries (or nothing). */
+async function answerOf(provider: string, response: Response): Promise<{ message: string; body: Record<string, unknown> }> {
   const text = await response.text().catch(() => "");
-  let code: unknown;
+  let body: unknown;
   try {
-    code = (JSON.parse(text) as { ErrorCode?: unknown }).ErrorCode;
+    body = JSON.parse(text);
   } catch {
-    code = undefined;
+    body = null;
   }
-  const message = `Postmark answered ${response.status}${text ? `: ${text.slice(0, 300)}` : ""}`;
+  return {
+    message: `${provider} answered ${response.status}${text ? `: ${text.slice(0, 300)}` : ""}`,
+    body: typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {},
+  };
+}
+
+async function postmarkRefusal(response: Response): Promise<Error> {
+  const { message, body } = await answerOf("Postmark", response);
+  const code = body.ErrorCode;
   return typeof code === "number" && POSTMARK_MESSAGE_REFUSALS.has(code) ? new PermanentEmailError(message) : new Error(message);
 }
 
@@ -63,14 +72,8 @@ async function postmarkRefusal(response: Response): Promise<Error> {
 const RESEND_SETTINGS_REFUSALS = new Set(["invalid_from_address", "invalid_access", "invalid_api_key", "restricted_api_key"]);
 
 async function resendRefusal(response: Response): Promise<Error> {
-  const text = await response.text().catch(() => "");
-  let name: unknown;
-  try {
-    name = (JSON.parse(text) as { name?: unknown }).name;
-  } catch {
-    name = undefined;
-  }
-  const message = `Resend answered ${response.status}${text ? `: ${text.slice(0, 300)}` : ""}`;
+  const { message, body } = await answerOf("Resend", response);
+  const name = body.name;
   const forGood = (response.status === 400 || response.status === 422) && !(typeof name === "string" && RESEND_SETTINGS_REFUSALS.has(name));
   return forGood ? new PermanentEmailError(message) : new Error(message);
 }

@@ -1,7 +1,10 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
 
-import { queryLocal } from "../../scripts/lib.mjs";
+import { applyMigrations, queryLocal, startWorker } from "../../scripts/lib.mjs";
 
 export const baseURL = () => inject("baseURL");
 
@@ -10,6 +13,28 @@ export function sql<T = Record<string, unknown>>(statement: string): T[] {
   return queryLocal(statement, inject("persistTo")) as T[];
 }
 export const PASSWORD = "Tr4de-Links-Now";
+
+/**
+ * A Worker of its own for the tests of a `describe`, with its own database and these variables (what the shared one
+ * does not have configured), on `E2E_PORT + offset` (clear of the bench, Lighthouse and search-load ports, 8793 to
+ * 8797): its origin.
+ */
+export function workerOfItsOwn(offset: number, vars: Record<string, string>): string {
+  const port = Number(process.env.E2E_PORT ?? 8791) + offset;
+  const origin = `http://localhost:${port}`;
+  let worker: { stop: () => void } | undefined;
+  let persistTo = "";
+  beforeAll(async () => {
+    persistTo = mkdtempSync(join(tmpdir(), "e2e-own-"));
+    applyMigrations(persistTo);
+    worker = await startWorker({ port, persistTo, vars: { APP_URL: origin, SIGNUP_DELAY_MS: "0", ...vars } });
+  }, 120_000);
+  afterAll(() => {
+    worker?.stop();
+    rmSync(persistTo, { recursive: true, force: true });
+  });
+  return origin;
+}
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

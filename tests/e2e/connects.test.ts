@@ -1,10 +1,18 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { messages } from "~/domain/messages";
-import { applyMigrations, startWorker } from "../../scripts/lib.mjs";
-import { createAccount, hydratingGoto, logIn, modes, openPage, sharedChromium, sql, twoVerifiedTraders, unexpected, untilHydrated } from "./browser";
+import {
+  createAccount,
+  hydratingGoto,
+  logIn,
+  modes,
+  openPage,
+  sharedChromium,
+  sql,
+  twoVerifiedTraders,
+  unexpected,
+  untilHydrated,
+  workerOfItsOwn,
+} from "./browser";
 
 const chromium = sharedChromium();
 
@@ -45,24 +53,7 @@ describe.each(modes)("buying connects $name", ({ js }) => {
 
 describe("Stripe's pricing table, configured", () => {
   // A Worker of its own: the shared one has no table (its connects page offers test purchases).
-  // Beside the shared one (and clear of the ports of the bench, Lighthouse and the search load: 8793 to 8797).
-  const port = Number(process.env.E2E_PORT ?? 8791) + 8;
-  const tableURL = `http://localhost:${port}`;
-  let worker: { stop: () => void } | undefined;
-  let persistTo = "";
-  beforeAll(async () => {
-    persistTo = mkdtempSync(join(tmpdir(), "e2e-table-"));
-    applyMigrations(persistTo);
-    worker = await startWorker({
-      port,
-      persistTo,
-      vars: { APP_URL: tableURL, SIGNUP_DELAY_MS: "0", STRIPE_PRICING_TABLE_ID: "prctbl_e2e", STRIPE_PUBLISHABLE_KEY: "pk_test_e2e" },
-    });
-  }, 120_000);
-  afterAll(() => {
-    worker?.stop();
-    rmSync(persistTo, { recursive: true, force: true });
-  });
+  const tableURL = workerOfItsOwn(8, { STRIPE_PRICING_TABLE_ID: "prctbl_e2e", STRIPE_PUBLISHABLE_KEY: "pk_test_e2e" });
 
   it("loads its script when the page is reached from another page of the app, under the page's own policy", async () => {
     const { email } = await createAccount("table", tableURL);

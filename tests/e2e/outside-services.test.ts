@@ -1,9 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyMigrations, startWorker } from "../../scripts/lib.mjs";
-import { createAccount, logIn, modes, sharedChromium, untilHydrated } from "./browser";
+import { describe, expect, it } from "vitest";
+import { createAccount, logIn, modes, sharedChromium, untilHydrated, workerOfItsOwn } from "./browser";
 
 const chromium = sharedChromium();
 
@@ -13,31 +9,13 @@ const chromium = sharedChromium();
  * came with, and a form's redirect to another site must be allowed by it.
  */
 describe("the services outside, configured", () => {
-  // Beside the shared Worker and the pricing table's (+8), clear of the bench, Lighthouse and the search load (8793 to 8797).
-  const port = Number(process.env.E2E_PORT ?? 8791) + 9;
-  const origin = `http://localhost:${port}`;
-  let worker: { stop: () => void } | undefined;
-  let persistTo = "";
-  beforeAll(async () => {
-    persistTo = mkdtempSync(join(tmpdir(), "e2e-outside-"));
-    applyMigrations(persistTo);
-    worker = await startWorker({
-      port,
-      persistTo,
-      vars: {
-        APP_URL: origin,
-        SIGNUP_DELAY_MS: "0",
-        GOOGLE_CLIENT_ID: "e2e-client",
-        GOOGLE_CLIENT_SECRET: "e2e-secret",
-        STRIPE_PAYMENT_LINK_30: "https://buy.stripe.com/test_e2e_30",
-        STRIPE_PAYMENT_LINK_60: "https://buy.stripe.com/test_e2e_60",
-        STRIPE_PAYMENT_LINK_100: "https://buy.stripe.com/test_e2e_100",
-      },
-    });
-  }, 120_000);
-  afterAll(() => {
-    worker?.stop();
-    rmSync(persistTo, { recursive: true, force: true });
+  // Beside the shared Worker and the pricing table's (+8).
+  const origin = workerOfItsOwn(9, {
+    GOOGLE_CLIENT_ID: "e2e-client",
+    GOOGLE_CLIENT_SECRET: "e2e-secret",
+    STRIPE_PAYMENT_LINK_30: "https://buy.stripe.com/test_e2e_30",
+    STRIPE_PAYMENT_LINK_60: "https://buy.stripe.com/test_e2e_60",
+    STRIPE_PAYMENT_LINK_100: "https://buy.stripe.com/test_e2e_100",
   });
 
   /** A browser whose errors are kept, with the outside site's page served here (no network). */
